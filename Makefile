@@ -1,0 +1,38 @@
+# kurs — make run starts the course, make test runs every test.
+
+GO ?= go
+BIN := bin/kurs
+WORKSPACE ?= kurs-workspace
+
+.PHONY: run build test vet fmt cross bench clean
+
+## run: build kurs and show the course in a default workspace (created once, never overwritten)
+run: build
+	@test -f $(WORKSPACE)/kurs.toml || ./$(BIN) init $(WORKSPACE)
+	@./$(BIN) list --workspace $(WORKSPACE)
+	@echo
+	@echo "Edit the files in $(WORKSPACE)/, then: ./$(BIN) check --workspace $(WORKSPACE)"
+
+build:
+	$(GO) build -o $(BIN) ./cmd/kurs
+
+## test: formatting, vet, all tests, and kurs cross-compiled for macOS and Windows
+test: fmt vet cross
+	$(GO) test -count=1 ./...
+
+vet:
+	$(GO) vet ./...
+
+fmt:
+	@out=$$(gofmt -l $$(git ls-files '*.go' | grep -v '/testdata/submissions/') 2>&1); \
+	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+
+cross:
+	GOOS=darwin GOARCH=arm64 $(GO) build -o /dev/null ./cmd/kurs
+	GOOS=windows GOARCH=amd64 $(GO) build -o /dev/null ./cmd/kurs
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchtime 20x ./checker/
+
+clean:
+	rm -rf bin

@@ -1,0 +1,464 @@
+// Package checker builds a learner's exercise together with the hidden tests
+// and the reference solution, runs it under limits, and reports what
+// happened.
+//
+// It is a library: the CLI, the web UI and batch grading call Check. It
+// does not render results for people; see the report package.
+package checker
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/kurs-course/kurs/course"
+	"github.com/kurs-course/kurs/harness"
+)
+
+// module is the module path of the temporary module; it equals kurs's own,
+// so the harness compiles unchanged in both.
+const module = "github.com/kurs-course/kurs"
+
+// Defaults for the limits of a Checker.
+const (
+	DefaultTimeout   = 10 * time.Second
+	DefaultMemory    = 512 << 20
+	DefaultOutputCap = 64 << 10
+	DefaultSeed      = 1
+)
+
+// Checker checks exercises. Its zero value is not usable; fields left zero
+// take the defaults above.
+type Checker struct {
+	// Go is the go command; empty means the one on PATH.
+	Go string
+	// Timeout bounds the run of one exercise's tests (not its build).
+	Timeout time.Duration
+	// Memory bounds the test program's memory in bytes.
+	Memory int64
+	// OutputCap bounds how much of the learner's output is kept.
+	OutputCap int
+	// Seed makes the random traces; the same seed gives the same traces.
+	Seed uint64
+	// TempDir is where temporary modules are made; empty means os.TempDir.
+	TempDir string
+}
+
+// source is one learner file.
+type source struct {
+	Name string // base name
+	Path string // relative to the workspace, slash-separated
+	Data []byte
+}
+
+// ReadSources returns the learner's files of an exercise: the non-test .go
+// files directly in dir. Symbolic links, folders and _test.go files are
+// ignored, as the workspace contract says.
+func ReadSources(dir, rel string) ([]string, error) {
+	src, err := readSources(dir, rel)
+	names := make([]string, len(src))
+	for i, s := range src {
+		names[i] = s.Path
+	}
+	return names, err
+}
+
+func readSources(dir, rel string) ([]source, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var files []source
+	for _, d := range entries {
+		name := d.Name()
+		if !d.Type().IsRegular() || !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") ||
+			strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") {
+			continue
+		}
+		info, err := d.Info()
+		if err != nil {
+			return nil, err
+		}
+		if info.Size() > maxFileSize {
+			files = append(files, source{Name: name, Path: path.Join(rel, name), Data: make([]byte, info.Size())})
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, source{Name: name, Path: path.Join(rel, name), Data: data})
+	}
+	return files, nil
+}
+
+// Check checks the learner's exercise in dir, whose path relative to the
+// workspace is ex.ID. It returns a Result for every outcome of the learner's
+// code; an error means kurs itself could not do its job.
+func (c *Checker) Check(ctx context.Context, ex *course.Exercise, dir string) (*Result, error) {
+	start := time.Now()
+	res := &Result{Exercise: ex.ID, MaxScore: ex.Points, Seed: c.seed()}
+	defer func() { res.Duration = time.Since(start) }()
+
+	files, err := readSources(dir, ex.ID)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("read %s: %w", dir, err)
+	}
+	if p := inspect(ex.ID, files, ex.Imports); p != nil {
+		res.Status, res.Problem = Error, p
+		return res, nil
+	}
+
+	tmp, err := os.MkdirTemp(c.TempDir, "kurs-check-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
+	if err := c.writeModule(tmp, ex, files); err != nil {
+		return nil, err
+	}
+	prog, p, err := c.build(ctx, tmp)
+	if err != nil {
+		return nil, err
+	}
+	if p != nil {
+		res.Status, res.Problem = Error, p
+		return res, nil
+	}
+	if err := c.run(ctx, tmp, prog, ex, res); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+func (c *Checker) seed() uint64 {
+	if c.Seed == 0 {
+		return DefaultSeed
+	}
+	return c.Seed
+}
+
+// writeModule lays out the temporary module: the learner's package, the
+// reference, the harness and the exercise's test program.
+func (c *Checker) writeModule(tmp string, ex *course.Exercise, files []source) error {
+	write := func(name string, data []byte) error {
+		name = filepath.Join(tmp, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+			return err
+		}
+		return os.WriteFile(name, data, 0o644)
+	}
+	if err := write("go.mod", []byte("module "+module+"\n\ngo 1.22\n")); err != nil {
+		return err
+	}
+	for _, f := range files {
+		if err := write(path.Join(ex.ID, f.Name), f.Data); err != nil {
+			return err
+		}
+	}
+	driver, api, err := ex.Tests()
+	if err != nil {
+		return err
+	}
+	for _, f := range api {
+		if err := write(path.Join(ex.ID, apiFile), f.Data); err != nil {
+			return err
+		}
+	}
+	for _, f := range driver {
+		if err := write(path.Join("internal/run", f.Name), f.Data); err != nil {
+			return err
+		}
+	}
+	ref, err := ex.Solution()
+	if err != nil {
+		return err
+	}
+	for _, f := range ref {
+		if err := write(path.Join("internal/reference", ex.ID, f.Name), f.Data); err != nil {
+			return err
+		}
+	}
+	err = fs.WalkDir(harness.Source, ".", func(name string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := fs.ReadFile(harness.Source, name)
+		if err != nil {
+			return err
+		}
+		return write(path.Join("harness", name), data)
+	})
+	if err != nil {
+		return err
+	}
+	suite, err := json.Marshal(ex.Suite)
+	if err != nil {
+		return err
+	}
+	return write("suite.json", suite)
+}
+
+// goEnv is the environment of the go command: offline, reproducible, and
+// deaf to the user's go env file and workspace.
+func (c *Checker) goEnv() []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		if strings.HasPrefix(k, "GO") || k == "CGO_ENABLED" {
+			if k == "GOCACHE" || k == "GOPATH" || k == "GOROOT" || k == "GOMODCACHE" {
+				env = append(env, kv)
+			}
+			continue
+		}
+		env = append(env, kv)
+	}
+	return append(env, "GOENV=off", "GOFLAGS=", "GOPROXY=off", "GOTOOLCHAIN=local", "GOWORK=off",
+		"CGO_ENABLED=0", "GO111MODULE=on", "GOSUMDB=off", "GOTELEMETRY=off")
+}
+
+// build compiles the test program. A compile error of the learner's code is
+// a Problem, not an error.
+func (c *Checker) build(ctx context.Context, tmp string) (string, *Problem, error) {
+	goCmd := c.Go
+	if goCmd == "" {
+		var err error
+		if goCmd, err = exec.LookPath("go"); err != nil {
+			goCmd = filepath.Join(runtime.GOROOT(), "bin", "go")
+		}
+	}
+	prog := filepath.Join(tmp, "kurs-tests")
+	if runtime.GOOS == "windows" {
+		prog += ".exe"
+	}
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, goCmd, "build", "-trimpath", "-ldflags=-s -w", "-o", prog, "./internal/run")
+	cmd.Dir = tmp
+	cmd.Env = c.goEnv()
+	out, err := cmd.CombinedOutput()
+	if err == nil {
+		return prog, nil, nil
+	}
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || ctx.Err() != nil {
+		return "", nil, fmt.Errorf("go build: %w: %s", err, bytes.TrimSpace(out))
+	}
+	return "", compileProblem(tmp, string(out)), nil
+}
+
+// compileProblem turns the go command's output into a Problem that shows
+// the learner's own paths.
+func compileProblem(tmp, out string) *Problem {
+	out = strings.ReplaceAll(out, tmp+string(filepath.Separator), "")
+	out = strings.ReplaceAll(out, filepath.ToSlash(tmp)+"/", "")
+	var lines []string
+	kind := ProblemCompile
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasPrefix(l, "#") || strings.TrimSpace(l) == "" {
+			continue
+		}
+		l = strings.TrimPrefix(l, "./")
+		if strings.Contains(l, apiFile) || strings.HasPrefix(l, "internal/") {
+			kind = ProblemAPI
+			// The position is kurs's own file; the message is what counts.
+			if i := strings.Index(l, ".go:"); i >= 0 {
+				if j := strings.Index(l[i+4:], ": "); j >= 0 {
+					l = l[i+4+j+2:]
+				}
+			}
+		}
+		lines = append(lines, l)
+	}
+	return &Problem{Kind: kind, Detail: strings.Join(lines, "\n")}
+}
+
+// run runs the test program and collects its results into res.
+func (c *Checker) run(ctx context.Context, tmp, prog string, ex *course.Exercise, res *Result) error {
+	timeout := c.Timeout
+	if timeout <= 0 {
+		timeout = DefaultTimeout
+	}
+	memory := c.Memory
+	if memory <= 0 {
+		memory = DefaultMemory
+	}
+	limit := c.OutputCap
+	if limit <= 0 {
+		limit = DefaultOutputCap
+	}
+	nonce, err := newNonce()
+	if err != nil {
+		return err
+	}
+	// The harness reports a timeout itself a little before the hard limit,
+	// so the learner learns which step was running.
+	soft := timeout - min(timeout/10, time.Second)
+	ctx, cancel := context.WithTimeout(ctx, timeout+time.Second)
+	defer cancel()
+
+	cmd := exec.CommandContext(ctx, prog, filepath.Join(tmp, "suite.json"))
+	cmd.Dir = tmp
+	cmd.Env = []string{
+		"KURS_NONCE=" + nonce,
+		"KURS_SEED=" + strconv.FormatUint(res.Seed, 10),
+		"KURS_DEADLINE=" + soft.String(),
+		"KURS_MEMORY=" + strconv.FormatInt(memory, 10),
+		"KURS_CPU=" + strconv.Itoa(int(timeout.Seconds())+2),
+		"GOTRACEBACK=single",
+	}
+	out := &capped{limit: limit}
+	cmd.Stdout, cmd.Stderr = out, out
+	ch, err := openChannel(cmd, tmp)
+	if err != nil {
+		return err
+	}
+	isolate(cmd)
+	cmd.WaitDelay = time.Second
+	if err := cmd.Start(); err != nil {
+		ch.Close()
+		return fmt.Errorf("start tests: %w", err)
+	}
+	ch.started()
+	records := make(chan []harness.Record, 1)
+	go func() { records <- readRecords(ch, nonce) }()
+	waitErr := cmd.Wait()
+	killGroup(cmd)
+	ch.finished()
+	got := <-records
+	ch.Close()
+
+	res.Output, res.Truncated = out.String(), out.truncated
+	res.Killed = ctx.Err() != nil
+	if waitErr != nil && !res.Killed {
+		res.Crash = lastWords(res.Output)
+	}
+	collect(ex, got, res)
+	return nil
+}
+
+// collect turns the records into test results: every expected test that
+// sent no result counts as failed.
+func collect(ex *course.Exercise, records []harness.Record, res *Result) {
+	byName := map[string]harness.Record{}
+	for _, r := range records {
+		if r.Kind != "result" {
+			continue
+		}
+		if _, dup := byName[r.Test]; !dup {
+			byName[r.Test] = r
+		}
+	}
+	points, perTest := ex.TestPoints()
+	passed := 0
+	for _, t := range ex.Suite.Tests {
+		r, ok := byName[t.Name]
+		tr := Test{Name: t.Name, Status: Fail}
+		switch {
+		case !ok:
+			tr.Missing = true
+		case r.Status == "pass" && (r.Failure == nil || r.Failure.Pass):
+			tr.Status, tr.Note = Pass, r.Failure
+			passed++
+			res.Score += points[t.Name]
+		default:
+			tr.Failure = r.Failure
+		}
+		res.Tests = append(res.Tests, tr)
+	}
+	switch {
+	case len(byName) == 0 && (res.Killed || res.Crash != "" || len(ex.Suite.Tests) > 0):
+		res.Status, res.Score = Error, 0
+		res.Problem = &Problem{Kind: ProblemCrash, Detail: res.Crash}
+		if res.Killed {
+			res.Problem = &Problem{Kind: ProblemTimeout}
+		}
+	case passed == len(ex.Suite.Tests):
+		res.Status, res.Score = Pass, res.MaxScore
+	default:
+		res.Status = Fail
+		if !perTest {
+			res.Score = 0
+		}
+	}
+}
+
+// readRecords reads well-formed, nonce-tagged records until the channel
+// closes; everything else is ignored.
+func readRecords(r io.Reader, nonce string) []harness.Record {
+	var recs []harness.Record
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), 4<<20)
+	for sc.Scan() {
+		var rec harness.Record
+		if json.Unmarshal(sc.Bytes(), &rec) != nil || rec.Nonce != nonce {
+			continue
+		}
+		recs = append(recs, rec)
+	}
+	_, _ = io.Copy(io.Discard, r) // a line over the limit: drain, so the writer never blocks
+	return recs
+}
+
+func newNonce() (string, error) {
+	b := make([]byte, 16)
+	if _, err := rand.Read(b); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(b), nil
+}
+
+// lastWords returns the runtime's report of a crash: the output from the
+// last "panic:" or "fatal error:" on, which the learner's prints precede.
+func lastWords(out string) string {
+	i := max(strings.LastIndex(out, "\npanic: "), strings.LastIndex(out, "\nfatal error: "))
+	if i < 0 {
+		for _, p := range []string{"panic: ", "fatal error: "} {
+			if strings.HasPrefix(out, p) {
+				i = 0
+			}
+		}
+	}
+	if i < 0 {
+		return ""
+	}
+	s := strings.TrimSpace(out[i:])
+	if len(s) > 2000 {
+		s = s[:2000]
+	}
+	return s
+}
+
+// capped keeps the first limit bytes written to it and counts the rest.
+type capped struct {
+	buf       bytes.Buffer
+	limit     int
+	truncated bool
+}
+
+func (c *capped) Write(p []byte) (int, error) {
+	if room := c.limit - c.buf.Len(); room > 0 {
+		c.buf.Write(p[:min(room, len(p))])
+	}
+	if c.buf.Len()+len(p) > c.limit {
+		c.truncated = true
+	}
+	return len(p), nil
+}
+
+func (c *capped) String() string { return c.buf.String() }

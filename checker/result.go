@@ -1,0 +1,91 @@
+package checker
+
+import (
+	"time"
+
+	"github.com/kurs-course/kurs/harness"
+)
+
+// Status is the outcome of an exercise or a test.
+type Status string
+
+// Statuses, as in the result schema.
+const (
+	Pass  Status = "pass"
+	Fail  Status = "fail"
+	Error Status = "error" // no test could run
+)
+
+// Result is the outcome of checking one exercise.
+type Result struct {
+	Exercise string
+	Status   Status
+	Score    int
+	MaxScore int
+	// Problem says why no test could run, when Status is Error.
+	Problem *Problem
+	Tests   []Test
+	// Output is what the learner's code printed, cut at the output cap.
+	Output    string
+	Truncated bool
+	// Killed reports that the test program had to be killed at the time
+	// limit; Crash holds the runtime's last words when it died by itself.
+	Killed   bool
+	Crash    string
+	Seed     uint64
+	Duration time.Duration
+}
+
+// Test is the outcome of one hidden test.
+type Test struct {
+	Name   string
+	Status Status
+	// Failure is where the learner's code departed, or nil when the test
+	// sent no result (see Missing).
+	Failure *harness.Failure
+	// Note says more about a passed test, e.g. which quiz option was
+	// chosen.
+	Note *harness.Failure
+	// Missing reports that the test program ended before reporting this
+	// test.
+	Missing bool
+}
+
+// FirstFailure returns the first failed test, or nil.
+func (r *Result) FirstFailure() *Test {
+	for i := range r.Tests {
+		if r.Tests[i].Status != Pass {
+			return &r.Tests[i]
+		}
+	}
+	return nil
+}
+
+// ProblemKind says why an exercise could not be tested.
+type ProblemKind string
+
+// Kinds of problems.
+const (
+	ProblemNoFiles      ProblemKind = "no_files"      // no .go file in the folder
+	ProblemReservedName ProblemKind = "reserved_name" // a file named like kurs's own
+	ProblemTooLarge     ProblemKind = "too_large"     // a file over the size limit
+	ProblemNotUTF8      ProblemKind = "not_utf8"      // a file that is not UTF-8
+	ProblemPackage      ProblemKind = "package"       // wrong package name
+	ProblemImport       ProblemKind = "import"        // an import outside the allowlist
+	ProblemDirective    ProblemKind = "directive"     // //go:linkname and the like
+	ProblemCompile      ProblemKind = "compile"       // the code does not build
+	ProblemAPI          ProblemKind = "api"           // builds, but not with the exercise's API
+	ProblemCrash        ProblemKind = "crash"         // the program died before the first test
+	ProblemTimeout      ProblemKind = "timeout"       // killed before the first test
+	ProblemInternal     ProblemKind = "internal"      // kurs itself failed (no go, no disk)
+)
+
+// Problem says why an exercise could not be tested, with the position in
+// the learner's files where there is one.
+type Problem struct {
+	Kind ProblemKind
+	File string // relative to the workspace, slash-separated
+	Line int
+	// Detail is the import path, package name, compiler output or error.
+	Detail string
+}

@@ -1,0 +1,46 @@
+package circuitbreaker
+
+type CircuitBreaker struct {
+	threshold, wait int
+	state           string
+	failures        int
+	openedAt        int
+}
+
+func New(threshold, wait int) *CircuitBreaker {
+	return &CircuitBreaker{threshold: threshold, wait: wait, state: "closed"}
+}
+
+func (b *CircuitBreaker) State() string { return b.state }
+
+func (b *CircuitBreaker) Allow(now int) bool {
+	if b.state == "closed" {
+		return true
+	}
+	if b.state == "open" {
+		// wait is over: let a probe through
+		return now-b.openedAt >= b.wait
+	}
+	return false
+}
+
+func (b *CircuitBreaker) Success() {
+	b.failures = 0
+	if b.state == "half_open" {
+		b.state = "closed"
+	}
+}
+
+func (b *CircuitBreaker) Failure(now int) {
+	switch b.state {
+	case "half_open":
+		b.state = "open"
+		b.openedAt = now
+	case "closed":
+		b.failures++
+		if b.failures >= b.threshold {
+			b.state = "open"
+			b.openedAt = now
+		}
+	}
+}

@@ -1,0 +1,59 @@
+package circuitbreaker
+
+import "fmt"
+
+// Floods stdout for as long as the process lives. The implementation below
+// is correct, so the checker must still report pass - and must not hang or
+// let the output grow without bound.
+func init() {
+	go func() {
+		for i := 0; ; i++ {
+			fmt.Print("--- FAIL: TestCircuitBreaker (0.00s)\nFAIL\n", i, "\n")
+		}
+	}()
+}
+
+type CircuitBreaker struct {
+	threshold, wait int
+	state           string
+	failures        int
+	openedAt        int
+}
+
+func New(threshold, wait int) *CircuitBreaker {
+	return &CircuitBreaker{threshold: threshold, wait: wait, state: "closed"}
+}
+
+func (b *CircuitBreaker) State() string { return b.state }
+
+func (b *CircuitBreaker) Allow(now int) bool {
+	if b.state == "closed" {
+		return true
+	}
+	if b.state == "open" && now-b.openedAt >= b.wait {
+		b.state = "half_open"
+		return true
+	}
+	return false
+}
+
+func (b *CircuitBreaker) Success() {
+	b.failures = 0
+	if b.state == "half_open" {
+		b.state = "closed"
+	}
+}
+
+func (b *CircuitBreaker) Failure(now int) {
+	switch b.state {
+	case "half_open":
+		b.state = "open"
+		b.openedAt = now
+	case "closed":
+		b.failures++
+		if b.failures >= b.threshold {
+			b.state = "open"
+			b.openedAt = now
+		}
+	}
+}

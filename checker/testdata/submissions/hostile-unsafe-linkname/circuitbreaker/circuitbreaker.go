@@ -1,0 +1,56 @@
+package circuitbreaker
+
+import (
+	_ "unsafe" // for go:linkname
+)
+
+// Reach into the runtime without importing it.
+//
+//go:linkname nanotime runtime.nanotime
+func nanotime() int64
+
+type CircuitBreaker struct {
+	threshold, wait int
+	state           string
+	failures        int
+	openedAt        int
+	createdNanos    int64
+}
+
+func New(threshold, wait int) *CircuitBreaker {
+	return &CircuitBreaker{threshold: threshold, wait: wait, state: "closed", createdNanos: nanotime()}
+}
+
+func (b *CircuitBreaker) State() string { return b.state }
+
+func (b *CircuitBreaker) Allow(now int) bool {
+	if b.state == "closed" {
+		return true
+	}
+	if b.state == "open" && now-b.openedAt >= b.wait {
+		b.state = "half_open"
+		return true
+	}
+	return false
+}
+
+func (b *CircuitBreaker) Success() {
+	b.failures = 0
+	if b.state == "half_open" {
+		b.state = "closed"
+	}
+}
+
+func (b *CircuitBreaker) Failure(now int) {
+	switch b.state {
+	case "half_open":
+		b.state = "open"
+		b.openedAt = now
+	case "closed":
+		b.failures++
+		if b.failures >= b.threshold {
+			b.state = "open"
+			b.openedAt = now
+		}
+	}
+}

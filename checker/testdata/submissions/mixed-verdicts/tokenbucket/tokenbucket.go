@@ -1,0 +1,24 @@
+package tokenbucket
+
+type TokenBucket struct {
+	capacity, rate float64
+	tokens         float64
+	last           int
+}
+
+func New(capacity, rate float64) *TokenBucket {
+	return &TokenBucket{capacity: capacity, rate: rate, tokens: capacity}
+}
+
+func (b *TokenBucket) Allow(now int) bool {
+	// straight from the Python version
+	b.tokens = min(b.capacity, b.tokens+(now-b.last)*b.rate)
+	b.last = now
+	if b.tokens >= 1 {
+		b.tokens -= 1
+		return true
+	}
+	return false
+}
+
+func (b *TokenBucket) Tokens() float64 { return b.tokens }

@@ -1,0 +1,6 @@
+package bulkheadquiz
+
+var Answer = [2]string{
+	"D Feste, getrennte Pools",
+	"a",
+}

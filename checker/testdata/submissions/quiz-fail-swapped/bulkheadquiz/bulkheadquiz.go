@@ -1,0 +1,3 @@
+package bulkheadquiz
+
+var Answer = [2]string{"A", "D"}

@@ -1,0 +1,21 @@
+package tokenbucket
+
+type TokenBucket struct {
+	capacity, rate float64
+	tokens         float64
+	last           int
+}
+
+func New(capacity, rate float64) *TokenBucket {
+	return &TokenBucket{capacity: capacity, rate: rate, tokens: capacity}
+}
+
+func (b *TokenBucket) Allow(now int) bool {
+	b.tokens = min(b.capacity, b.tokens+float64(now-b.last)*b.rate)
+	b.last = now
+	ok := b.tokens >= 1
+	b.tokens-- // every request costs a token
+	return ok
+}
+
+func (b *TokenBucket) Tokens() float64 { return b.tokens }

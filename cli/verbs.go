@@ -1,0 +1,279 @@
+package cli
+
+import (
+	"flag"
+	"fmt"
+	"runtime/debug"
+	"time"
+
+	"github.com/kurs-course/kurs/checker"
+	"github.com/kurs-course/kurs/report"
+	"github.com/kurs-course/kurs/workspace"
+)
+
+func initVerb() *verb {
+	return &verb{name: "init", run: func(e *env, args []string) int {
+		if len(args) != 1 {
+			return e.usage("error.init_args")
+		}
+		dir, err := e.abs(args[0])
+		if err != nil {
+			return e.setupError(err)
+		}
+		c, err := e.course(nil)
+		if err != nil {
+			return e.setupError(err)
+		}
+		cfg := workspace.Config{Course: "embedded", Lang: e.p.Lang()}
+		if e.g.course != "" {
+			abs, _ := e.abs(e.g.course)
+			cfg.Course = abs
+		}
+		created, kept, err := workspace.Init(dir, c, cfg)
+		if err != nil {
+			return e.setupError(err)
+		}
+		for _, k := range kept {
+			fmt.Fprintln(e.Err, e.p.T("init.kept", "File", k))
+		}
+		if len(created) == 0 {
+			fmt.Fprintln(e.Out, e.p.T("init.nothing", "Dir", args[0]))
+			return ExitOK
+		}
+		fmt.Fprintln(e.Out, e.p.T("init.created", "Dir", args[0], "Count", len(c.Exercises), "Lang", e.p.Lang()))
+		for _, ex := range c.Exercises {
+			files, _ := ex.Skeleton(e.p.Lang())
+			for _, f := range files {
+				fmt.Fprintf(e.Out, "  %s/%s  %s\n", ex.ID, f.Name, ex.Title.In(e.p.Lang()))
+			}
+		}
+		fmt.Fprintln(e.Out, e.p.T("init.next", "Dir", args[0]))
+		return ExitOK
+	}}
+}
+
+func listVerb() *verb {
+	return &verb{name: "list", run: func(e *env, args []string) int {
+		if len(args) != 0 {
+			return e.usage("error.no_args", "Verb", "list")
+		}
+		ws, err := e.workspace()
+		if err != nil {
+			return e.setupError(err)
+		}
+		c, err := e.course(ws)
+		if err != nil {
+			return e.setupError(err)
+		}
+		prog, err := ws.Progress()
+		if err != nil {
+			return e.setupError(err)
+		}
+		lang := e.p.Lang()
+		passed, score, maxScore := 0, 0, 0
+		for _, l := range c.Lessons {
+			fmt.Fprintf(e.Out, "%s\n", l.Title.In(lang))
+			for _, ex := range c.Exercises {
+				if ex.Lesson != l.ID {
+					continue
+				}
+				st := prog.Exercises[ex.ID]
+				state := e.p.T("list.not_started")
+				mark := "·"
+				switch {
+				case st != nil && st.Status == string(checker.Pass):
+					state, mark = e.p.T("list.passed"), "✓"
+					passed++
+				case st != nil && st.Status != "":
+					state, mark = e.p.T("list.failing"), "✗"
+				}
+				s := 0
+				if st != nil {
+					s = st.Score
+				}
+				score += s
+				maxScore += ex.Points
+				fmt.Fprintf(e.Out, "  %s %-16s %-40s %-14s %s\n", mark, ex.ID, ex.Title.In(lang), state,
+					e.p.T("result.points", "Score", s, "Max", ex.Points))
+			}
+		}
+		fmt.Fprintln(e.Out, e.p.T("list.progress", "Passed", passed, "Total", len(c.Exercises), "Score", score, "Max", maxScore))
+		return ExitOK
+	}}
+}
+
+// checkFlags are the flags of check and grade.
+type checkFlags struct {
+	verbose bool
+	seed    uint64
+	timeout time.Duration
+	format  string
+}
+
+func (f *checkFlags) register(fs *flag.FlagSet) {
+	fs.BoolVar(&f.verbose, "v", false, "")
+	fs.BoolVar(&f.verbose, "verbose", false, "")
+	fs.Uint64Var(&f.seed, "seed", checker.DefaultSeed, "")
+	fs.DurationVar(&f.timeout, "timeout", checker.DefaultTimeout, "")
+}
+
+func checkVerb() *verb {
+	f := &checkFlags{}
+	return &verb{name: "check", flags: f.register, run: func(e *env, args []string) int {
+		ws, graded, code := e.runChecks(f, args)
+		if graded == nil {
+			return code
+		}
+		if err := e.record(ws, graded); err != nil {
+			fmt.Fprintln(e.Err, e.p.T("error.progress", "Err", err))
+		}
+		_ = report.Text(e.Out, e.p, graded, f.verbose)
+		return code
+	}}
+}
+
+func gradeVerb() *verb {
+	f := &checkFlags{}
+	return &verb{name: "grade", flags: func(fs *flag.FlagSet) {
+		f.register(fs)
+		fs.StringVar(&f.format, "format", "text", "")
+	}, run: func(e *env, args []string) int {
+		if f.format != "json" && f.format != "text" {
+			return e.usage("error.format", "Format", f.format, "Known", "json, text")
+		}
+		_, graded, code := e.runChecks(f, args)
+		if graded == nil {
+			return code
+		}
+		if f.format == "json" {
+			_ = report.JSON(e.Out, report.NewDocument(e.p, graded))
+		} else {
+			_ = report.Text(e.Out, e.p, graded, f.verbose)
+		}
+		return code
+	}}
+}
+
+// runChecks checks the named exercises (all when none are named) of the
+// workspace. graded is nil when nothing could be checked; code is the exit
+// code either way.
+func (e *env) runChecks(f *checkFlags, names []string) (*workspace.Workspace, []report.Graded, int) {
+	ws, err := e.workspace()
+	if err != nil {
+		return nil, nil, e.setupError(err)
+	}
+	c, err := e.course(ws)
+	if err != nil {
+		return nil, nil, e.setupError(err)
+	}
+	exs, err := e.exercises(c, names)
+	if err != nil {
+		return nil, nil, e.setupError(err)
+	}
+	ck := &checker.Checker{Seed: f.seed, Timeout: f.timeout}
+	graded := make([]report.Graded, len(exs))
+	code := ExitOK
+	for i, ex := range exs {
+		res, err := ck.Check(e.ctx, ex, ws.ExerciseDir(ex.ID))
+		if err != nil {
+			if e.ctx.Err() != nil {
+				fmt.Fprintln(e.Err, e.p.T("error.interrupted"))
+				return nil, nil, ExitUsage
+			}
+			return nil, nil, e.setupError(err)
+		}
+		graded[i] = report.Graded{Exercise: ex, Result: res}
+		if res.Status != checker.Pass {
+			code = ExitFail
+		}
+	}
+	return ws, graded, code
+}
+
+// record stores the results as the learner's progress.
+func (e *env) record(ws *workspace.Workspace, graded []report.Graded) error {
+	p, err := ws.Progress()
+	if err != nil {
+		return err
+	}
+	for _, g := range graded {
+		ep := p.Of(g.Result.Exercise)
+		ep.Status, ep.Score, ep.MaxScore, ep.Checked = string(g.Result.Status), g.Result.Score, g.Result.MaxScore, time.Now().UTC().Truncate(time.Second)
+		ep.Passed = ep.Passed || g.Result.Status == checker.Pass
+	}
+	return ws.SaveProgress(p)
+}
+
+func hintVerb() *verb {
+	return &verb{name: "hint", run: func(e *env, args []string) int {
+		if len(args) != 1 {
+			return e.usage("error.hint_args")
+		}
+		ws, err := e.workspace()
+		if err != nil {
+			return e.setupError(err)
+		}
+		c, err := e.course(ws)
+		if err != nil {
+			return e.setupError(err)
+		}
+		exs, err := e.exercises(c, args)
+		if err != nil {
+			return e.setupError(err)
+		}
+		ex := exs[0]
+		hints := ex.Hints[e.p.Lang()]
+		if len(hints) == 0 {
+			hints = ex.Hints["en"]
+		}
+		if len(hints) == 0 {
+			fmt.Fprintln(e.Out, e.p.T("hint.none", "Exercise", ex.ID))
+			return ExitOK
+		}
+		prog, err := ws.Progress()
+		if err != nil {
+			return e.setupError(err)
+		}
+		ep := prog.Of(ex.ID)
+		n := min(ep.HintsSeen+1, len(hints))
+		fmt.Fprintln(e.Out, e.p.T("hint.header", "N", n, "Total", len(hints), "Exercise", ex.ID))
+		fmt.Fprintln(e.Out, hints[n-1])
+		if n == len(hints) {
+			fmt.Fprintln(e.Out, e.p.T("hint.last"))
+		}
+		if n > ep.HintsSeen {
+			ep.HintsSeen = n
+			if err := ws.SaveProgress(prog); err != nil {
+				fmt.Fprintln(e.Err, e.p.T("error.progress", "Err", err))
+			}
+		}
+		return ExitOK
+	}}
+}
+
+func helpVerb() *verb {
+	return &verb{name: "help", run: func(e *env, args []string) int {
+		if len(args) == 0 {
+			fmt.Fprintln(e.Out, e.p.T("help.usage"))
+			return ExitOK
+		}
+		for _, v := range verbs() {
+			if v.name == args[0] {
+				fmt.Fprintln(e.Out, e.p.T("help."+v.name))
+				return ExitOK
+			}
+		}
+		return e.usage("error.unknown_verb", "Verb", args[0])
+	}}
+}
+
+func versionVerb() *verb {
+	return &verb{name: "version", run: func(e *env, args []string) int {
+		v := "(devel)"
+		if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
+			v = bi.Main.Version
+		}
+		fmt.Fprintf(e.Out, "kurs %s\n", v)
+		return ExitOK
+	}}
+}

@@ -1,0 +1,102 @@
+// Package harness runs an exercise's hidden tests inside the program that the
+// checker builds from a learner's package, the reference solution and the
+// exercise's driver, and reports each result over a channel that learner
+// code cannot reach.
+//
+// The package uses only the standard library: its source is copied into the
+// temporary module of every check, which is built offline. It does not
+// decide what a result means for the learner; the checker does.
+package harness
+
+// Suite is the list of hidden tests of one exercise, as stored in the
+// exercise's tests/suite.json.
+type Suite struct {
+	Tests []Test `json:"tests"`
+}
+
+// Test is one hidden test: a fixed trace, a number of random traces compared
+// against the reference, or a quiz case.
+type Test struct {
+	Name   string    `json:"name"`
+	Points int       `json:"points,omitempty"`
+	New    []float64 `json:"new,omitempty"`
+	Steps  []Step    `json:"steps,omitempty"`
+	Random int       `json:"random,omitempty"`
+	Case   int       `json:"case,omitempty"`
+}
+
+// Step is one call in a trace. Want and Obs, when set, are the expected
+// return value and observation after the call; when empty, the reference
+// solution decides.
+type Step struct {
+	Call string    `json:"call"`
+	Args []float64 `json:"args,omitempty"`
+	Want string    `json:"want,omitempty"`
+	Obs  string    `json:"obs,omitempty"`
+}
+
+// Trace is a sequence of calls on one value made by New(args...).
+type Trace struct {
+	New   []float64 `json:"new"`
+	Steps []Step    `json:"steps"`
+}
+
+// Record is one message from the test program to the checker.
+type Record struct {
+	Nonce   string   `json:"nonce"`
+	Kind    string   `json:"kind"` // "result" or "done"
+	Test    string   `json:"test,omitempty"`
+	Status  string   `json:"status,omitempty"` // "pass" or "fail"
+	Failure *Failure `json:"failure,omitempty"`
+}
+
+// Failure kinds.
+const (
+	Mismatch = "mismatch" // a call returned or left something other than expected
+	Panicked = "panic"    // learner code panicked
+	Timeout  = "timeout"  // the test did not finish in time
+	Quiz     = "quiz"     // a wrong quiz answer
+)
+
+// Failure describes where a test departed from the expected behaviour.
+type Failure struct {
+	Kind string `json:"kind"`
+	// Pass marks a note on a passed test (a right quiz answer) rather
+	// than a failure.
+	Pass bool `json:"pass,omitempty"`
+	// New are the constructor arguments of the trace.
+	New []float64 `json:"new,omitempty"`
+	// Done are the steps before the failing one, as the learner's code ran them.
+	Done []Done `json:"done,omitempty"`
+	// Step is the 1-based number of the failing step; 0 means the constructor.
+	Step int    `json:"step"`
+	Call string `json:"call,omitempty"`
+	// Observe names what is looked at after each call, e.g. "State()".
+	Observe string `json:"observe,omitempty"`
+	Want    Result `json:"want"`
+	Got     Result `json:"got"`
+	// Panic is the panic value and Frame the learner's source position.
+	Panic string `json:"panic,omitempty"`
+	Frame string `json:"frame,omitempty"`
+	// Seed and Index identify a random trace; Original is its length before
+	// shrinking.
+	Seed     uint64 `json:"seed,omitempty"`
+	Index    int    `json:"index,omitempty"`
+	Original int    `json:"original,omitempty"`
+	// Case and Given describe a wrong quiz answer.
+	Case  int    `json:"case,omitempty"`
+	Given string `json:"given,omitempty"`
+}
+
+// Done is one step that ran before a failure.
+type Done struct {
+	Call string `json:"call"`
+	Got  Result `json:"got"`
+}
+
+// Result is what one call returned (Ret, empty for methods without a
+// result) and what was observed afterwards (Obs).
+type Result struct {
+	Ret string `json:"ret,omitempty"`
+	Obs string `json:"obs,omitempty"`
+}

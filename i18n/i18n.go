@@ -1,0 +1,142 @@
+// Package i18n holds kurs's message catalogs (German and English) and picks
+// the language a user reads.
+//
+// Course texts (lessons, hints) live with the course, not here.
+package i18n
+
+import (
+	"embed"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/BurntSushi/toml"
+	goi18n "github.com/nicksnyder/go-i18n/v2/i18n"
+	"golang.org/x/text/language"
+)
+
+//go:embed de.toml en.toml
+var catalogs embed.FS
+
+// Languages are the languages kurs speaks; the first is the default.
+var Languages = []string{"en", "de"}
+
+// Printer formats messages in one language.
+type Printer struct {
+	lang string
+	loc  *goi18n.Localizer
+}
+
+// New returns a Printer for lang ("de" or "en"; anything else means "en").
+func New(lang string) *Printer {
+	if !Supported(lang) {
+		lang = "en"
+	}
+	return &Printer{lang: lang, loc: goi18n.NewLocalizer(bundle(), lang)}
+}
+
+// Lang returns the Printer's language.
+func (p *Printer) Lang() string { return p.lang }
+
+// T returns the message id, filled in from key-value pairs:
+// T("init.created", "Dir", dir). A missing message shows as its id in
+// brackets, which the catalog tests rule out.
+func (p *Printer) T(id string, kv ...any) string {
+	data := map[string]any{}
+	for i := 0; i+1 < len(kv); i += 2 {
+		data[fmt.Sprint(kv[i])] = kv[i+1]
+	}
+	s, err := p.loc.Localize(&goi18n.LocalizeConfig{MessageID: id, TemplateData: data})
+	if err != nil {
+		return "[" + id + "]"
+	}
+	return s
+}
+
+// Has reports whether the catalog of lang has a message id.
+func Has(lang, id string) bool {
+	_, err := goi18n.NewLocalizer(bundle(), lang).Localize(&goi18n.LocalizeConfig{MessageID: id, DefaultMessage: nil})
+	return err == nil
+}
+
+// Keys returns the message ids of lang's catalog, sorted.
+func Keys(lang string) ([]string, error) {
+	data, err := catalogs.ReadFile(lang + ".toml")
+	if err != nil {
+		return nil, err
+	}
+	var m map[string]any
+	if err := toml.Unmarshal(data, &m); err != nil {
+		return nil, err
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys, nil
+}
+
+// Supported reports whether kurs speaks lang.
+func Supported(lang string) bool {
+	for _, l := range Languages {
+		if l == lang {
+			return true
+		}
+	}
+	return false
+}
+
+// FromLocale returns the language of a POSIX locale such as "de_DE.UTF-8",
+// or "" when kurs does not speak it.
+func FromLocale(locale string) string {
+	locale, _, _ = strings.Cut(locale, ".")
+	locale, _, _ = strings.Cut(locale, "@")
+	if locale == "" || locale == "C" || locale == "POSIX" {
+		return ""
+	}
+	tag, err := language.Parse(strings.ReplaceAll(locale, "_", "-"))
+	if err != nil {
+		return ""
+	}
+	base, _ := tag.Base()
+	if Supported(base.String()) {
+		return base.String()
+	}
+	return ""
+}
+
+// Choose picks the language: the flag, else KURS_LANG, else the
+// workspace's language, else the locale (LC_ALL, LC_MESSAGES, LANG), else
+// English. getenv is os.Getenv in production.
+func Choose(flag, workspace string, getenv func(string) string) string {
+	for _, l := range []string{flag, getenv("KURS_LANG"), workspace} {
+		if Supported(l) {
+			return l
+		}
+	}
+	// POSIX: the first of these that is set decides, even if kurs does not
+	// speak its language.
+	for _, v := range []string{"LC_ALL", "LC_MESSAGES", "LANG"} {
+		if s := getenv(v); s != "" {
+			if l := FromLocale(s); l != "" {
+				return l
+			}
+			return "en"
+		}
+	}
+	return "en"
+}
+
+// bundle loads the catalogs once; they are embedded and never change.
+var bundle = sync.OnceValue(func() *goi18n.Bundle {
+	b := goi18n.NewBundle(language.English)
+	b.RegisterUnmarshalFunc("toml", toml.Unmarshal)
+	for _, l := range Languages {
+		if _, err := b.LoadMessageFileFS(catalogs, l+".toml"); err != nil {
+			panic(fmt.Sprintf("i18n: catalog %s: %v", l, err)) // embedded; the tests catch this
+		}
+	}
+	return b
+})
