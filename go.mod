@@ -9,4 +9,7 @@ require (
 	golang.org/x/text v0.44.0
 )
 
-require go.yaml.in/yaml/v3 v3.0.5 // indirect
+require (
+	github.com/yuin/goldmark v1.8.7 // indirect
+	go.yaml.in/yaml/v3 v3.0.5 // indirect
+)

@@ -102,16 +102,18 @@ func Text(w io.Writer, p *i18n.Printer, graded []Graded, verbose bool) error {
 		case checker.Fail:
 			b.WriteString("  " + Summary(p, res) + "\n")
 			first := res.FirstFailure()
+			var others []string
 			for i := range res.Tests {
 				t := &res.Tests[i]
-				if t.Status == checker.Pass && !(verbose || t.Note != nil) {
-					continue
-				}
-				if t == first || verbose || t.Note != nil {
+				switch {
+				case t == first || t.Note != nil || verbose && t.Status != checker.Pass:
 					fmt.Fprintf(&b, "  %s %s\n%s\n", p.T("test.name"), t.Name, indent(Test(p, g.Exercise, res, t), "    "))
-				} else {
-					fmt.Fprintf(&b, "  %s %s\n", p.T("test.also_fails"), t.Name)
+				case t.Status != checker.Pass:
+					others = append(others, t.Name)
 				}
+			}
+			if len(others) > 0 {
+				fmt.Fprintf(&b, "  %s\n%s\n", p.T("test.also_fails", "Count", len(others)), indent(wrap(strings.Join(others, ", "), 72), "    "))
 			}
 			if res.Output != "" {
 				b.WriteString("  " + p.T("output.printed") + "\n" + indent(res.Output, "  | ") + "\n")
@@ -133,4 +135,22 @@ func Text(w io.Writer, p *i18n.Printer, graded []Graded, verbose bool) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// wrap breaks s into lines of at most width runes at spaces.
+func wrap(s string, width int) string {
+	var b strings.Builder
+	n := 0
+	for i, w := range strings.Fields(s) {
+		if i > 0 && n+1+len([]rune(w)) > width {
+			b.WriteString("\n")
+			n = 0
+		} else if i > 0 {
+			b.WriteString(" ")
+			n++
+		}
+		b.WriteString(w)
+		n += len([]rune(w))
+	}
+	return b.String()
 }

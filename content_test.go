@@ -1,0 +1,205 @@
+package kurs_test
+
+import (
+	"bytes"
+	"context"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/yuin/goldmark"
+	gast "github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	east "github.com/yuin/goldmark/extension/ast"
+	"github.com/yuin/goldmark/text"
+
+	"github.com/kurs-course/kurs"
+	"github.com/kurs-course/kurs/checker"
+	"github.com/kurs-course/kurs/course"
+)
+
+func loadCourse(t *testing.T) *course.Course {
+	t.Helper()
+	c, err := course.Load(kurs.Content())
+	require.NoError(t, err)
+	return c
+}
+
+// TestCourseHasTheSpecExercises pins the exercise ids of SPEC §1, which are
+// also package and folder names in every workspace.
+func TestCourseHasTheSpecExercises(t *testing.T) {
+	c := loadCourse(t)
+	var ids []string
+	for _, e := range c.Exercises {
+		ids = append(ids, e.ID)
+	}
+	assert.Equal(t, []string{"circuitbreaker", "tokenbucket", "bulkheadquiz"}, ids)
+	total := 0
+	for _, e := range c.Exercises {
+		total += e.Points
+	}
+	assert.Equal(t, 9, total)
+}
+
+func writeFiles(t *testing.T, dir string, files []course.File) {
+	t.Helper()
+	require.NoError(t, os.MkdirAll(dir, 0o755))
+	for _, f := range files {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, f.Name), f.Data, 0o644))
+	}
+}
+
+// TestReferencePassesSkeletonFails checks every exercise the way a learner
+// meets it: the reference solution passes every hidden test, and each
+// skeleton builds but fails every test (fail, not error).
+func TestReferencePassesSkeletonFails(t *testing.T) {
+	c := loadCourse(t)
+	ck := &checker.Checker{}
+	for _, ex := range c.Exercises {
+		t.Run(ex.ID+"/reference", func(t *testing.T) {
+			sol, err := ex.Solution()
+			require.NoError(t, err)
+			dir := filepath.Join(t.TempDir(), ex.ID)
+			writeFiles(t, dir, sol)
+			res, err := ck.Check(context.Background(), ex, dir)
+			require.NoError(t, err)
+			require.Equal(t, checker.Pass, res.Status, "problem: %+v, first failure: %+v", res.Problem, res.FirstFailure())
+			assert.Equal(t, ex.Points, res.Score)
+		})
+		for _, lang := range course.Languages {
+			t.Run(ex.ID+"/skeleton-"+lang, func(t *testing.T) {
+				sk, err := ex.Skeleton(lang)
+				require.NoError(t, err)
+				dir := filepath.Join(t.TempDir(), ex.ID)
+				writeFiles(t, dir, sk)
+				res, err := ck.Check(context.Background(), ex, dir)
+				require.NoError(t, err)
+				require.Equal(t, checker.Fail, res.Status, "problem: %+v", res.Problem)
+				assert.Zero(t, res.Score)
+				for _, tr := range res.Tests {
+					assert.Equal(t, checker.Fail, tr.Status, tr.Name)
+					assert.NotNil(t, tr.Failure, "%s sent no failure", tr.Name)
+				}
+			})
+		}
+	}
+}
+
+// TestSkeletonsAreDocumented checks that every exported name in a skeleton
+// has a doc comment and that the package says how to check it.
+func TestSkeletonsAreDocumented(t *testing.T) {
+	c := loadCourse(t)
+	for _, ex := range c.Exercises {
+		for _, lang := range course.Languages {
+			files, err := ex.Skeleton(lang)
+			require.NoError(t, err)
+			for _, f := range files {
+				af, err := parser.ParseFile(token.NewFileSet(), f.Name, f.Data, parser.ParseComments)
+				require.NoError(t, err)
+				assert.NotNil(t, af.Doc, "%s/%s: package comment", ex.ID, lang)
+				assert.Contains(t, string(f.Data), "kurs check "+ex.ID, "%s/%s", ex.ID, lang)
+				assert.Empty(t, af.Imports, "%s/%s: a skeleton needs no imports", ex.ID, lang)
+				for _, d := range af.Decls {
+					switch d := d.(type) {
+					case *ast.FuncDecl:
+						if d.Name.IsExported() {
+							assert.NotNil(t, d.Doc, "%s/%s: %s has no doc comment", ex.ID, lang, d.Name.Name)
+						}
+					case *ast.GenDecl:
+						for _, s := range d.Specs {
+							var name *ast.Ident
+							switch s := s.(type) {
+							case *ast.TypeSpec:
+								name = s.Name
+							case *ast.ValueSpec:
+								name = s.Names[0]
+							}
+							if name != nil && name.IsExported() {
+								assert.True(t, d.Doc != nil, "%s/%s: %s has no doc comment", ex.ID, lang, name.Name)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestTextsInBothLanguages checks titles, tasks, hints and quiz feedback.
+func TestTextsInBothLanguages(t *testing.T) {
+	c := loadCourse(t)
+	for _, ex := range c.Exercises {
+		for _, lang := range course.Languages {
+			assert.NotEmpty(t, ex.Title[lang], "%s: title %s", ex.ID, lang)
+			assert.NotEmpty(t, ex.Summary[lang], "%s: summary %s", ex.ID, lang)
+			assert.GreaterOrEqual(t, len(ex.Hints[lang]), 3, "%s: hints %s", ex.ID, lang)
+			assert.Len(t, ex.Hints[lang], len(ex.Hints["en"]), "%s: hints in %s and en differ in number", ex.ID, lang)
+		}
+		for _, q := range ex.Quiz {
+			for _, letter := range []string{"A", "B", "C", "D"} {
+				for _, lang := range course.Languages {
+					assert.NotEmpty(t, q.Options[letter][lang], "%s case %d option %s in %s", ex.ID, q.Case, letter, lang)
+				}
+			}
+		}
+		random := 0
+		for _, tc := range ex.Suite.Tests {
+			random += tc.Random
+		}
+		if ex.Quiz == nil {
+			assert.GreaterOrEqual(t, random, 1000, "%s: at least 1,000 random traces", ex.ID)
+		}
+	}
+}
+
+// TestLessonsParse renders every lesson's Markdown and checks that it holds
+// what the lesson promises: a title, tables, Go code and the state diagram.
+func TestLessonsParse(t *testing.T) {
+	c := loadCourse(t)
+	require.NotEmpty(t, c.Lessons)
+	md := goldmark.New(goldmark.WithExtensions(extension.GFM))
+	for _, l := range c.Lessons {
+		for _, lang := range course.Languages {
+			src, err := l.Markdown(lang)
+			require.NoError(t, err, "%s/%s.md", l.ID, lang)
+			doc := md.Parser().Parse(text.NewReader(src))
+			var h1, tables, goBlocks, mermaid int
+			_ = gast.Walk(doc, func(n gast.Node, entering bool) (gast.WalkStatus, error) {
+				if !entering {
+					return gast.WalkContinue, nil
+				}
+				switch n := n.(type) {
+				case *gast.Heading:
+					if n.Level == 1 {
+						h1++
+					}
+				case *east.Table:
+					tables++
+				case *gast.FencedCodeBlock:
+					switch string(n.Language(src)) {
+					case "go":
+						goBlocks++
+					case "mermaid":
+						mermaid++
+					}
+				}
+				return gast.WalkContinue, nil
+			})
+			assert.Equal(t, 1, h1, "%s/%s.md: one title", l.ID, lang)
+			assert.GreaterOrEqual(t, tables, 5, "%s/%s.md: tables", l.ID, lang)
+			assert.Positive(t, goBlocks, "%s/%s.md: Go code", l.ID, lang)
+			assert.Equal(t, 1, mermaid, "%s/%s.md: state diagram", l.ID, lang)
+			assert.True(t, bytes.Contains(src, []byte("stateDiagram-v2")), "%s/%s.md", l.ID, lang)
+			assert.NotEmpty(t, l.Title[lang])
+		}
+		for _, id := range l.Exercises {
+			_, ok := c.Exercise(id)
+			assert.True(t, ok, "lesson %s names unknown exercise %s", l.ID, id)
+		}
+	}
+}
