@@ -462,3 +462,31 @@ func (c *capped) Write(p []byte) (int, error) {
 }
 
 func (c *capped) String() string { return c.buf.String() }
+
+// Warm builds every exercise's reference once, so that the learner's first
+// check finds the standard library and the harness in the build cache.
+func (c *Checker) Warm(ctx context.Context, exercises []*course.Exercise) error {
+	for _, ex := range exercises {
+		sol, err := ex.Solution()
+		if err != nil {
+			return err
+		}
+		tmp, err := os.MkdirTemp(c.TempDir, "kurs-warm-")
+		if err != nil {
+			return err
+		}
+		files := make([]source, len(sol))
+		for i, f := range sol {
+			files[i] = source{Name: f.Name, Path: path.Join(ex.ID, f.Name), Data: f.Data}
+		}
+		err = c.writeModule(tmp, ex, files)
+		if err == nil {
+			_, _, err = c.build(ctx, tmp)
+		}
+		os.RemoveAll(tmp)
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}

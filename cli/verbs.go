@@ -1,9 +1,12 @@
 package cli
 
 import (
+	"errors"
 	"flag"
 	"fmt"
+	"os"
 	"runtime/debug"
+	"text/tabwriter"
 	"time"
 
 	"github.com/kurs-course/kurs/checker"
@@ -12,7 +15,10 @@ import (
 )
 
 func initVerb() *verb {
-	return &verb{name: "init", run: func(e *env, args []string) int {
+	noWarm := false
+	return &verb{name: "init", flags: func(fs *flag.FlagSet) {
+		fs.BoolVar(&noWarm, "no-warm", false, "")
+	}, run: func(e *env, args []string) int {
 		if len(args) != 1 {
 			return e.usage("error.init_args")
 		}
@@ -41,10 +47,20 @@ func initVerb() *verb {
 			return ExitOK
 		}
 		fmt.Fprintln(e.Out, e.p.T("init.created", "Dir", args[0], "Count", len(c.Exercises), "Lang", e.p.Lang()))
+		tw := tabwriter.NewWriter(e.Out, 0, 0, 2, ' ', 0)
 		for _, ex := range c.Exercises {
 			files, _ := ex.Skeleton(e.p.Lang())
 			for _, f := range files {
-				fmt.Fprintf(e.Out, "  %s/%s  %s\n", ex.ID, f.Name, ex.Title.In(e.p.Lang()))
+				fmt.Fprintf(tw, "  %s/%s\t%s\n", ex.ID, f.Name, ex.Title.In(e.p.Lang()))
+			}
+		}
+		tw.Flush()
+		if !noWarm {
+			// The first build of the standard library takes seconds; pay it
+			// now rather than at the learner's first check.
+			fmt.Fprintln(e.Err, e.p.T("init.warming"))
+			if err := (&checker.Checker{}).Warm(e.ctx, c.Exercises); err != nil {
+				fmt.Fprintln(e.Err, e.p.T("init.warm_failed", "Err", err))
 			}
 		}
 		fmt.Fprintln(e.Out, e.p.T("init.next", "Dir", args[0]))
@@ -108,6 +124,7 @@ type checkFlags struct {
 	seed    uint64
 	timeout time.Duration
 	format  string
+	grading bool // grade: the submission's kurs.toml does not choose the course
 }
 
 func (f *checkFlags) register(fs *flag.FlagSet) {
@@ -133,7 +150,7 @@ func checkVerb() *verb {
 }
 
 func gradeVerb() *verb {
-	f := &checkFlags{}
+	f := &checkFlags{grading: true}
 	return &verb{name: "grade", flags: func(fs *flag.FlagSet) {
 		f.register(fs)
 		fs.StringVar(&f.format, "format", "text", "")
@@ -159,10 +176,26 @@ func gradeVerb() *verb {
 // code either way.
 func (e *env) runChecks(f *checkFlags, names []string) (*workspace.Workspace, []report.Graded, int) {
 	ws, err := e.workspace()
+	if f.grading && e.g.workspace != "" && errors.Is(err, workspace.ErrNotFound) {
+		// A submission may be just the exercise folders, without kurs.toml.
+		dir, aerr := e.abs(e.g.workspace)
+		if aerr != nil {
+			return nil, nil, e.setupError(aerr)
+		}
+		if info, serr := os.Stat(dir); serr == nil && info.IsDir() {
+			ws, err = &workspace.Workspace{Dir: dir}, nil
+		}
+	}
 	if err != nil {
 		return nil, nil, e.setupError(err)
 	}
-	c, err := e.course(ws)
+	courseOf := ws
+	if f.grading {
+		// A submission's kurs.toml must not choose the course it is graded
+		// against.
+		courseOf = nil
+	}
+	c, err := e.course(courseOf)
 	if err != nil {
 		return nil, nil, e.setupError(err)
 	}
