@@ -16,6 +16,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -63,6 +64,7 @@ func TestScript(t *testing.T) {
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"exitcode": cmdExitCode,
 			"jsonget":  cmdJSONGet,
 			"gradedoc": cmdGradeDoc,
 		},
@@ -89,6 +91,31 @@ func goEnvironment(t *testing.T) []string {
 		}
 	}
 	return env
+}
+
+// cmdExitCode implements `exitcode N PROG [ARGS...]`: like exec, it runs
+// PROG and keeps its stdout and stderr for the next stdout, stderr or cmp,
+// and it asserts that PROG exits with status N. kurs promises 1 for failing
+// code and 2 for bad usage or setup; `! exec` cannot tell them apart.
+func cmdExitCode(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: exitcode N PROG [ARGS...]")
+	}
+	want, err := strconv.Atoi(args[0])
+	if err != nil {
+		ts.Fatalf("exitcode: %q is not a number", args[0])
+	}
+	got := 0
+	if err := ts.Exec(args[1], args[2:]...); err != nil {
+		var exit *exec.ExitError
+		if !errors.As(err, &exit) {
+			ts.Fatalf("exitcode: %v", err)
+		}
+		got = exit.ExitCode()
+	}
+	if got != want {
+		ts.Fatalf("%s exited with status %d, want %d", args[1], got, want)
+	}
 }
 
 // readJSONDocument reads file, which must hold exactly one JSON document

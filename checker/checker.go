@@ -42,6 +42,10 @@ const (
 	DefaultSeed      = 1
 )
 
+// buildTimeout bounds a build: a cold build takes about 10 s, and no
+// learner's code should make the compiler work for minutes.
+const buildTimeout = 2 * time.Minute
+
 // Checker checks exercises. Its zero value is not usable; fields left zero
 // take the defaults above.
 type Checker struct {
@@ -246,12 +250,17 @@ func (c *Checker) build(ctx context.Context, tmp string) (string, *Problem, erro
 	if runtime.GOOS == "windows" {
 		prog += ".exe"
 	}
-	ctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
+	ctx, cancel := context.WithTimeout(ctx, buildTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, goCmd, "build", "-trimpath", "-ldflags=-s -w", "-o", prog, "./internal/run")
 	cmd.Dir = tmp
 	cmd.Env = c.goEnv()
+	// The compiler and linker are children of go; on cancel they must die
+	// too, before the temporary module is removed.
+	isolate(cmd)
+	cmd.WaitDelay = time.Second
 	out, err := cmd.CombinedOutput()
+	killGroup(cmd)
 	if err == nil {
 		return prog, nil, nil
 	}

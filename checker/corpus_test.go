@@ -1,0 +1,333 @@
+package checker_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/kurs-course/kurs/checker"
+	"github.com/kurs-course/kurs/course"
+	"github.com/kurs-course/kurs/harness"
+	"github.com/kurs-course/kurs/i18n"
+	"github.com/kurs-course/kurs/report"
+)
+
+// corpusDir holds the learner submissions; see its README.md.
+const corpusDir = "testdata/submissions"
+
+// corpusTimeout is the time limit of a corpus check: long enough for the
+// reference on a loaded machine, short enough that the endless loops of the
+// hostile cases do not make the suite slow.
+const corpusTimeout = 3 * time.Second
+
+// slack is how much longer than its time limit a check may take in all,
+// build included (the build cache is warm by then, see warmOnce).
+const slack = 3 * time.Second
+
+// want is a case's want.json.
+type want struct {
+	Why       string                    `json:"why"`
+	Exercises map[string]checker.Status `json:"exercises"`
+}
+
+// problemWant pins the Problem of an error verdict where the case is clear.
+type problemWant struct {
+	kind checker.ProblemKind
+	file string // relative to the workspace; "" means not checked
+	line int    // 0 means not checked
+	// detail must equal Detail when exact, else be contained in it.
+	detail string
+	exact  bool
+}
+
+// problems pins the Problem of every error verdict of the corpus, keyed by
+// case/exercise.
+var problems = map[string]problemWant{
+	"cb-error-missing-method/circuitbreaker":          {kind: checker.ProblemAPI, detail: "State"},
+	"cb-error-syntax/circuitbreaker":                  {kind: checker.ProblemCompile, detail: "circuitbreaker/circuitbreaker.go:27"},
+	"cb-error-wrong-signature/circuitbreaker":         {kind: checker.ProblemAPI, detail: "int64"},
+	"hostile-aliased-imports/tokenbucket":             {kind: checker.ProblemImport, file: "tokenbucket/tokenbucket.go", line: 5, detail: "net", exact: true},
+	"hostile-go-embed/bulkheadquiz":                   {kind: checker.ProblemImport, file: "bulkheadquiz/bulkheadquiz.go", line: 4, detail: "embed", exact: true},
+	"hostile-import-c/tokenbucket":                    {kind: checker.ProblemImport, file: "tokenbucket/tokenbucket.go", line: 7, detail: "C", exact: true},
+	"hostile-import-os/circuitbreaker":                {kind: checker.ProblemImport, file: "circuitbreaker/circuitbreaker.go", line: 5, detail: "os", exact: true},
+	"hostile-import-os-exec/tokenbucket":              {kind: checker.ProblemImport, file: "tokenbucket/tokenbucket.go", line: 3, detail: "os/exec", exact: true},
+	"hostile-import-reflect/circuitbreaker":           {kind: checker.ProblemImport, file: "circuitbreaker/circuitbreaker.go", line: 3, detail: "reflect", exact: true},
+	"hostile-init-endless-loop/tokenbucket":           {kind: checker.ProblemTimeout},
+	"hostile-init-panic/tokenbucket":                  {kind: checker.ProblemCrash, detail: "capacity must be positive"},
+	"hostile-linkname-without-unsafe/circuitbreaker":  {kind: checker.ProblemDirective, file: "circuitbreaker/clock.go", line: 6, detail: "go:linkname", exact: true},
+	"hostile-os-in-second-file/circuitbreaker":        {kind: checker.ProblemImport, file: "circuitbreaker/zz_helpers.go", line: 4, detail: "os", exact: true},
+	"hostile-unsafe-linkname/circuitbreaker":          {kind: checker.ProblemImport, file: "circuitbreaker/circuitbreaker.go", line: 4, detail: "unsafe", exact: true},
+	"mixed-verdicts/tokenbucket":                      {kind: checker.ProblemCompile, detail: "tokenbucket/tokenbucket.go:15"},
+	"quiz-error-wrong-name/bulkheadquiz":              {kind: checker.ProblemAPI, detail: "Answer"},
+	"tb-error-wrong-package/tokenbucket":              {kind: checker.ProblemPackage, file: "tokenbucket/tokenbucket.go", line: 1, detail: "ratelimit", exact: true},
+	"hostile-package-main-second-file/circuitbreaker": {kind: checker.ProblemPackage, file: "circuitbreaker/main.go", line: 1, detail: "main", exact: true},
+}
+
+// loadCourse reads the repository's course.
+func loadCourse(tb testing.TB) *course.Course {
+	tb.Helper()
+	c, err := course.Load(os.DirFS(".."))
+	require.NoError(tb, err)
+	return c
+}
+
+var warmOnce sync.Once
+
+// warm checks each reference once, so that the standard library, the harness
+// and the references are in the build cache before checks are timed.
+func warm(tb testing.TB, c *course.Course) {
+	tb.Helper()
+	warmOnce.Do(func() {
+		for _, ex := range c.Exercises {
+			dir := tb.TempDir()
+			files, err := ex.Solution()
+			require.NoError(tb, err)
+			for _, f := range files {
+				require.NoError(tb, os.WriteFile(filepath.Join(dir, f.Name), f.Data, 0o644))
+			}
+			_, err = (&checker.Checker{Timeout: corpusTimeout}).Check(context.Background(), ex, dir)
+			require.NoError(tb, err)
+		}
+	})
+}
+
+// verdicts collects expected and actual verdicts for the table that
+// TestCorpus logs at the end.
+type verdicts struct {
+	mu   sync.Mutex
+	rows []string
+}
+
+func (v *verdicts) add(name string, want, got checker.Status, d time.Duration) {
+	mark := ""
+	if want != got {
+		mark = "  <-- differs"
+	}
+	v.mu.Lock()
+	v.rows = append(v.rows, fmt.Sprintf("%-55s want %-5s got %-5s %5.2fs%s", name, want, got, d.Seconds(), mark))
+	v.mu.Unlock()
+}
+
+func TestCorpus(t *testing.T) {
+	c := loadCourse(t)
+	warm(t, c)
+	entries, err := os.ReadDir(corpusDir)
+	require.NoError(t, err)
+
+	table := &verdicts{}
+	seen := map[string]bool{}
+	t.Run("cases", func(t *testing.T) {
+		for _, e := range entries {
+			if !e.IsDir() {
+				continue
+			}
+			name := e.Name()
+			caseDir := filepath.Join(corpusDir, name)
+			w := readWant(t, caseDir)
+			for id := range w.Exercises {
+				seen[name+"/"+id] = true
+			}
+			t.Run(name, func(t *testing.T) {
+				t.Parallel()
+				for _, id := range sortedKeys(w.Exercises) {
+					t.Run(id, func(t *testing.T) {
+						t.Parallel()
+						ex, ok := c.Exercise(id)
+						require.True(t, ok, "want.json names unknown exercise %s", id)
+						checkCase(t, ex, name, filepath.Join(caseDir, id), w.Exercises[id], table)
+					})
+				}
+			})
+		}
+	})
+	for key := range problems {
+		assert.True(t, seen[key], "problems names %s, which the corpus does not hold", key)
+	}
+	sort.Strings(table.rows)
+	t.Logf("verdicts (case/exercise, want, got, duration):\n%s", strings.Join(table.rows, "\n"))
+}
+
+// readWant reads a case's want.json and checks that it names exactly the
+// case's exercise folders.
+func readWant(t *testing.T, caseDir string) want {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(caseDir, "want.json"))
+	require.NoError(t, err)
+	var w want
+	require.NoError(t, json.Unmarshal(data, &w), caseDir)
+	require.NotEmpty(t, w.Why, "%s: want.json needs a why", caseDir)
+	require.NotEmpty(t, w.Exercises, caseDir)
+	var folders []string
+	entries, err := os.ReadDir(caseDir)
+	require.NoError(t, err)
+	for _, e := range entries {
+		if e.IsDir() {
+			folders = append(folders, e.Name())
+		}
+	}
+	require.Equal(t, folders, sortedKeys(w.Exercises), "%s: exercise folders and want.json differ", caseDir)
+	for id, s := range w.Exercises {
+		require.Contains(t, []checker.Status{checker.Pass, checker.Fail, checker.Error}, s, "%s: verdict of %s", caseDir, id)
+	}
+	return w
+}
+
+func checkCase(t *testing.T, ex *course.Exercise, name, dir string, wantStatus checker.Status, table *verdicts) {
+	ck := &checker.Checker{Timeout: corpusTimeout}
+	start := time.Now()
+	res, err := ck.Check(context.Background(), ex, dir)
+	elapsed := time.Since(start)
+	require.NoError(t, err)
+	require.NotNil(t, res)
+	table.add(name+"/"+ex.ID, wantStatus, res.Status, elapsed)
+
+	assert.LessOrEqual(t, elapsed, corpusTimeout+slack, "the check took longer than its time limit allows")
+	assert.Equal(t, ex.ID, res.Exercise)
+	assert.Equal(t, ex.Points, res.MaxScore)
+	if !assert.Equal(t, wantStatus, res.Status, "verdict; result:\n%s", describe(res)) {
+		return
+	}
+	en := report.Message(i18n.New("en"), ex, res)
+	de := report.Message(i18n.New("de"), ex, res)
+	assert.NotEmpty(t, en)
+	assert.NotEmpty(t, de)
+	assert.NotEqual(t, en, de, "the English and German messages are the same")
+	for _, m := range []string{en, de} {
+		assert.NotContains(t, m, "[", "a message id is missing from a catalog:\n%s", m)
+	}
+
+	switch wantStatus {
+	case checker.Pass:
+		assert.Equal(t, res.MaxScore, res.Score)
+		assert.Nil(t, res.Problem)
+		assert.Len(t, res.Tests, len(ex.Suite.Tests))
+		for _, tr := range res.Tests {
+			assert.Equal(t, checker.Pass, tr.Status, tr.Name)
+		}
+	case checker.Fail:
+		assert.Nil(t, res.Problem)
+		assert.Less(t, res.Score, res.MaxScore)
+		assert.Len(t, res.Tests, len(ex.Suite.Tests))
+		first := res.FirstFailure()
+		require.NotNil(t, first)
+		assertFailure(t, first, res)
+	case checker.Error:
+		assert.Zero(t, res.Score)
+		require.NotNil(t, res.Problem)
+		assert.NotContains(t, res.Problem.Detail, os.TempDir()+string(filepath.Separator), "a temporary path leaks into the problem")
+		assert.NotContains(t, res.Problem.Detail, "kurs-check-", "a temporary path leaks into the problem")
+		assert.NotContains(t, en, "kurs-check-")
+		pw, ok := problems[name+"/"+ex.ID]
+		if !ok {
+			t.Logf("no expectation for the problem of %s/%s: %+v", name, ex.ID, *res.Problem)
+			return
+		}
+		p := res.Problem
+		assert.Equal(t, pw.kind, p.Kind, "problem: %+v", *p)
+		if pw.file != "" {
+			assert.Equal(t, pw.file, p.File, "problem: %+v", *p)
+		}
+		if pw.line != 0 {
+			assert.Equal(t, pw.line, p.Line, "problem: %+v", *p)
+		}
+		if pw.exact {
+			assert.Equal(t, pw.detail, p.Detail)
+		} else {
+			assert.Contains(t, p.Detail, pw.detail)
+		}
+		if p.Kind == checker.ProblemImport || p.Kind == checker.ProblemDirective || p.Kind == checker.ProblemPackage {
+			assert.Contains(t, en, fmt.Sprintf("%s:%d", p.File, p.Line), "the message names the position")
+			assert.Contains(t, en, p.Detail, "the message names the import, directive or package")
+		}
+		if p.Kind == checker.ProblemCompile {
+			assert.Contains(t, en, pw.detail, "the message shows the learner's position")
+		}
+	}
+}
+
+// assertFailure checks that a failed test says where the learner's code
+// departed, so that feedback can show it.
+func assertFailure(t *testing.T, tr *checker.Test, res *checker.Result) {
+	t.Helper()
+	assert.Equal(t, checker.Fail, tr.Status)
+	if tr.Failure == nil {
+		// Only a program that died or was killed leaves a test without a
+		// result.
+		assert.True(t, tr.Missing, "test %s failed without a failure", tr.Name)
+		assert.True(t, res.Killed || res.Crash != "", "test %s sent no result, yet the program was neither killed nor crashed", tr.Name)
+		return
+	}
+	f := tr.Failure
+	assert.False(t, f.Pass, tr.Name)
+	switch f.Kind {
+	case harness.Mismatch:
+		assert.NotEmpty(t, f.Call, "%s: call", tr.Name)
+		assert.NotEqual(t, f.Want, f.Got, "%s: a mismatch with want = got", tr.Name)
+		assert.True(t, f.Want != (harness.Result{}) || f.Got != (harness.Result{}), tr.Name)
+	case harness.Panicked:
+		assert.NotEmpty(t, f.Call, "%s: call", tr.Name)
+		assert.NotEmpty(t, f.Panic, "%s: panic value", tr.Name)
+		assert.Regexp(t, `/[^/]+\.go:\d+$`, f.Frame, "%s: the learner's frame", tr.Name)
+	case harness.Timeout:
+		assert.NotEmpty(t, f.Call, "%s: call", tr.Name)
+	case harness.Quiz:
+		assert.Positive(t, f.Case, tr.Name)
+	default:
+		t.Errorf("test %s: unknown failure kind %q", tr.Name, f.Kind)
+	}
+	if f.Kind != harness.Quiz {
+		assert.Equal(t, f.Step, len(f.Done)+1-boolInt(f.Step == 0), "%s: Done holds the steps before the failing one", tr.Name)
+	}
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// describe formats a result for a failure message.
+func describe(res *checker.Result) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "status %s, score %d/%d, killed %v, truncated %v, duration %s\n", res.Status, res.Score, res.MaxScore, res.Killed, res.Truncated, res.Duration)
+	if res.Problem != nil {
+		fmt.Fprintf(&b, "problem %+v\n", *res.Problem)
+	}
+	if res.Crash != "" {
+		fmt.Fprintf(&b, "crash %.300s\n", res.Crash)
+	}
+	for _, tr := range res.Tests {
+		fmt.Fprintf(&b, "  %-45s %s missing=%v", tr.Name, tr.Status, tr.Missing)
+		if tr.Failure != nil {
+			data, _ := json.Marshal(tr.Failure)
+			fmt.Fprintf(&b, " %.300s", data)
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// frameRE matches a learner frame as the harness reports it.
+var frameRE = regexp.MustCompile(`circuitbreaker/[a-z_]+\.go:\d+$`)
