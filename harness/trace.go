@@ -182,7 +182,7 @@ func sameValue(a, b string) bool {
 	if err1 != nil || err2 != nil || math.IsNaN(x) || math.IsNaN(y) {
 		return false
 	}
-	return math.Abs(x-y) <= 1e-9*math.Max(1, math.Abs(y))
+	return math.Abs(x-y) <= 1e-9*math.Max(1, math.Max(math.Abs(x), math.Abs(y)))
 }
 
 // FormatCall formats a call as Go source, e.g. "Allow(9)".

@@ -3,8 +3,6 @@
 package main
 
 import (
-	"strings"
-
 	learner "github.com/kurs-course/kurs/bulkheadquiz"
 	"github.com/kurs-course/kurs/harness"
 	reference "github.com/kurs-course/kurs/internal/reference/bulkheadquiz"
@@ -16,7 +14,7 @@ type quiz struct{}
 
 func (quiz) Run(t harness.Test, _ uint64, _ *harness.Progress) *harness.Failure {
 	i := t.Case - 1
-	given := strings.ToUpper(strings.TrimSpace(learner.Answer[i]))
-	right := given == strings.ToUpper(strings.TrimSpace(reference.Answer[i]))
+	given := harness.Answer(learner.Answer[i])
+	right := given == harness.Answer(reference.Answer[i])
 	return &harness.Failure{Kind: harness.Quiz, Pass: right, Case: t.Case, Given: given}
 }

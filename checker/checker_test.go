@@ -1,0 +1,669 @@
+package checker_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/kurs-course/kurs/checker"
+	"github.com/kurs-course/kurs/course"
+	"github.com/kurs-course/kurs/harness"
+	"github.com/kurs-course/kurs/i18n"
+	"github.com/kurs-course/kurs/report"
+
+	refcb "github.com/kurs-course/kurs/exercises/circuitbreaker/solution"
+)
+
+// breaker is a correct circuit breaker; the tests derive wrong ones from it
+// with edit.
+const breaker = `package circuitbreaker
+
+type CircuitBreaker struct {
+	threshold, wait int
+	state           string
+	failures        int
+	openedAt        int
+}
+
+func New(threshold, wait int) *CircuitBreaker {
+	return &CircuitBreaker{threshold: threshold, wait: wait, state: "closed"}
+}
+
+func (b *CircuitBreaker) State() string { return b.state }
+
+func (b *CircuitBreaker) Allow(now int) bool {
+	if b.state == "closed" {
+		return true
+	}
+	if b.state == "open" && now-b.openedAt >= b.wait {
+		b.state = "half_open"
+		return true
+	}
+	return false
+}
+
+func (b *CircuitBreaker) Success() {
+	b.failures = 0
+	if b.state == "half_open" {
+		b.state = "closed"
+	}
+}
+
+func (b *CircuitBreaker) Failure(now int) {
+	switch b.state {
+	case "half_open":
+		b.state = "open"
+		b.openedAt = now
+	case "closed":
+		b.failures++
+		if b.failures >= b.threshold {
+			b.trip(now)
+		}
+	}
+}
+
+func (b *CircuitBreaker) trip(now int) {
+	b.state = "open"
+	b.openedAt = now
+}
+`
+
+// edit returns src with each old replaced by the following new, and fails
+// the test when an old is not found.
+func edit(t testing.TB, src string, oldNew ...string) string {
+	t.Helper()
+	for i := 0; i+1 < len(oldNew); i += 2 {
+		require.Contains(t, src, oldNew[i], "edit: not found")
+		src = strings.Replace(src, oldNew[i], oldNew[i+1], 1)
+	}
+	return src
+}
+
+// waitGT is a wrong breaker that lets the probe through one tick late.
+func waitGT(t testing.TB) string {
+	return edit(t, breaker, "now-b.openedAt >= b.wait", "now-b.openedAt > b.wait")
+}
+
+// lateFailureReopens is a wrong breaker that only the random traces catch:
+// a Failure reported while open, once the wait is over, is taken for a
+// failed probe and restarts the wait - as if the probe had been let
+// through. The spec says: open -> nothing.
+func lateFailureReopens(t testing.TB) string {
+	return edit(t, breaker, "\tcase \"closed\":\n\t\tb.failures++", `	case "open":
+		if now-b.openedAt >= b.wait {
+			b.openedAt = now
+		}
+	case "closed":
+		b.failures++`)
+}
+
+// folder writes files into a new temporary exercise folder.
+func folder(t testing.TB, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, data := range files {
+		name = filepath.Join(dir, filepath.FromSlash(name))
+		require.NoError(t, os.MkdirAll(filepath.Dir(name), 0o755))
+		require.NoError(t, os.WriteFile(name, []byte(data), 0o644))
+	}
+	return dir
+}
+
+// courseFiles writes course files into a new temporary exercise folder.
+func courseFiles(t testing.TB, files []course.File) string {
+	t.Helper()
+	m := map[string]string{}
+	for _, f := range files {
+		m[f.Name] = string(f.Data)
+	}
+	return folder(t, m)
+}
+
+func exercise(t testing.TB, id string) *course.Exercise {
+	t.Helper()
+	c := loadCourse(t)
+	warm(t, c)
+	ex, ok := c.Exercise(id)
+	require.True(t, ok, id)
+	return ex
+}
+
+// check runs ck on dir and checks that it ends within the time limit.
+func check(t testing.TB, ck *checker.Checker, ex *course.Exercise, dir string) *checker.Result {
+	t.Helper()
+	timeout := ck.Timeout
+	if timeout == 0 {
+		timeout = checker.DefaultTimeout
+	}
+	start := time.Now()
+	res, err := ck.Check(context.Background(), ex, dir)
+	require.NoError(t, err)
+	require.NotNil(t, res)
+	assert.LessOrEqual(t, time.Since(start), timeout+slack, "the check took longer than its time limit allows")
+	return res
+}
+
+func TestReferencePasses(t *testing.T) {
+	c := loadCourse(t)
+	warm(t, c)
+	for _, ex := range c.Exercises {
+		t.Run(ex.ID, func(t *testing.T) {
+			t.Parallel()
+			files, err := ex.Solution()
+			require.NoError(t, err)
+			res := check(t, &checker.Checker{Timeout: corpusTimeout}, ex, courseFiles(t, files))
+			require.Equal(t, checker.Pass, res.Status, describe(res))
+			assert.Equal(t, ex.Points, res.Score)
+			assert.Equal(t, res.MaxScore, res.Score)
+			assert.Len(t, res.Tests, len(ex.Suite.Tests))
+			for _, tr := range res.Tests {
+				assert.Equal(t, checker.Pass, tr.Status, tr.Name)
+			}
+			assert.Empty(t, res.Output)
+			assert.False(t, res.Killed)
+			assert.Empty(t, res.Crash)
+		})
+	}
+}
+
+func TestSkeletonFails(t *testing.T) {
+	c := loadCourse(t)
+	warm(t, c)
+	for _, ex := range c.Exercises {
+		for _, lang := range course.Languages {
+			t.Run(ex.ID+"/"+lang, func(t *testing.T) {
+				t.Parallel()
+				files, err := ex.Skeleton(lang)
+				require.NoError(t, err)
+				res := check(t, &checker.Checker{Timeout: corpusTimeout}, ex, courseFiles(t, files))
+				require.Equal(t, checker.Fail, res.Status, describe(res))
+				assert.Nil(t, res.Problem)
+				assert.Zero(t, res.Score)
+				require.Len(t, res.Tests, len(ex.Suite.Tests))
+				for _, tr := range res.Tests {
+					assert.Equal(t, checker.Fail, tr.Status, tr.Name)
+					assert.False(t, tr.Missing, tr.Name)
+					if assert.NotNil(t, tr.Failure, tr.Name) {
+						assertFailure(t, &tr, res)
+					}
+				}
+				assert.NotEmpty(t, report.Message(i18n.New(lang), ex, res))
+			})
+		}
+	}
+}
+
+// forger returns Go source for an init that prints every kind of forged
+// pass the checker could fall for, for each of the exercise's tests.
+func forger(ex *course.Exercise) string {
+	var lines []string
+	for _, guess := range []string{"", "0123456789abcdef0123456789abcdef", strings.Repeat("0", 32)} {
+		for _, tr := range ex.Suite.Tests {
+			lines = append(lines, fmt.Sprintf(`{"nonce":%q,"kind":"result","test":%q,"status":"pass"}`, guess, tr.Name))
+		}
+		lines = append(lines, fmt.Sprintf(`{"nonce":%q,"kind":"done"}`, guess))
+	}
+	for _, tr := range ex.Suite.Tests {
+		lines = append(lines,
+			"=== RUN   "+tr.Name,
+			"--- PASS: "+tr.Name+" (0.00s)",
+			"\x16--- PASS: "+tr.Name+" (0.00s)",
+			fmt.Sprintf(`{"Action":"pass","Package":"%s","Test":%q}`, ex.ID, tr.Name))
+	}
+	lines = append(lines, "PASS", "ok  \t"+ex.ID+"\t0.001s")
+	var b strings.Builder
+	b.WriteString("\nfunc init() {\n\tfor _, l := range []string{\n")
+	for _, l := range lines {
+		fmt.Fprintf(&b, "\t\t%q,\n", l)
+	}
+	b.WriteString("\t} {\n\t\tfmt.Println(l)\n\t\tprintln(l)\n\t}\n}\n")
+	return b.String()
+}
+
+func TestForgedOutputCannotPass(t *testing.T) {
+	ex := exercise(t, "circuitbreaker")
+	ck := &checker.Checker{Timeout: corpusTimeout}
+	wrong := waitGT(t)
+	forged := edit(t, wrong, "package circuitbreaker\n", "package circuitbreaker\n\nimport \"fmt\"\n") + forger(ex)
+
+	plain := check(t, ck, ex, folder(t, map[string]string{"circuitbreaker.go": wrong}))
+	res := check(t, ck, ex, folder(t, map[string]string{"circuitbreaker.go": forged}))
+	require.Equal(t, checker.Fail, plain.Status, describe(plain))
+	require.Equal(t, checker.Fail, res.Status, describe(res))
+	assert.Zero(t, res.Score)
+	assert.Equal(t, plain.Tests, res.Tests, "forged output changed the test results")
+	assert.Contains(t, res.Output, "--- PASS: random", "the forged output is captured as the learner's")
+	assert.Contains(t, res.Output, `"status":"pass"`)
+}
+
+func TestOutputIsCapped(t *testing.T) {
+	ex := exercise(t, "circuitbreaker")
+	flood := edit(t, breaker, "package circuitbreaker\n", `package circuitbreaker
+
+import "fmt"
+
+func init() {
+	go func() {
+		for i := 0; ; i++ {
+			fmt.Println("--- FAIL: TestCircuitBreaker", i)
+		}
+	}()
+}
+`)
+	ck := &checker.Checker{Timeout: corpusTimeout, OutputCap: 1024}
+	res := check(t, ck, ex, folder(t, map[string]string{"circuitbreaker.go": flood}))
+	require.Equal(t, checker.Pass, res.Status, describe(res))
+	assert.True(t, res.Truncated)
+	assert.LessOrEqual(t, len(res.Output), 1024)
+	assert.Greater(t, len(res.Output), 512, "the output up to the cap is kept")
+	assert.True(t, strings.HasPrefix(res.Output, "--- FAIL: TestCircuitBreaker 0\n"), "the output starts at its beginning: %.80q", res.Output)
+
+	// Output under the cap is kept whole and not marked.
+	quiet := edit(t, breaker, "package circuitbreaker\n", "package circuitbreaker\n\nimport \"fmt\"\n\nfunc init() { fmt.Print(\"hello\") }\n")
+	res = check(t, ck, ex, folder(t, map[string]string{"circuitbreaker.go": quiet}))
+	require.Equal(t, checker.Pass, res.Status, describe(res))
+	assert.False(t, res.Truncated)
+	assert.Equal(t, "hello", res.Output)
+}
+
+// snapshot returns every file and folder under dir with its mode and
+// contents.
+func snapshot(t testing.TB, dir string) map[string]string {
+	t.Helper()
+	m := map[string]string{}
+	err := filepath.WalkDir(dir, func(name string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, name)
+		v := info.Mode().String()
+		if d.Type().IsRegular() {
+			data, err := os.ReadFile(name)
+			if err != nil {
+				return err
+			}
+			v += " " + string(data)
+		}
+		m[rel] = v
+		return nil
+	})
+	require.NoError(t, err)
+	return m
+}
+
+// processesUnder returns the command lines of running processes that
+// mention dir, e.g. the test program built below it.
+func processesUnder(t testing.TB, dir string) []string {
+	t.Helper()
+	entries, err := os.ReadDir("/proc")
+	require.NoError(t, err)
+	var found []string
+	for _, e := range entries {
+		if _, err := strconv.Atoi(e.Name()); err != nil {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		if err != nil || !bytes.Contains(data, []byte(dir)) {
+			continue
+		}
+		found = append(found, e.Name()+": "+strings.ReplaceAll(string(bytes.TrimRight(data, "\x00")), "\x00", " "))
+	}
+	return found
+}
+
+func TestNothingLeftBehind(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("scans /proc")
+	}
+	ex := exercise(t, "circuitbreaker")
+	// Goroutines that spin forever next to an Allow that never returns.
+	hang := edit(t, breaker,
+		"package circuitbreaker\n", `package circuitbreaker
+
+var spins [4]int
+
+func init() {
+	for i := range spins {
+		go func() {
+			for {
+				spins[i]++
+			}
+		}()
+	}
+}
+`,
+		"func (b *CircuitBreaker) Allow(now int) bool {\n", "func (b *CircuitBreaker) Allow(now int) bool {\n\tfor b.wait >= 0 {\n\t\tspins[0]--\n\t}\n")
+	dir := folder(t, map[string]string{
+		"circuitbreaker.go":      hang,
+		"circuitbreaker_test.go": "package circuitbreaker\n\nimport \"testing\"\n\nfunc TestMine(t *testing.T) {}\n",
+		"notes.txt":              "my notes\n",
+		"sub/other.go":           "package sub\n",
+	})
+	before := snapshot(t, dir)
+	tmp := t.TempDir()
+	ck := &checker.Checker{Timeout: corpusTimeout, TempDir: tmp}
+
+	// Watch the processes while the check runs, to know the scan sees the
+	// test program at all.
+	stop := make(chan struct{})
+	seen := make(chan bool, 1)
+	go func() {
+		saw := false
+		defer func() { seen <- saw }()
+		for {
+			for _, p := range processesUnder(t, tmp) {
+				saw = saw || strings.Contains(p, "kurs-check-") && strings.Contains(p, "kurs-tests")
+			}
+			select {
+			case <-stop:
+				return
+			case <-time.After(50 * time.Millisecond):
+			}
+		}
+	}()
+	res := check(t, ck, ex, dir)
+	close(stop)
+	assert.True(t, <-seen, "the scan never saw the test program run")
+
+	assert.Empty(t, processesUnder(t, tmp), "processes of the check are still running")
+	left, err := os.ReadDir(tmp)
+	require.NoError(t, err)
+	var names []string
+	for _, e := range left {
+		names = append(names, e.Name())
+	}
+	assert.Empty(t, names, "the check left files in its temporary directory")
+	assert.Equal(t, before, snapshot(t, dir), "the check changed the learner's folder")
+	t.Logf("verdict of the spinning submission: %s", describe(res))
+}
+
+func TestConcurrentChecksOfSameFolder(t *testing.T) {
+	ex := exercise(t, "circuitbreaker")
+	ck := &checker.Checker{Timeout: corpusTimeout}
+	dirs := map[checker.Status]string{
+		checker.Pass: folder(t, map[string]string{"circuitbreaker.go": breaker}),
+		checker.Fail: folder(t, map[string]string{"circuitbreaker.go": waitGT(t)}),
+	}
+	type outcome struct {
+		want checker.Status
+		res  *checker.Result
+		err  error
+	}
+	var wg sync.WaitGroup
+	out := make(chan outcome, 4)
+	for want, dir := range dirs {
+		for range 2 {
+			wg.Go(func() {
+				res, err := ck.Check(context.Background(), ex, dir)
+				out <- outcome{want, res, err}
+			})
+		}
+	}
+	wg.Wait()
+	close(out)
+	tests := map[checker.Status][]checker.Test{}
+	for o := range out {
+		require.NoError(t, o.err)
+		require.Equal(t, o.want, o.res.Status, describe(o.res))
+		if prev, ok := tests[o.want]; ok {
+			assert.Equal(t, prev, o.res.Tests, "two checks of the same folder differ")
+		}
+		tests[o.want] = o.res.Tests
+	}
+}
+
+func TestSameSeedSameResult(t *testing.T) {
+	ex := exercise(t, "circuitbreaker")
+	dir := folder(t, map[string]string{"circuitbreaker.go": lateFailureReopens(t)})
+	run := func(seed uint64) *checker.Result {
+		res := check(t, &checker.Checker{Timeout: corpusTimeout, Seed: seed}, ex, dir)
+		require.Equal(t, checker.Fail, res.Status, describe(res))
+		return res
+	}
+	a, b := run(7), run(7)
+	assert.Equal(t, a.Tests, b.Tests, "the same seed gave other results")
+	assert.Equal(t, a.Seed, b.Seed)
+	assert.Equal(t, report.Message(i18n.New("en"), ex, a), report.Message(i18n.New("en"), ex, b))
+
+	other := run(8)
+	assert.Equal(t, uint64(8), other.Seed)
+	f := other.FirstFailure()
+	require.NotNil(t, f)
+	assert.Equal(t, "random", f.Name)
+	require.NotNil(t, f.Failure)
+	assert.Equal(t, uint64(8), f.Failure.Seed)
+	t.Logf("seed 7: trace %d, seed 8: trace %d", a.FirstFailure().Failure.Index, f.Failure.Index)
+
+	// The zero Seed means the default one.
+	def := run(0)
+	assert.Equal(t, uint64(checker.DefaultSeed), def.Seed)
+}
+
+// callRE parses a call as the harness formats it.
+var callRE = regexp.MustCompile(`^(\w+)\((-?\d*)\)$`)
+
+// replay runs a failure's trace on the reference breaker and checks that it
+// agrees with every step the learner's code got right and with Want at the
+// failing step.
+func replay(t *testing.T, f *harness.Failure) {
+	t.Helper()
+	require.Len(t, f.New, 2)
+	b := refcb.New(int(f.New[0]), int(f.New[1]))
+	do := func(call string) harness.Result {
+		m := callRE.FindStringSubmatch(call)
+		require.NotNil(t, m, "call %q", call)
+		n, _ := strconv.Atoi(m[2])
+		var r harness.Result
+		switch m[1] {
+		case "Allow":
+			r.Ret = strconv.FormatBool(b.Allow(n))
+		case "Success":
+			b.Success()
+		case "Failure":
+			b.Failure(n)
+		default:
+			t.Fatalf("unknown call %q", call)
+		}
+		r.Obs = b.State()
+		return r
+	}
+	for i, d := range f.Done {
+		assert.Equal(t, d.Got, do(d.Call), "step %d, %s", i+1, d.Call)
+	}
+	want := do(f.Call)
+	assert.Equal(t, f.Want, want, "the failing step's Want is the reference's")
+	assert.NotEqual(t, f.Got, want)
+}
+
+func TestRandomFailureIsShrunk(t *testing.T) {
+	ex := exercise(t, "circuitbreaker")
+	res := check(t, &checker.Checker{Timeout: corpusTimeout}, ex, folder(t, map[string]string{"circuitbreaker.go": lateFailureReopens(t)}))
+	require.Equal(t, checker.Fail, res.Status, describe(res))
+	for _, tr := range res.Tests {
+		if tr.Name != "random" {
+			assert.Equal(t, checker.Pass, tr.Status, "only the random traces should catch this breaker: %s", tr.Name)
+		}
+	}
+	first := res.FirstFailure()
+	require.NotNil(t, first)
+	require.Equal(t, "random", first.Name)
+	f := first.Failure
+	require.NotNil(t, f)
+	assert.Equal(t, harness.Mismatch, f.Kind)
+	assert.Equal(t, uint64(checker.DefaultSeed), f.Seed)
+	assert.LessOrEqual(t, len(f.Done), 10, "the shrunk trace is short")
+	assert.Greater(t, f.Original, len(f.Done)+1, "the trace was shrunk")
+	assert.Equal(t, len(f.Done)+1, f.Step)
+	replay(t, f)
+
+	msg := report.Message(i18n.New("en"), ex, res)
+	assert.Contains(t, msg, fmt.Sprintf("shrunk from %d", f.Original))
+	assert.Contains(t, msg, f.Call)
+	t.Logf("random trace %d shrunk from %d to %d steps:\n%s", f.Index, f.Original, f.Step, msg)
+
+	// The corpus breakers that the README says only edge or random traces
+	// catch are caught by an edge trace first.
+	for _, name := range []string{"cb-fail-reopen-while-open", "cb-fail-success-closes-open"} {
+		res := check(t, &checker.Checker{Timeout: corpusTimeout}, ex, filepath.Join(corpusDir, name, "circuitbreaker"))
+		require.Equal(t, checker.Fail, res.Status)
+		t.Logf("%s fails first at %s", name, res.FirstFailure().Name)
+	}
+}
+
+func TestTimeoutReportsStep(t *testing.T) {
+	ex := exercise(t, "circuitbreaker")
+	endless := edit(t, breaker, "func (b *CircuitBreaker) Allow(now int) bool {\n", "func (b *CircuitBreaker) Allow(now int) bool {\n\tfor now >= 0 {\n\t\tb.failures++\n\t}\n")
+	start := time.Now()
+	res := check(t, &checker.Checker{Timeout: corpusTimeout}, ex, folder(t, map[string]string{"circuitbreaker.go": endless}))
+	require.Equal(t, checker.Fail, res.Status, describe(res))
+	assert.GreaterOrEqual(t, time.Since(start), corpusTimeout*8/10, "the limit came too early")
+	first := res.FirstFailure()
+	require.NotNil(t, first)
+	assert.Equal(t, ex.Suite.Tests[0].Name, first.Name)
+	f := first.Failure
+	require.NotNil(t, f, describe(res))
+	assert.Equal(t, harness.Timeout, f.Kind)
+	assert.Regexp(t, `^Allow\(\d+\)$`, f.Call)
+	// The seed trace's first Allow is its 7th step, Allow(8).
+	assert.Equal(t, "Allow(8)", f.Call)
+	assert.Equal(t, 7, f.Step)
+	assert.Len(t, f.Done, 6)
+	for _, tr := range res.Tests[1:] {
+		assert.Equal(t, checker.Fail, tr.Status, tr.Name)
+		assert.True(t, tr.Missing, "%s ran after the time limit", tr.Name)
+	}
+	msg := report.Message(i18n.New("en"), ex, res)
+	assert.Contains(t, msg, "Allow(8)")
+	assert.Contains(t, msg, "time limit")
+}
+
+func TestPanicReportsLearnerFrame(t *testing.T) {
+	ex := exercise(t, "circuitbreaker")
+	cases := []struct {
+		name, src, marker, call string
+	}{
+		// A runtime error in a helper: the innermost learner frame is the
+		// helper's line, not the runtime's.
+		{"nil-map", edit(t, breaker, "func (b *CircuitBreaker) trip(now int) {\n", "var opened map[int]bool\n\nfunc (b *CircuitBreaker) trip(now int) {\n\topened[now] = true // PANIC\n"), "// PANIC", "Failure(4)"},
+		// A leftover panic in a method.
+		{"todo", edit(t, breaker, "\tcase \"half_open\":\n\t\tb.state = \"open\"\n", "\tcase \"half_open\":\n\t\tpanic(\"TODO: half_open\") // PANIC\n"), "// PANIC", "Failure(9)"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			line := 0
+			for i, l := range strings.Split(tc.src, "\n") {
+				if strings.Contains(l, tc.marker) {
+					line = i + 1
+				}
+			}
+			require.NotZero(t, line)
+			res := check(t, &checker.Checker{Timeout: corpusTimeout}, ex, folder(t, map[string]string{"circuitbreaker.go": tc.src}))
+			require.Equal(t, checker.Fail, res.Status, describe(res))
+			first := res.FirstFailure()
+			require.NotNil(t, first)
+			f := first.Failure
+			require.NotNil(t, f, describe(res))
+			t.Logf("%s", describe(res))
+			assert.Equal(t, harness.Panicked, f.Kind)
+			assert.Equal(t, tc.call, f.Call)
+			assert.NotEmpty(t, f.Panic)
+			assert.Contains(t, f.Frame, "circuitbreaker/")
+			pos := fmt.Sprintf("circuitbreaker/circuitbreaker.go:%d", line)
+			assert.True(t, strings.HasSuffix(f.Frame, pos), "frame %q, want …%s", f.Frame, pos)
+			for _, lang := range []string{"en", "de"} {
+				msg := report.Message(i18n.New(lang), ex, res)
+				assert.Contains(t, msg, pos)
+				assert.NotContains(t, msg, "github.com/kurs-course", "the learner's position is shown relative to the workspace")
+			}
+		})
+	}
+}
+
+func BenchmarkCheckReference(b *testing.B) {
+	ex := exercise(b, "circuitbreaker")
+	files, err := ex.Solution()
+	require.NoError(b, err)
+	dir := courseFiles(b, files)
+	name := filepath.Join(dir, files[0].Name)
+	ck := &checker.Checker{}
+	b.ResetTimer()
+	for i := range b.N {
+		// An edit, as a learner makes before checking.
+		require.NoError(b, os.WriteFile(name, fmt.Appendf(bytes.Clone(files[0].Data), "\n// edit %d\n", i), 0o644))
+		res, err := ck.Check(context.Background(), ex, dir)
+		require.NoError(b, err)
+		require.Equal(b, checker.Pass, res.Status)
+	}
+}
+
+// baselineTest is a tiny test of the circuit breaker: the seed's trace.
+const baselineTest = `package circuitbreaker
+
+import "testing"
+
+func TestSeedTrace(t *testing.T) {
+	b := New(3, 5)
+	b.Failure(0)
+	b.Failure(1)
+	b.Success()
+	b.Failure(2)
+	b.Failure(3)
+	b.Failure(4)
+	if b.Allow(8) || !b.Allow(9) || b.Allow(9) {
+		t.Fatal("wrong")
+	}
+	b.Failure(9)
+	if b.Allow(13) || !b.Allow(14) {
+		t.Fatal("wrong")
+	}
+	b.Success()
+	if b.State() != "closed" {
+		t.Fatal(b.State())
+	}
+}
+`
+
+// BenchmarkGoTestBaseline times a bare go test -count=1 of the same
+// reference with a tiny test after an edit: the baseline of SPEC §7.
+func BenchmarkGoTestBaseline(b *testing.B) {
+	ex := exercise(b, "circuitbreaker")
+	files, err := ex.Solution()
+	require.NoError(b, err)
+	dir := folder(b, map[string]string{
+		"go.mod":                 "module example.com/baseline\n\ngo 1.22\n",
+		"circuitbreaker_test.go": baselineTest,
+	})
+	name := filepath.Join(dir, "circuitbreaker.go")
+	env := append(os.Environ(), "GOPROXY=off", "GOTOOLCHAIN=local", "GOWORK=off", "CGO_ENABLED=0")
+	goTest := func(i int) {
+		require.NoError(b, os.WriteFile(name, fmt.Appendf(bytes.Clone(files[0].Data), "\n// edit %d\n", i), 0o644))
+		cmd := exec.Command("go", "test", "-count=1", ".")
+		cmd.Dir, cmd.Env = dir, env
+		out, err := cmd.CombinedOutput()
+		require.NoError(b, err, "%s", out)
+	}
+	goTest(-1) // warm the build cache
+	b.ResetTimer()
+	for i := range b.N {
+		goTest(i)
+	}
+}

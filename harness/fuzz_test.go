@@ -1,0 +1,39 @@
+package harness
+
+import (
+	"strings"
+	"testing"
+)
+
+// FuzzAnswer checks the quiz's rule for learner answers: case and
+// surrounding space do not matter, and normalizing twice changes nothing.
+func FuzzAnswer(f *testing.F) {
+	for _, s := range []string{"D", " d ", "a\t", "", "AB", "ä", "\u00a0B\u00a0"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		n := Answer(s)
+		if Answer(n) != n {
+			t.Fatalf("Answer(%q) = %q is not stable", s, n)
+		}
+		if Answer(" "+strings.ToLower(s)+"\n") != n && strings.ToUpper(strings.ToLower(s)) == strings.ToUpper(s) {
+			t.Fatalf("case or space changed the answer %q", s)
+		}
+	})
+}
+
+// FuzzSameValue checks that comparing results is symmetric and reflexive,
+// so a learner's value is never judged by the order of comparison.
+func FuzzSameValue(f *testing.F) {
+	for _, p := range [][2]string{{"0.5", "0.5000000001"}, {"true", "false"}, {"NaN", "NaN"}, {"1e309", "Inf"}, {"", "0"}} {
+		f.Add(p[0], p[1])
+	}
+	f.Fuzz(func(t *testing.T, a, b string) {
+		if !sameValue(a, a) {
+			t.Fatalf("%q differs from itself", a)
+		}
+		if sameValue(a, b) != sameValue(b, a) {
+			t.Fatalf("sameValue(%q, %q) is not symmetric", a, b)
+		}
+	})
+}
