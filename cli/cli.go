@@ -66,7 +66,10 @@ type verb struct {
 }
 
 func verbs() []*verb {
-	return []*verb{initVerb(), listVerb(), checkVerb(), hintVerb(), gradeVerb(), helpVerb(), versionVerb()}
+	return []*verb{
+		initVerb(), listVerb(), lessonVerb(), checkVerb(), watchVerb(), serveVerb(), hintVerb(),
+		resetVerb(), solutionVerb(), gradeVerb(), validateVerb(), newVerb(), helpVerb(), versionVerb(),
+	}
 }
 
 // usageError is a mistake in how kurs was called; its text is localized.

@@ -7,6 +7,7 @@ package i18n
 import (
 	"embed"
 	"fmt"
+	"io/fs"
 	"sort"
 	"strings"
 	"sync"
@@ -16,7 +17,10 @@ import (
 	"golang.org/x/text/language"
 )
 
-//go:embed de.toml en.toml
+// catalogs holds messages/AREA.LANG.toml: one pair of files per area of
+// kurs (core, grade, web, …), so that each area's messages stay together.
+//
+//go:embed messages/*.toml
 var catalogs embed.FS
 
 // Languages are the languages kurs speaks; the first is the default.
@@ -60,19 +64,25 @@ func Has(lang, id string) bool {
 	return err == nil
 }
 
-// Keys returns the message ids of lang's catalog, sorted.
+// Keys returns the message ids of lang's catalogs, sorted.
 func Keys(lang string) ([]string, error) {
-	data, err := catalogs.ReadFile(lang + ".toml")
+	files, err := fs.Glob(catalogs, "messages/*."+lang+".toml")
 	if err != nil {
 		return nil, err
 	}
-	var m map[string]any
-	if err := toml.Unmarshal(data, &m); err != nil {
-		return nil, err
-	}
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
+	var keys []string
+	for _, name := range files {
+		data, err := catalogs.ReadFile(name)
+		if err != nil {
+			return nil, err
+		}
+		var m map[string]any
+		if err := toml.Unmarshal(data, &m); err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		for k := range m {
+			keys = append(keys, k)
+		}
 	}
 	sort.Strings(keys)
 	return keys, nil
@@ -133,9 +143,10 @@ func Choose(flag, workspace string, getenv func(string) string) string {
 var bundle = sync.OnceValue(func() *goi18n.Bundle {
 	b := goi18n.NewBundle(language.English)
 	b.RegisterUnmarshalFunc("toml", toml.Unmarshal)
-	for _, l := range Languages {
-		if _, err := b.LoadMessageFileFS(catalogs, l+".toml"); err != nil {
-			panic(fmt.Sprintf("i18n: catalog %s: %v", l, err)) // embedded; the tests catch this
+	files, _ := fs.Glob(catalogs, "messages/*.toml")
+	for _, name := range files {
+		if _, err := b.LoadMessageFileFS(catalogs, name); err != nil {
+			panic(fmt.Sprintf("i18n: catalog %s: %v", name, err)) // embedded; the tests catch this
 		}
 	}
 	return b
