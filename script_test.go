@@ -72,7 +72,9 @@ func TestScript(t *testing.T) {
 }
 
 // goEnvironment returns GOROOT, GOPATH, GOMODCACHE and GOCACHE as the go
-// command sees them for the user running the tests, and PATH.
+// command sees them for the user running the tests (GOCACHE is usually not
+// set but derived from HOME, which the scripts change). testscript passes
+// PATH through by itself.
 func goEnvironment(t *testing.T) []string {
 	t.Helper()
 	vars := []string{"GOROOT", "GOPATH", "GOMODCACHE", "GOCACHE"}
