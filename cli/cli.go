@@ -89,8 +89,13 @@ func Main(ctx context.Context, args []string, io IO) int {
 	}
 	name := rest[0]
 	if name == "--help" || name == "-h" || name == "-help" {
-		fmt.Fprintln(io.Out, e.p.T("help.usage"))
-		return ExitOK
+		// "kurs -h check" asks for check's help.
+		if len(rest) > 1 && !strings.HasPrefix(rest[1], "-") {
+			name, rest = "help", []string{"help", rest[1]}
+		} else {
+			fmt.Fprintln(io.Out, e.p.T("help.usage"))
+			return ExitOK
+		}
 	}
 	var v *verb
 	for _, c := range verbs() {
@@ -117,7 +122,7 @@ func Main(ctx context.Context, args []string, io IO) int {
 	fs.SetOutput(discard{})
 	pos, err := parse(fs, rest[1:])
 	if err != nil {
-		fmt.Fprintln(io.Err, e.p.T("error.flag", "Err", flagError(e.p, err)))
+		fmt.Fprintln(io.Err, e.p.T("error.flag", "Err", flagError(e.p, err, rest[1:])))
 		fmt.Fprintln(io.Err, e.p.T("error.see_help", "Verb", name))
 		return ExitUsage
 	}
@@ -126,6 +131,7 @@ func Main(ctx context.Context, args []string, io IO) int {
 		return ExitUsage
 	}
 	if e.g.help {
+		_, _ = e.workspace() // only for its language; help needs no workspace
 		fmt.Fprintln(io.Out, e.p.T("help."+name))
 		return ExitOK
 	}
@@ -153,7 +159,7 @@ func peekGlobals(args []string) (globals, []string) {
 			i++
 			continue
 		}
-		if strings.HasPrefix(a, "--lang=") || strings.HasPrefix(a, "--workspace=") || strings.HasPrefix(a, "--course=") {
+		if n, _, ok := strings.Cut(strings.TrimLeft(a, "-"), "="); ok && strings.HasPrefix(a, "-") && (n == "lang" || n == "workspace" || n == "course") {
 			continue
 		}
 		return g, append(args[i:i+1:i+1], append(append([]string(nil), args[:i]...), args[i+1:]...)...)
@@ -180,14 +186,22 @@ func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
-// flagError localizes the flag package's errors.
-func flagError(p *i18n.Printer, err error) string {
+// flagError localizes the flag package's errors and names the flag as the
+// user typed it.
+func flagError(p *i18n.Printer, err error, args []string) string {
 	s := err.Error()
 	for prefix, id := range map[string]string{
 		"flag provided but not defined: ": "error.flag_unknown",
 		"flag needs an argument: ":        "error.flag_needs_value",
 	} {
 		if rest, ok := strings.CutPrefix(s, prefix); ok {
+			name := strings.TrimLeft(rest, "-")
+			for _, a := range args {
+				if n, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "="); n == name && strings.HasPrefix(a, "-") {
+					rest, _, _ = strings.Cut(a, "=")
+					break
+				}
+			}
 			return p.T(id, "Flag", rest)
 		}
 	}
@@ -215,7 +229,11 @@ func (e *env) setupError(err error) int {
 	case errors.As(err, &ue):
 		fmt.Fprintln(e.Err, ue.msg)
 	case errors.Is(err, workspace.ErrNotFound):
-		fmt.Fprintln(e.Err, e.p.T("error.no_workspace", "Err", err))
+		dir := e.g.workspace
+		if dir == "" {
+			dir, _ = e.Getwd()
+		}
+		fmt.Fprintln(e.Err, e.p.T("error.no_workspace", "Dir", dir))
 	default:
 		fmt.Fprintln(e.Err, e.p.T("error.setup", "Err", err))
 	}

@@ -5,11 +5,14 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"path"
 	"runtime/debug"
+	"strings"
 	"text/tabwriter"
 	"time"
 
 	"github.com/kurs-course/kurs/checker"
+	"github.com/kurs-course/kurs/i18n"
 	"github.com/kurs-course/kurs/report"
 	"github.com/kurs-course/kurs/workspace"
 )
@@ -26,32 +29,52 @@ func initVerb() *verb {
 		if err != nil {
 			return e.setupError(err)
 		}
-		c, err := e.course(nil)
+		// An existing workspace keeps its settings: re-running init only
+		// restores missing files, in the workspace's language.
+		existing, _ := workspace.Open(dir)
+		if existing != nil && existing.Config.Lang != "" {
+			e.p = i18n.New(existing.Config.Lang)
+		}
+		c, err := e.course(existing)
 		if err != nil {
 			return e.setupError(err)
 		}
-		cfg := workspace.Config{Course: "embedded", Lang: e.p.Lang()}
+		// kurs.toml records the language only when the learner chose it
+		// (--lang or KURS_LANG); otherwise the locale keeps deciding.
+		cfg := workspace.Config{Course: "embedded"}
+		if l := e.g.lang; i18n.Supported(l) {
+			cfg.Lang = l
+		} else if l := e.Getenv("KURS_LANG"); i18n.Supported(l) {
+			cfg.Lang = l
+		}
 		if e.g.course != "" {
 			abs, _ := e.abs(e.g.course)
 			cfg.Course = abs
 		}
-		created, kept, err := workspace.Init(dir, c, cfg)
+		created, kept, err := workspace.Init(dir, c, cfg, e.p.Lang())
 		if err != nil {
 			return e.setupError(err)
-		}
-		for _, k := range kept {
-			fmt.Fprintln(e.Err, e.p.T("init.kept", "File", k))
 		}
 		if len(created) == 0 {
 			fmt.Fprintln(e.Out, e.p.T("init.nothing", "Dir", args[0]))
 			return ExitOK
 		}
-		fmt.Fprintln(e.Out, e.p.T("init.created", "Dir", args[0], "Count", len(c.Exercises), "Lang", e.p.Lang()))
+		if existing != nil {
+			fmt.Fprintln(e.Out, e.p.T("init.restored", "Dir", args[0], "Count", len(created)))
+			for _, k := range kept {
+				if strings.HasSuffix(k, ".go") {
+					fmt.Fprintln(e.Out, "  "+e.p.T("init.kept", "File", k))
+				}
+			}
+		} else {
+			fmt.Fprintln(e.Out, e.p.T("init.created", "Dir", args[0], "Count", len(c.Exercises), "Lang", e.p.Lang()))
+		}
 		tw := tabwriter.NewWriter(e.Out, 0, 0, 2, ' ', 0)
 		for _, ex := range c.Exercises {
-			files, _ := ex.Skeleton(e.p.Lang())
-			for _, f := range files {
-				fmt.Fprintf(tw, "  %s/%s\t%s\n", ex.ID, f.Name, ex.Title.In(e.p.Lang()))
+			for _, f := range created {
+				if path.Dir(f) == ex.ID {
+					fmt.Fprintf(tw, "  + %s\t%s\n", f, ex.Title.In(e.p.Lang()))
+				}
 			}
 		}
 		tw.Flush()
@@ -87,8 +110,9 @@ func listVerb() *verb {
 		}
 		lang := e.p.Lang()
 		passed, score, maxScore := 0, 0, 0
+		tw := tabwriter.NewWriter(e.Out, 0, 0, 2, ' ', 0)
 		for _, l := range c.Lessons {
-			fmt.Fprintf(e.Out, "%s\n", l.Title.In(lang))
+			fmt.Fprintf(tw, "%s\n", l.Title.In(lang))
 			for _, ex := range c.Exercises {
 				if ex.Lesson != l.ID {
 					continue
@@ -109,10 +133,11 @@ func listVerb() *verb {
 				}
 				score += s
 				maxScore += ex.Points
-				fmt.Fprintf(e.Out, "  %s %-16s %-40s %-14s %s\n", mark, ex.ID, ex.Title.In(lang), state,
+				fmt.Fprintf(tw, "  %s %s\t%s\t%s\t%s\n", mark, ex.ID, ex.Title.In(lang), state,
 					e.p.T("result.points", "Score", s, "Max", ex.Points))
 			}
 		}
+		tw.Flush()
 		fmt.Fprintln(e.Out, e.p.T("list.progress", "Passed", passed, "Total", len(c.Exercises), "Score", score, "Max", maxScore))
 		return ExitOK
 	}}

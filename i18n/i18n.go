@@ -44,14 +44,19 @@ func New(lang string) *Printer {
 func (p *Printer) Lang() string { return p.lang }
 
 // T returns the message id, filled in from key-value pairs:
-// T("init.created", "Dir", dir). A missing message shows as its id in
+// T("init.created", "Dir", dir). A "Count" pair also picks the plural form. A missing message shows as its id in
 // brackets, which the catalog tests rule out.
 func (p *Printer) T(id string, kv ...any) string {
 	data := map[string]any{}
 	for i := 0; i+1 < len(kv); i += 2 {
 		data[fmt.Sprint(kv[i])] = kv[i+1]
 	}
-	s, err := p.loc.Localize(&goi18n.LocalizeConfig{MessageID: id, TemplateData: data})
+	cfg := &goi18n.LocalizeConfig{MessageID: id, TemplateData: data}
+	if n, ok := data["Count"]; ok {
+		// Messages with a Count may have forms for one and other.
+		cfg.PluralCount = n
+	}
+	s, err := p.loc.Localize(cfg)
 	if err != nil {
 		return "[" + id + "]"
 	}

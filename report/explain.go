@@ -5,6 +5,7 @@ package report
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/kurs-course/kurs/checker"
@@ -171,20 +172,27 @@ func traceTable(p *i18n.Printer, f *harness.Failure) string {
 	return b.String()
 }
 
-// result formats what a call returned and what was observed after it.
+// result formats what a call returned and what was observed after it, as
+// Go values: strings quoted, numbers and booleans bare.
 func result(observe string, r harness.Result) string {
-	obs := r.Obs
-	if obs == "" {
-		obs = `""`
-	}
-	o := observe + " = " + obs
+	o := observe + " = " + goValue(r.Obs)
 	if observe == "" {
-		o = obs
+		o = goValue(r.Obs)
 	}
 	if r.Ret != "" {
-		return r.Ret + ", " + o
+		return goValue(r.Ret) + ", " + o
 	}
 	return o
+}
+
+func goValue(s string) string {
+	if s == "true" || s == "false" {
+		return s
+	}
+	if _, err := strconv.ParseFloat(s, 64); err == nil {
+		return s
+	}
+	return strconv.Quote(s)
 }
 
 func quizWhy(p *i18n.Printer, ex *course.Exercise, f *harness.Failure) string {

@@ -32,7 +32,7 @@ var ErrNotFound = errors.New("no kurs workspace")
 type Config struct {
 	Format int    `toml:"format"`
 	Course string `toml:"course"` // "embedded" or the folder of an external course
-	Lang   string `toml:"lang"`
+	Lang   string `toml:"lang,omitempty"` // set only when the learner chose it
 }
 
 // Workspace is a learner's workspace.
@@ -76,9 +76,10 @@ func Open(dir string) (*Workspace, error) {
 // ExerciseDir returns the folder of an exercise.
 func (w *Workspace) ExerciseDir(id string) string { return filepath.Join(w.Dir, id) }
 
-// Init creates a workspace in dir for c with skeletons in lang. Files that
-// already exist are kept, never overwritten, and returned in kept.
-func Init(dir string, c *course.Course, cfg Config) (created, kept []string, err error) {
+// Init creates a workspace in dir for c, with cfg as its kurs.toml and the
+// skeletons' comments in lang. Files that already exist are kept, never
+// overwritten, and returned in kept.
+func Init(dir string, c *course.Course, cfg Config, lang string) (created, kept []string, err error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, nil, err
 	}
@@ -118,7 +119,7 @@ func Init(dir string, c *course.Course, cfg Config) (created, kept []string, err
 		return created, kept, err
 	}
 	for _, ex := range c.Exercises {
-		files, err := ex.Skeleton(cfg.Lang)
+		files, err := ex.Skeleton(lang)
 		if err != nil {
 			return created, kept, fmt.Errorf("exercise %s: %w", ex.ID, err)
 		}
