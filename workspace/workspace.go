@@ -31,7 +31,7 @@ var ErrNotFound = errors.New("no kurs workspace")
 // Config is the content of kurs.toml.
 type Config struct {
 	Format int    `toml:"format"`
-	Course string `toml:"course"` // "embedded" or the folder of an external course
+	Course string `toml:"course"`         // "embedded" or the folder of an external course
 	Lang   string `toml:"lang,omitempty"` // set only when the learner chose it
 }
 
