@@ -328,7 +328,10 @@ func (c *Checker) run(ctx context.Context, tmp, prog string, ex *course.Exercise
 		"KURS_SEED=" + strconv.FormatUint(res.Seed, 10),
 		"KURS_DEADLINE=" + soft.String(),
 		"KURS_MEMORY=" + strconv.FormatInt(memory, 10),
-		"KURS_CPU=" + strconv.Itoa(int(timeout.Seconds())+2),
+		// CPU time adds up over all threads: allow every core the whole
+		// wall-clock limit, so the wall clock (and its report of the
+		// running step) decides, and the CPU limit only backs it up.
+		"KURS_CPU=" + strconv.Itoa((int(timeout.Seconds())+2)*runtime.NumCPU()),
 		"GOTRACEBACK=single",
 	}
 	out := &capped{limit: limit}
@@ -353,9 +356,13 @@ func (c *Checker) run(ctx context.Context, tmp, prog string, ex *course.Exercise
 	ch.Close()
 
 	res.Output, res.Truncated = out.String(), out.truncated
-	res.Killed = ctx.Err() != nil
+	res.Killed = ctx.Err() != nil || killedByLimit(waitErr)
 	if waitErr != nil && !res.Killed {
-		res.Crash = lastWords(res.Output)
+		// The runtime's report may be cut off from the tail by a long
+		// stack dump, or from the head by the learner's output: try both.
+		if res.Crash = lastWords(out.Tail()); res.Crash == "" {
+			res.Crash = lastWords(res.Output)
+		}
 	}
 	collect(ex, got, res)
 	return nil
@@ -365,12 +372,15 @@ func (c *Checker) run(ctx context.Context, tmp, prog string, ex *course.Exercise
 // sent no result counts as failed.
 func collect(ex *course.Exercise, records []harness.Record, res *Result) {
 	byName := map[string]harness.Record{}
+	started := map[string]bool{}
 	for _, r := range records {
-		if r.Kind != "result" {
-			continue
-		}
-		if _, dup := byName[r.Test]; !dup {
-			byName[r.Test] = r
+		switch r.Kind {
+		case "start":
+			started[r.Test] = true
+		case "result":
+			if _, dup := byName[r.Test]; !dup {
+				byName[r.Test] = r
+			}
 		}
 	}
 	points, perTest := ex.TestPoints()
@@ -381,6 +391,7 @@ func collect(ex *course.Exercise, records []harness.Record, res *Result) {
 		switch {
 		case !ok:
 			tr.Missing = true
+			tr.Crashed = started[t.Name]
 		case r.Status == "pass" && (r.Failure == nil || r.Failure.Pass):
 			tr.Status, tr.Note = Pass, r.Failure
 			passed++
@@ -391,7 +402,9 @@ func collect(ex *course.Exercise, records []harness.Record, res *Result) {
 		res.Tests = append(res.Tests, tr)
 	}
 	switch {
-	case len(byName) == 0 && (res.Killed || res.Crash != "" || len(ex.Suite.Tests) > 0):
+	case len(started) == 0 && len(byName) == 0:
+		// Not a single test began: the program died or hung before, in
+		// the learner's init or package variables.
 		res.Status, res.Score = Error, 0
 		res.Problem = &Problem{Kind: ProblemCrash, Detail: res.Crash}
 		if res.Killed {
@@ -432,45 +445,69 @@ func newNonce() (string, error) {
 	return hex.EncodeToString(b), nil
 }
 
-// lastWords returns the runtime's report of a crash: the output from the
-// last "panic:" or "fatal error:" on, which the learner's prints precede.
+// lastWords returns the runtime's report of a crash: its message (from
+// the last "panic:" or "fatal error:" on, up to the stack dump) and the
+// first frame in the learner's code, as a path relative to the workspace.
 func lastWords(out string) string {
 	i := max(strings.LastIndex(out, "\npanic: "), strings.LastIndex(out, "\nfatal error: "))
-	if i < 0 {
-		for _, p := range []string{"panic: ", "fatal error: "} {
-			if strings.HasPrefix(out, p) {
-				i = 0
-			}
-		}
+	if i < 0 && (strings.HasPrefix(out, "panic: ") || strings.HasPrefix(out, "fatal error: ")) {
+		i = 0
 	}
 	if i < 0 {
 		return ""
 	}
-	s := strings.TrimSpace(out[i:])
-	if len(s) > 2000 {
-		s = s[:2000]
+	rest := strings.TrimSpace(out[i:])
+	msg, dump, _ := strings.Cut(rest, "\n\n")
+	if len(msg) > 1000 {
+		msg = msg[:1000] + "…"
 	}
-	return s
+	// A frame is a function line, then a tab and file:line; the learner's
+	// file is the first one in the module outside kurs's own packages.
+	lines := strings.Split(dump, "\n")
+	for k, l := range lines {
+		f, ok := strings.CutPrefix(strings.TrimSpace(l), module+"/")
+		if !ok || !strings.HasPrefix(l, "\t") || strings.HasPrefix(f, "harness/") || strings.HasPrefix(f, "internal/") {
+			continue
+		}
+		f, _, _ = strings.Cut(f, " +0x")
+		fn := strings.TrimPrefix(strings.TrimSpace(lines[max(k-1, 0)]), module+"/")
+		return msg + "\n" + fn + "\n\t" + f
+	}
+	return msg
 }
 
-// capped keeps the first limit bytes written to it and counts the rest.
+// tailSize is how much of the end of the output is kept for the runtime's
+// last words, which follow whatever the learner printed.
+const tailSize = 16 << 10
+
+// capped keeps the first limit bytes written to it, drops the rest, and
+// keeps the last tailSize bytes apart.
 type capped struct {
 	buf       bytes.Buffer
+	tail      []byte
 	limit     int
 	truncated bool
 }
 
 func (c *capped) Write(p []byte) (int, error) {
-	if room := c.limit - c.buf.Len(); room > 0 {
+	room := c.limit - c.buf.Len()
+	if room < len(p) {
+		c.truncated = true
+	}
+	if room > 0 {
 		c.buf.Write(p[:min(room, len(p))])
 	}
-	if c.buf.Len()+len(p) > c.limit {
-		c.truncated = true
+	c.tail = append(c.tail, p[max(0, len(p)-tailSize):]...)
+	if len(c.tail) > 2*tailSize {
+		c.tail = append(c.tail[:0], c.tail[len(c.tail)-tailSize:]...)
 	}
 	return len(p), nil
 }
 
 func (c *capped) String() string { return c.buf.String() }
+
+// Tail returns the end of everything written.
+func (c *capped) Tail() string { return string(c.tail[max(0, len(c.tail)-tailSize):]) }
 
 // Warm builds every exercise's reference once, so that the learner's first
 // check finds the standard library and the harness in the build cache.

@@ -80,14 +80,6 @@ var problems = map[string]problemWant{
 	"hostile-package-main-second-file/circuitbreaker": {kind: checker.ProblemPackage, file: "circuitbreaker/main.go", line: 1, detail: "main", exact: true},
 }
 
-// knownBugs are corpus verdicts that the checker gets wrong today; the
-// want.json is right. A case listed here is skipped, loudly, while the bug
-// shows, and checked in full once it is fixed.
-var knownBugs = map[string]string{
-	"cb-fail-memory-bomb/circuitbreaker":    "a crash inside a method of the first test (out of memory) is reported as error, as if no test had run (checker.collect, harness.run send no start record)",
-	"cb-fail-stack-overflow/circuitbreaker": "a crash inside a method of the first test (stack overflow) is reported as error, as if no test had run (checker.collect, harness.run send no start record)",
-}
-
 // loadCourse reads the repository's course.
 func loadCourse(tb testing.TB) *course.Course {
 	tb.Helper()
@@ -127,9 +119,6 @@ func (v *verdicts) add(name string, want, got checker.Status, d time.Duration) {
 	mark := ""
 	if want != got {
 		mark = "  <-- differs"
-		if _, ok := knownBugs[name]; ok {
-			mark += " (known checker bug)"
-		}
 	}
 	v.mu.Lock()
 	v.rows = append(v.rows, fmt.Sprintf("%-55s want %-5s got %-5s %5.2fs%s", name, want, got, d.Seconds(), mark))
@@ -212,9 +201,6 @@ func checkCase(t *testing.T, ex *course.Exercise, name, dir string, wantStatus c
 	assert.LessOrEqual(t, elapsed, corpusTimeout+slack, "the check took longer than its time limit allows")
 	assert.Equal(t, ex.ID, res.Exercise)
 	assert.Equal(t, ex.Points, res.MaxScore)
-	if bug, ok := knownBugs[name+"/"+ex.ID]; ok && res.Status != wantStatus {
-		t.Skipf("KNOWN CHECKER BUG, not fixed yet: want %s, got %s: %s\n%s", wantStatus, res.Status, bug, describe(res))
-	}
 	if !assert.Equal(t, wantStatus, res.Status, "verdict; result:\n%s", describe(res)) {
 		return
 	}
@@ -255,6 +241,14 @@ func checkCase(t *testing.T, ex *course.Exercise, name, dir string, wantStatus c
 		}
 		p := res.Problem
 		assert.Equal(t, pw.kind, p.Kind, "problem: %+v", *p)
+		switch p.Kind {
+		case checker.ProblemImport, checker.ProblemDirective, checker.ProblemPackage:
+			assert.True(t, strings.HasPrefix(p.File, ex.ID+"/"), "the problem names the learner's file: %+v", *p)
+			assert.Positive(t, p.Line, "the problem names the line: %+v", *p)
+			assert.NotEmpty(t, p.Detail)
+		case checker.ProblemCompile, checker.ProblemAPI:
+			assert.NotEmpty(t, p.Detail, "the compiler's message")
+		}
 		if pw.file != "" {
 			assert.Equal(t, pw.file, p.File, "problem: %+v", *p)
 		}

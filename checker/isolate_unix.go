@@ -3,6 +3,7 @@
 package checker
 
 import (
+	"errors"
 	"os"
 	"os/exec"
 	"syscall"
@@ -48,4 +49,15 @@ func (c *channel) Read(p []byte) (int, error) { return c.r.Read(p) }
 func (c *channel) Close() error {
 	c.w.Close()
 	return c.r.Close()
+}
+
+// killedByLimit reports whether the test program was killed by a resource
+// limit (SIGXCPU, or SIGKILL from the kernel at the hard CPU limit).
+func killedByLimit(err error) bool {
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) {
+		return false
+	}
+	ws, ok := exit.Sys().(syscall.WaitStatus)
+	return ok && ws.Signaled() && (ws.Signal() == syscall.SIGXCPU || ws.Signal() == syscall.SIGKILL)
 }

@@ -47,8 +47,9 @@ type Test struct {
 	// chosen.
 	Note *harness.Failure
 	// Missing reports that the test program ended before reporting this
-	// test.
+	// test; Crashed, that it ended while this test was running.
 	Missing bool
+	Crashed bool
 }
 
 // FirstFailure returns the first failed test, or nil.

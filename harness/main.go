@@ -33,6 +33,15 @@ func (p *Progress) begin(test string) {
 	p.mu.Unlock()
 }
 
+// Trace records what a timeout report should say about the running trace:
+// what is observed after each call and, for a random trace, its seed and
+// index.
+func (p *Progress) Trace(observe string, seed uint64, index int) {
+	p.mu.Lock()
+	p.f.Observe, p.f.Seed, p.f.Index = observe, seed, index
+	p.mu.Unlock()
+}
+
 // At records that step (1-based) with the given call is about to run, after
 // the steps in done, on a value made by New(args...).
 func (p *Progress) At(args []float64, done []Done, step int, call string) {
@@ -99,6 +108,9 @@ func run(d Driver, out io.Writer, nonce string, args []string) error {
 	go func() {
 		for _, t := range suite.Tests {
 			p.begin(t.Name)
+			// Announce the test, so that a crash the harness cannot report
+			// (out of memory, stack overflow) is blamed on it.
+			send(Record{Kind: "start", Test: t.Name})
 			f := d.Run(t, seed, p)
 			r := Record{Kind: "result", Test: t.Name, Status: "pass"}
 			switch {

@@ -44,7 +44,7 @@ type Trace struct {
 // Record is one message from the test program to the checker.
 type Record struct {
 	Nonce   string   `json:"nonce"`
-	Kind    string   `json:"kind"` // "result" or "done"
+	Kind    string   `json:"kind"` // "start", "result" or "done"
 	Test    string   `json:"test,omitempty"`
 	Status  string   `json:"status,omitempty"` // "pass" or "fail"
 	Failure *Failure `json:"failure,omitempty"`

@@ -35,10 +35,12 @@ type Traces struct {
 // Run runs one test.
 func (d Traces) Run(t Test, seed uint64, p *Progress) *Failure {
 	if t.Random == 0 {
+		p.Trace(d.Observe, 0, 0)
 		return d.check(Trace{New: t.New, Steps: t.Steps}, p)
 	}
 	for i := range t.Random {
 		tr := d.Random(rand.New(rand.NewPCG(seed, uint64(i))))
+		p.Trace(d.Observe, seed, i)
 		f := d.check(tr, p)
 		if f == nil {
 			continue

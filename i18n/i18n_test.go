@@ -26,7 +26,7 @@ func TestCatalogsMatch(t *testing.T) {
 var usedID = regexp.MustCompile(`(?:\.T|usage)\("([a-z_]+\.[a-z_.]+)"`)
 
 // prefixed finds ids built from a prefix, such as "problem."+kind.
-var prefixed = regexp.MustCompile(`"([a-z_]+\.)"\s*\+`)
+var prefixed = regexp.MustCompile(`(?:\.T|usage)\("([a-z_]+\.)"\s*\+`)
 
 // TestEveryUsedMessageExists scans kurs's source for message ids and checks
 // both catalogs have them, so a missing key fails here, not in front of a

@@ -82,6 +82,10 @@ func Test(p *i18n.Printer, ex *course.Exercise, res *checker.Result, t *checker.
 	}
 	if t.Missing {
 		switch {
+		case t.Crashed && res.Killed:
+			return p.T("test.crashed_killed")
+		case t.Crashed:
+			return p.T("test.crashed") + "\n" + indent(crashText(p, res.Crash), "  ")
 		case res.Killed:
 			return p.T("test.missing_killed")
 		case res.Crash != "":
@@ -94,8 +98,12 @@ func Test(p *i18n.Printer, ex *course.Exercise, res *checker.Result, t *checker.
 		return p.T("test.missing")
 	}
 	var b strings.Builder
-	if f.Seed != 0 || f.Original > 0 {
-		b.WriteString(p.T("trace.random", "Index", f.Index+1, "Seed", f.Seed, "Original", f.Original, "Steps", len(f.Done)+1))
+	switch {
+	case f.Original > 0:
+		b.WriteString(p.T("trace.random", "Index", f.Index+1, "Seed", f.Seed, "Original", f.Original))
+		b.WriteString("\n")
+	case f.Seed != 0:
+		b.WriteString(p.T("trace.random_unshrunk", "Index", f.Index+1, "Seed", f.Seed))
 		b.WriteString("\n")
 	}
 	switch f.Kind {
@@ -212,4 +220,11 @@ func indent(s, prefix string) string {
 		lines[i] = prefix + l
 	}
 	return strings.Join(lines, "\n")
+}
+
+func crashText(p *i18n.Printer, crash string) string {
+	if crash == "" {
+		return p.T("test.crash_silent")
+	}
+	return crash
 }

@@ -1,0 +1,165 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"path"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/kurs-course/kurs/checker"
+	"github.com/kurs-course/kurs/i18n"
+)
+
+// GitHub writes the results as GitHub Actions workflow commands: an ::error
+// annotation for each exercise that does not pass, pointing at the learner's
+// file and line where one is known (a refused import, a compile error, the
+// frame of a panic), and a ::notice with the total. dir is the workspace's
+// folder relative to the repository root, slash-separated, so that GitHub
+// finds the files; "" or "." when the workspace is the root.
+//
+// GitHub shows at most ten error annotations per step; kurs writes one per
+// exercise, with the first failing test explained, so a course of up to
+// nine exercises fits.
+func GitHub(w io.Writer, p *i18n.Printer, graded []Graded, dir string) error {
+	var b strings.Builder
+	score, maxScore, passed := 0, 0, 0
+	for _, g := range graded {
+		res := g.Result
+		score += res.Score
+		maxScore += res.MaxScore
+		if res.Status == checker.Pass {
+			passed++
+			continue
+		}
+		var props []string
+		if file, line := position(res); file != "" {
+			props = append(props, "file="+property(path.Join(dir, file)))
+			if line > 0 {
+				props = append(props, "line="+strconv.Itoa(line))
+			}
+		}
+		title := fmt.Sprintf("%s: %s (%s)", res.Exercise, Summary(p, res), p.T("result.points", "Score", res.Score, "Max", res.MaxScore))
+		props = append(props, "title="+property(title))
+		fmt.Fprintf(&b, "::error %s::%s\n", strings.Join(props, ","), data(Message(p, g.Exercise, res)))
+	}
+	total := p.T("result.total", "Passed", passed, "Total", len(graded), "Score", score, "Max", maxScore)
+	fmt.Fprintf(&b, "::notice title=kurs::%s\n", data(total))
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// GitHubSummary writes the results as Markdown for the job summary
+// ($GITHUB_STEP_SUMMARY): a table of the exercises and, for each one that
+// does not pass, its message in a collapsed section. seed is the seed of
+// the random traces, shown so that a run can be repeated.
+func GitHubSummary(w io.Writer, p *i18n.Printer, graded []Graded, seed uint64) error {
+	var b strings.Builder
+	score, maxScore, passed := 0, 0, 0
+	for _, g := range graded {
+		score += g.Result.Score
+		maxScore += g.Result.MaxScore
+		if g.Result.Status == checker.Pass {
+			passed++
+		}
+	}
+	fmt.Fprintf(&b, "### kurs: %s\n\n", cell(p.T("result.total", "Passed", passed, "Total", len(graded), "Score", score, "Max", maxScore)))
+	fmt.Fprintf(&b, "| | %s | %s | %s |\n|---|---|---|---|\n", p.T("grade.col_exercise"), p.T("grade.col_points"), p.T("grade.col_result"))
+	for _, g := range graded {
+		res := g.Result
+		mark := "❌"
+		if res.Status == checker.Pass {
+			mark = "✅"
+		}
+		fmt.Fprintf(&b, "| %s | `%s` %s | %d/%d | %s |\n", mark, res.Exercise, cell(g.Exercise.Title.In(p.Lang())), res.Score, res.MaxScore, cell(Summary(p, res)))
+	}
+	for _, g := range graded {
+		if g.Result.Status == checker.Pass {
+			continue
+		}
+		msg := Message(p, g.Exercise, g.Result)
+		fence := codeFence(msg)
+		fmt.Fprintf(&b, "\n<details><summary><code>%s</code></summary>\n\n%stext\n%s\n%s\n\n</details>\n", g.Result.Exercise, fence, msg, fence)
+	}
+	fmt.Fprintf(&b, "\n%s\n", cell(p.T("grade.seed", "Seed", seed)))
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// position returns the learner's file (relative to the workspace) and line
+// that a result points at, or "" when it points at none: the file of a
+// refused import, directive or package clause, the first position in
+// compiler output, or the frame of the first failing test's panic.
+func position(res *checker.Result) (file string, line int) {
+	if pr := res.Problem; pr != nil {
+		if pr.File != "" {
+			return pr.File, pr.Line
+		}
+		if pr.Kind == checker.ProblemCompile || pr.Kind == checker.ProblemAPI {
+			if m := compilerPos.FindStringSubmatch(pr.Detail); m != nil {
+				line, _ = strconv.Atoi(m[2])
+				return m[1], line
+			}
+		}
+		return "", 0
+	}
+	if t := res.FirstFailure(); t != nil && t.Failure != nil {
+		return frame(t.Failure.Frame)
+	}
+	return "", 0
+}
+
+// compilerPos finds the first FILE.go:LINE[:COL]: in compiler output, which
+// the checker has already made relative to the workspace.
+var compilerPos = regexp.MustCompile(`(?m)^\s*([^\s:]+\.go):(\d+)(?::\d+)?: `)
+
+// frame splits the source position of a panic, as the harness reports it
+// ("github.com/kurs-course/kurs/circuitbreaker/circuitbreaker.go:43"), into
+// the file relative to the workspace and the line.
+func frame(f string) (string, int) {
+	f = strings.TrimPrefix(f, modulePrefix)
+	i := strings.LastIndex(f, ":")
+	if f == "" || i < 0 {
+		return "", 0
+	}
+	line, err := strconv.Atoi(f[i+1:])
+	if err != nil {
+		return "", 0
+	}
+	return f[:i], line
+}
+
+// data escapes the message of a workflow command, as the Actions toolkit
+// does: a message may span lines, a command may not.
+func data(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+}
+
+// property escapes a property value of a workflow command, which also must
+// not hold the separators : and ,.
+func property(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
+}
+
+// cell makes text safe for one cell of a Markdown table: no line breaks, no
+// column separators, no HTML.
+func cell(s string) string {
+	return strings.NewReplacer("\r", " ", "\n", " ", "|", `\|`, "<", "&lt;", ">", "&gt;").Replace(s)
+}
+
+// codeFence returns a backtick fence longer than any run of backticks in s,
+// so that text from the learner's code (a panic value, compiler output)
+// cannot end the code block and be read as Markdown.
+func codeFence(s string) string {
+	longest, run := 0, 0
+	for _, r := range s {
+		if r == '`' {
+			run++
+			longest = max(longest, run)
+		} else {
+			run = 0
+		}
+	}
+	return strings.Repeat("`", max(3, longest+1))
+}

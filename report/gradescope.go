@@ -1,0 +1,116 @@
+package report
+
+import (
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/kurs-course/kurs/checker"
+	"github.com/kurs-course/kurs/i18n"
+)
+
+// Gradescope's results.json, as its autograder specification describes it
+// (https://gradescope-autograders.readthedocs.io/en/latest/specs/).
+type (
+	gradescopeResults struct {
+		Score            int              `json:"score"`
+		ExecutionTime    int              `json:"execution_time"` // whole seconds, as in the specification's example
+		Output           string           `json:"output"`
+		OutputFormat     string           `json:"output_format"`
+		Visibility       string           `json:"visibility"`
+		StdoutVisibility string           `json:"stdout_visibility"`
+		ExtraData        gradescopeExtra  `json:"extra_data"`
+		Tests            []gradescopeTest `json:"tests"`
+	}
+	gradescopeExtra struct {
+		Seed     uint64 `json:"seed"`
+		MaxScore int    `json:"max_score"`
+	}
+	gradescopeTest struct {
+		Name         string   `json:"name"`
+		Number       string   `json:"number"`
+		Score        int      `json:"score"`
+		MaxScore     int      `json:"max_score"`
+		Status       string   `json:"status"`
+		Output       string   `json:"output"`
+		OutputFormat string   `json:"output_format"`
+		Visibility   string   `json:"visibility"`
+		Tags         []string `json:"tags"`
+	}
+)
+
+// Gradescope writes the results as Gradescope's results.json: one
+// Gradescope test per exercise, worth the exercise's points, whose output
+// explains the result as kurs check does, so that the tests' scores add up
+// to the submission's score even for exercises scored all or nothing.
+// Everything is visible to the student at once; the top-level output gives
+// the total and the seed, and extra_data holds the seed and the maximum
+// score for the instructor's exports.
+//
+// execution_time is the only field that differs between two runs on the
+// same submission.
+func Gradescope(w io.Writer, p *i18n.Printer, graded []Graded) error {
+	doc := gradescopeResults{
+		OutputFormat:     "text",
+		Visibility:       "visible",
+		StdoutVisibility: "hidden",
+		Tests:            []gradescopeTest{},
+	}
+	var total time.Duration
+	passed := 0
+	for i, g := range graded {
+		res := g.Result
+		t := gradescopeTest{
+			Name:         res.Exercise + ": " + g.Exercise.Title.In(p.Lang()),
+			Number:       strconv.Itoa(i + 1),
+			Score:        res.Score,
+			MaxScore:     res.MaxScore,
+			Status:       "failed",
+			Output:       explain(p, g),
+			OutputFormat: "text",
+			Visibility:   "visible",
+			Tags:         []string{res.Exercise, string(res.Status)},
+		}
+		if res.Status == checker.Pass {
+			t.Status = "passed"
+			passed++
+		}
+		doc.Score += res.Score
+		doc.ExtraData.MaxScore += res.MaxScore
+		doc.ExtraData.Seed = res.Seed
+		total += res.Duration
+		doc.Tests = append(doc.Tests, t)
+	}
+	doc.ExecutionTime = int((total + time.Second - 1) / time.Second)
+	doc.Output = p.T("result.total", "Passed", passed, "Total", len(graded), "Score", doc.Score, "Max", doc.ExtraData.MaxScore) +
+		"\n" + p.T("grade.seed", "Seed", doc.ExtraData.Seed)
+	return JSON(w, doc)
+}
+
+// explain returns what a student reads about one exercise: the message,
+// the other failing tests, and what the code printed.
+func explain(p *i18n.Printer, g Graded) string {
+	res := g.Result
+	var b strings.Builder
+	b.WriteString(Message(p, g.Exercise, res))
+	if res.Status == checker.Fail {
+		first := res.FirstFailure()
+		var others []string
+		for i := range res.Tests {
+			if t := &res.Tests[i]; t.Status != checker.Pass && t != first {
+				others = append(others, t.Name)
+			}
+		}
+		if len(others) > 0 {
+			b.WriteString("\n\n" + p.T("test.also_fails", "Count", len(others)) + "\n" + indent(wrap(strings.Join(others, ", "), 72), "  "))
+		}
+	}
+	if res.Status != checker.Pass && res.Output != "" {
+		b.WriteString("\n\n" + p.T("output.printed") + "\n" + indent(res.Output, "| "))
+		if res.Truncated {
+			b.WriteString("\n" + p.T("output.truncated"))
+		}
+	}
+	return b.String()
+}

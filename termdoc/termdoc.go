@@ -1,0 +1,446 @@
+// Package termdoc renders Markdown as text for a terminal, for learners who
+// read the lessons where they work: headings, paragraphs wrapped to a
+// width, lists, block quotes, GFM tables drawn with aligned columns, code
+// blocks (highlighted with chroma when colour is on) and mermaid diagrams
+// as a list of their transitions.
+//
+// Without colour the output is plain UTF-8 text with no escape sequences,
+// fit for pipes, files and tests. termdoc renders what kurs's course texts
+// use; it does not page, does not interpret raw HTML (it shows it as text)
+// and does not draw diagrams as pictures.
+package termdoc
+
+import (
+	"bytes"
+	"io"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/alecthomas/chroma/v2"
+	"github.com/alecthomas/chroma/v2/formatters"
+	"github.com/alecthomas/chroma/v2/lexers"
+	"github.com/alecthomas/chroma/v2/styles"
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	east "github.com/yuin/goldmark/extension/ast"
+	"github.com/yuin/goldmark/text"
+)
+
+// DefaultWidth is the width when Options.Width is not set.
+const DefaultWidth = 80
+
+// Options say how to render.
+type Options struct {
+	// Width is the number of columns to fit text and tables into; code is
+	// never wrapped. 0 means DefaultWidth.
+	Width int
+	// Color turns on ANSI styles and syntax highlighting; leave it off
+	// unless the output is a terminal.
+	Color bool
+}
+
+// ANSI styles, each with the code that ends only it, so that styles nest.
+const (
+	bold      = "\x1b[1m"
+	boldOff   = "\x1b[22m"
+	italic    = "\x1b[3m"
+	italicOff = "\x1b[23m"
+	under     = "\x1b[4m"
+	underOff  = "\x1b[24m"
+	strike    = "\x1b[9m"
+	strikeOff = "\x1b[29m"
+	cyan      = "\x1b[36m"
+	colorOff  = "\x1b[39m"
+)
+
+// nbsp stands for a space that wrapping must not break, inside short code
+// spans; it becomes a space again before output.
+const nbsp = '\uE000'
+
+// markdown is the parser: CommonMark with GitHub's tables, strikethrough,
+// task lists and autolinks, as the web UI renders lessons.
+var markdown = goldmark.New(goldmark.WithExtensions(extension.GFM))
+
+// Render writes the Markdown document src to w as terminal text.
+func Render(w io.Writer, src []byte, opt Options) error {
+	if opt.Width <= 0 {
+		opt.Width = DefaultWidth
+	}
+	doc := markdown.Parser().Parse(text.NewReader(src))
+	r := &renderer{src: src, opt: opt}
+	lines := r.blocks(doc, opt.Width)
+	var b strings.Builder
+	for _, l := range lines {
+		b.WriteString(strings.TrimRight(strings.ReplaceAll(l, string(nbsp), " "), " "))
+		b.WriteByte('\n')
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+type renderer struct {
+	src []byte
+	opt Options
+}
+
+func (r *renderer) style(on, s, off string) string {
+	if !r.opt.Color || s == "" {
+		return s
+	}
+	return on + s + off
+}
+
+// blocks renders the block children of n, one blank line between them.
+func (r *renderer) blocks(n ast.Node, width int) []string {
+	var out []string
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		lines := r.block(c, width)
+		if len(lines) == 0 {
+			continue
+		}
+		if len(out) > 0 {
+			out = append(out, "")
+		}
+		out = append(out, lines...)
+	}
+	return out
+}
+
+func (r *renderer) block(n ast.Node, width int) []string {
+	switch n := n.(type) {
+	case *ast.Heading:
+		return r.heading(n, width)
+	case *ast.Paragraph, *ast.TextBlock:
+		return wrap(r.inline(n), width)
+	case *ast.List:
+		return r.list(n, width)
+	case *ast.Blockquote:
+		return prefix(r.blocks(n, width-2), r.style(cyan, "│", colorOff)+" ", r.style(cyan, "│", colorOff)+" ")
+	case *ast.FencedCodeBlock:
+		lang := string(n.Language(r.src))
+		code := r.lines(n)
+		if lang == "mermaid" {
+			if l := diagram(code); l != nil {
+				return prefix(l, "  ", "  ")
+			}
+		}
+		return r.code(code, lang)
+	case *ast.CodeBlock:
+		return r.code(r.lines(n), "")
+	case *ast.HTMLBlock:
+		return strings.Split(strings.TrimRight(r.lines(n), "\n"), "\n")
+	case *ast.ThematicBreak:
+		return []string{strings.Repeat("─", min(width, 40))}
+	case *east.Table:
+		return r.table(n, width)
+	}
+	return r.blocks(n, width)
+}
+
+func (r *renderer) heading(n *ast.Heading, width int) []string {
+	if n.Level > 2 {
+		width -= 2
+	}
+	lines := wrap(r.inline(n), width)
+	w := 0
+	for _, l := range lines {
+		w = max(w, Width(l))
+	}
+	for i, l := range lines {
+		lines[i] = r.style(bold, l, boldOff)
+	}
+	switch n.Level {
+	case 1:
+		return append(lines, strings.Repeat("═", w))
+	case 2:
+		return append(lines, strings.Repeat("─", w))
+	}
+	// Deeper headings are marked rather than underlined, so that they
+	// stand out from a paragraph without colour, too.
+	return prefix(lines, "▸ ", "  ")
+}
+
+func (r *renderer) list(n *ast.List, width int) []string {
+	markers := []string{}
+	i := 0
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		if n.IsOrdered() {
+			markers = append(markers, strconv.Itoa(n.Start+i)+".")
+		} else {
+			markers = append(markers, "•")
+		}
+		i++
+	}
+	mw := 0
+	for _, m := range markers {
+		mw = max(mw, Width(m))
+	}
+	var out []string
+	i = 0
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		var lines []string
+		if n.IsTight {
+			for b := c.FirstChild(); b != nil; b = b.NextSibling() {
+				lines = append(lines, r.block(b, width-mw-1)...)
+			}
+		} else {
+			if i > 0 {
+				out = append(out, "")
+			}
+			lines = r.blocks(c, width-mw-1)
+		}
+		// Numbers align on the right, as 9. and 10. should.
+		m := strings.Repeat(" ", mw-Width(markers[i])) + markers[i] + " "
+		out = append(out, prefix(lines, m, strings.Repeat(" ", mw+1))...)
+		i++
+	}
+	return out
+}
+
+// lines returns the raw text of a block, such as a code block's code.
+func (r *renderer) lines(n ast.Node) string {
+	var b bytes.Buffer
+	segs := n.Lines()
+	for i := 0; i < segs.Len(); i++ {
+		seg := segs.At(i)
+		b.Write(seg.Value(r.src))
+	}
+	return b.String()
+}
+
+// code renders a code block indented by four spaces, highlighted when
+// colour is on. Code is not wrapped: a broken line of code misleads.
+func (r *renderer) code(code, lang string) []string {
+	return prefix(Highlight(code, lang, r.opt.Color), "    ", "    ")
+}
+
+// Highlight returns code split into lines, with ANSI colours for lang
+// ("go", …) when color is set. Tabs become four spaces, so that columns
+// line up however the terminal sets its tab stops.
+func Highlight(code, lang string, color bool) []string {
+	code = strings.TrimRight(strings.ReplaceAll(code, "\t", "    "), "\n")
+	plain := strings.Split(code, "\n")
+	if !color || lang == "" {
+		return plain
+	}
+	lexer := lexers.Get(lang)
+	if lexer == nil {
+		return plain
+	}
+	it, err := chroma.Coalesce(lexer).Tokenise(nil, code)
+	if err != nil {
+		return plain
+	}
+	// pygments sets no colour for plain text and no background, so the
+	// terminal's own colours show through on dark and light themes alike;
+	// 16 colours follow the terminal's palette.
+	style := styles.Get("pygments")
+	var out []string
+	for _, line := range chroma.SplitTokensIntoLines(it.Tokens()) {
+		var b strings.Builder
+		if err := formatters.TTY16.Format(&b, style, chroma.Literator(line...)); err != nil {
+			return plain
+		}
+		out = append(out, strings.TrimRight(b.String(), "\n"))
+	}
+	for len(out) < len(plain) {
+		out = append(out, "")
+	}
+	return out[:len(plain)]
+}
+
+// inline renders the inline content of n as one string; "\n" stands for a
+// hard line break.
+func (r *renderer) inline(n ast.Node) string {
+	var b strings.Builder
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		r.inlineNode(&b, c)
+	}
+	return b.String()
+}
+
+func (r *renderer) inlineNode(b *strings.Builder, n ast.Node) {
+	switch n := n.(type) {
+	case *ast.Text:
+		b.Write(n.Value(r.src))
+		switch {
+		case n.HardLineBreak():
+			b.WriteByte('\n')
+		case n.SoftLineBreak():
+			b.WriteByte(' ')
+		}
+	case *ast.String:
+		b.Write(n.Value)
+	case *ast.CodeSpan:
+		var code strings.Builder
+		for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+			if t, ok := c.(*ast.Text); ok {
+				code.Write(t.Value(r.src))
+			} else if s, ok := c.(*ast.String); ok {
+				code.Write(s.Value)
+			}
+		}
+		s := code.String()
+		if utf8.RuneCountInString(s) <= 24 {
+			s = strings.ReplaceAll(s, " ", string(nbsp))
+		}
+		if r.opt.Color {
+			b.WriteString(cyan + s + colorOff)
+		} else {
+			b.WriteString("`" + s + "`")
+		}
+	case *ast.Emphasis:
+		if n.Level >= 2 {
+			b.WriteString(r.style(bold, r.inline(n), boldOff))
+		} else {
+			b.WriteString(r.style(italic, r.inline(n), italicOff))
+		}
+	case *ast.Link:
+		label := r.inline(n)
+		dest := string(n.Destination)
+		b.WriteString(r.style(under, label, underOff))
+		if dest != "" && dest != label && !strings.HasPrefix(dest, "#") {
+			b.WriteString(" (" + dest + ")")
+		}
+	case *ast.AutoLink:
+		b.WriteString(r.style(under, string(n.URL(r.src)), underOff))
+	case *ast.Image:
+		b.WriteString("[" + r.inline(n) + "]")
+	case *ast.RawHTML:
+		for i := 0; i < n.Segments.Len(); i++ {
+			seg := n.Segments.At(i)
+			b.Write(seg.Value(r.src))
+		}
+	case *east.Strikethrough:
+		if r.opt.Color {
+			b.WriteString(strike + r.inline(n) + strikeOff)
+		} else {
+			b.WriteString("~~" + r.inline(n) + "~~")
+		}
+	case *east.TaskCheckBox:
+		if n.IsChecked {
+			b.WriteString("[x] ")
+		} else {
+			b.WriteString("[ ] ")
+		}
+	default:
+		for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+			r.inlineNode(b, c)
+		}
+	}
+}
+
+// prefix puts first before the first line and rest before the others.
+func prefix(lines []string, first, rest string) []string {
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		p := rest
+		if i == 0 {
+			p = first
+		}
+		if l == "" {
+			out[i] = strings.TrimRight(p, " ")
+			continue
+		}
+		out[i] = p + l
+	}
+	return out
+}
+
+// Width returns the number of columns s takes in a terminal: its runes,
+// without ANSI escape sequences. Every rune counts as one column, which
+// holds for the Latin, Greek and Cyrillic scripts and the symbols kurs
+// prints.
+func Width(s string) int {
+	n := 0
+	for i := 0; i < len(s); {
+		if s[i] == 0x1b {
+			i = skipEscape(s, i)
+			continue
+		}
+		_, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+		n++
+	}
+	return n
+}
+
+// skipEscape returns the index after the escape sequence at s[i].
+func skipEscape(s string, i int) int {
+	j := i + 1
+	if j < len(s) && s[j] == '[' {
+		j++
+		for j < len(s) && (s[j] < 0x40 || s[j] > 0x7e) {
+			j++
+		}
+		return min(j+1, len(s))
+	}
+	return min(j+1, len(s))
+}
+
+// wrap breaks s into lines of at most width columns at spaces; "\n" forces
+// a break. A word longer than width gets a line of its own.
+func wrap(s string, width int) []string {
+	width = max(width, 10)
+	var out []string
+	for _, para := range strings.Split(s, "\n") {
+		line, lw := "", 0
+		for _, word := range strings.Fields(para) {
+			ww := Width(word)
+			switch {
+			case lw == 0:
+				line, lw = word, ww
+			case lw+1+ww <= width:
+				line, lw = line+" "+word, lw+1+ww
+			default:
+				out = append(out, line)
+				line, lw = word, ww
+			}
+		}
+		out = append(out, line)
+	}
+	return balance(out)
+}
+
+// offs pairs each style this package starts with the code that ends it.
+var offs = map[string]string{bold: boldOff, italic: italicOff, under: underOff, strike: strikeOff, cyan: colorOff}
+
+// balance closes the styles still open at the end of each line and opens
+// them again on the next, so that a style broken across lines does not
+// leak into a table's borders or the indentation.
+func balance(lines []string) []string {
+	var open []string
+	for i, l := range lines {
+		if !strings.Contains(l, "\x1b") && len(open) == 0 {
+			continue
+		}
+		reopen := strings.Join(open, "")
+		for j := 0; j < len(l); {
+			if l[j] != 0x1b {
+				j++
+				continue
+			}
+			k := skipEscape(l, j)
+			code := l[j:k]
+			if _, ok := offs[code]; ok {
+				open = append(open, code)
+			} else {
+				for o := len(open) - 1; o >= 0; o-- {
+					if offs[open[o]] == code {
+						open = append(open[:o], open[o+1:]...)
+						break
+					}
+				}
+			}
+			j = k
+		}
+		var closing strings.Builder
+		for o := len(open) - 1; o >= 0; o-- {
+			closing.WriteString(offs[open[o]])
+		}
+		lines[i] = reopen + l + closing.String()
+	}
+	return lines
+}

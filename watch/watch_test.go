@@ -1,0 +1,199 @@
+package watch
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/fsnotify/fsnotify"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// patience bounds every wait for a change; a change normally arrives
+// within the debounce plus a few milliseconds.
+const patience = 10 * time.Second
+
+// workspace makes a root with the exercise folders a and b, one file each.
+func workspace(t *testing.T) string {
+	t.Helper()
+	root := t.TempDir()
+	for _, id := range []string{"a", "b"} {
+		require.NoError(t, os.Mkdir(filepath.Join(root, id), 0o755))
+		write(t, root, id+"/"+id+".go", "package "+id+"\n")
+	}
+	return root
+}
+
+func write(t *testing.T, root, rel, content string) {
+	t.Helper()
+	name := filepath.Join(root, filepath.FromSlash(rel))
+	require.NoError(t, os.WriteFile(name, []byte(content), 0o644))
+}
+
+func start(t *testing.T, root string, opt Options) *Watcher {
+	t.Helper()
+	w, err := New(root, []string{"a", "b"}, opt)
+	require.NoError(t, err)
+	t.Cleanup(func() { w.Close() })
+	return w
+}
+
+// next returns the next change, failing the test when none comes.
+func next(t *testing.T, w *Watcher) string {
+	t.Helper()
+	select {
+	case id, ok := <-w.Changes():
+		require.True(t, ok, "Changes was closed")
+		return id
+	case <-time.After(patience):
+		t.Fatalf("no change within %v", patience)
+		return ""
+	}
+}
+
+// onlyThen changes exercise b and asserts that b is the next change: any
+// change of a still owed, such as a second report of one burst, would
+// come first, because a's events all happened before b's.
+func onlyThen(t *testing.T, w *Watcher, root string) {
+	t.Helper()
+	write(t, root, "b/b.go", fmt.Sprintf("package b\n\n// %d\n", time.Now().UnixNano()))
+	assert.Equal(t, "b", next(t, w), "a reported again")
+}
+
+func TestSave(t *testing.T) {
+	root := workspace(t)
+	w := start(t, root, Options{})
+	assert.False(t, w.Polling(), "fsnotify works on a local folder")
+	write(t, root, "a/a.go", "package a\n\nfunc F() {}\n")
+	assert.Equal(t, "a", next(t, w))
+	onlyThen(t, w, root)
+}
+
+// Editors that save safely write a temporary file and rename it over the
+// original (VS Code, GoLand, kurs itself), or move the original away first
+// (vim's backup).
+func TestRenameSave(t *testing.T) {
+	root := workspace(t)
+	w := start(t, root, Options{})
+
+	write(t, root, "a/.a.go.swp", "package a\n\nfunc F() {}\n")
+	require.NoError(t, os.Rename(filepath.Join(root, "a/.a.go.swp"), filepath.Join(root, "a/a.go")))
+	assert.Equal(t, "a", next(t, w))
+
+	require.NoError(t, os.Rename(filepath.Join(root, "a/a.go"), filepath.Join(root, "a/a.go~")))
+	write(t, root, "a/a.go", "package a\n\nfunc G() {}\n")
+	assert.Equal(t, "a", next(t, w))
+	onlyThen(t, w, root)
+}
+
+func TestBurstIsOneChange(t *testing.T) {
+	root := workspace(t)
+	// A long quiet period, so that the burst below is one on a busy
+	// machine too.
+	w := start(t, root, Options{Debounce: 500 * time.Millisecond})
+	for i := range 20 {
+		write(t, root, "a/a.go", fmt.Sprintf("package a\n\n// save %d\n", i))
+	}
+	write(t, root, "a/helper.go", "package a\n")
+	assert.Equal(t, "a", next(t, w))
+	onlyThen(t, w, root)
+}
+
+// What the checker does not read is no change, and neither is a save that
+// leaves the content as it was.
+func TestIgnoresWhatTheCheckerIgnores(t *testing.T) {
+	root := workspace(t)
+	w := start(t, root, Options{})
+	write(t, root, "a/a.go", "package a\n") // the same content
+	write(t, root, "a/a_test.go", "package a\n")
+	write(t, root, "a/notes.txt", "todo\n")
+	write(t, root, "a/.a.go.swp", "junk")
+	require.NoError(t, os.Mkdir(filepath.Join(root, "a/sub"), 0o755))
+	write(t, root, "a/sub/x.go", "package sub\n")
+	write(t, root, "go.mod", "module m\n")
+	require.NoError(t, os.Symlink(filepath.Join(root, "b/b.go"), filepath.Join(root, "a/link.go")))
+	onlyThen(t, w, root)
+}
+
+// A change that is undone within the quiet period is no change.
+func TestChangeUndone(t *testing.T) {
+	root := workspace(t)
+	w := start(t, root, Options{Debounce: 500 * time.Millisecond})
+	write(t, root, "a/a.go", "package a\n\nvar x = 1\n")
+	write(t, root, "a/a.go", "package a\n")
+	onlyThen(t, w, root)
+}
+
+func TestPoll(t *testing.T) {
+	root := workspace(t)
+	w := start(t, root, Options{Poll: 20 * time.Millisecond})
+	assert.True(t, w.Polling())
+	assert.Equal(t, 20*time.Millisecond, w.Interval())
+	write(t, root, "a/a.go", "package a\n\nfunc F() {}\n")
+	assert.Equal(t, "a", next(t, w))
+	write(t, root, "a/.a.go.tmp", "package a\n\nfunc G() {}\n")
+	require.NoError(t, os.Rename(filepath.Join(root, "a/.a.go.tmp"), filepath.Join(root, "a/a.go")))
+	assert.Equal(t, "a", next(t, w))
+	onlyThen(t, w, root)
+}
+
+func TestPollsWhenNotifyFails(t *testing.T) {
+	root := workspace(t)
+	fail := func() (*fsnotify.Watcher, error) { return nil, errors.New("too many open files") }
+	w, err := newWatcher(root, []string{"a", "b"}, Options{}, fail)
+	require.NoError(t, err)
+	defer w.Close()
+	assert.True(t, w.Polling())
+	assert.Equal(t, DefaultPoll, w.Interval())
+	write(t, root, "a/a.go", "package a\n\nfunc F() {}\n")
+	assert.Equal(t, "a", next(t, w))
+}
+
+// An exercise folder that is removed and made again (a git checkout, a
+// restore from a backup) is still watched.
+func TestFolderRemovedAndMadeAgain(t *testing.T) {
+	root := workspace(t)
+	w := start(t, root, Options{})
+	require.NoError(t, os.RemoveAll(filepath.Join(root, "a")))
+	assert.Equal(t, "a", next(t, w), "the files are gone: a change")
+	require.NoError(t, os.Mkdir(filepath.Join(root, "a"), 0o755))
+	write(t, root, "a/a.go", "package a\n\nfunc F() {}\n")
+	assert.Equal(t, "a", next(t, w))
+	write(t, root, "a/a.go", "package a\n\nfunc G() {}\n")
+	assert.Equal(t, "a", next(t, w), "the new folder is watched")
+}
+
+// Changes wait for a slow reader, each exercise once.
+func TestSlowReader(t *testing.T) {
+	root := workspace(t)
+	w := start(t, root, Options{Debounce: 20 * time.Millisecond})
+	write(t, root, "a/a.go", "package a\n\n// 1\n")
+	write(t, root, "b/b.go", "package b\n\n// 1\n")
+	// Nobody reads while a changes again after its first burst ended.
+	got := []string{next(t, w)}
+	write(t, root, "a/a.go", "package a\n\n// 2\n")
+	got = append(got, next(t, w))
+	assert.ElementsMatch(t, []string{"a", "b"}, got)
+	assert.Equal(t, "a", next(t, w))
+}
+
+func TestClose(t *testing.T) {
+	root := workspace(t)
+	w, err := New(root, []string{"a", "b"}, Options{})
+	require.NoError(t, err)
+	require.NoError(t, w.Close())
+	_, ok := <-w.Changes()
+	assert.False(t, ok, "Close closes Changes")
+	assert.NoError(t, w.Close(), "a second Close is harmless")
+}
+
+func TestNewRefuses(t *testing.T) {
+	_, err := New(filepath.Join(t.TempDir(), "missing"), []string{"a"}, Options{})
+	assert.Error(t, err)
+	_, err = New(t.TempDir(), nil, Options{})
+	assert.Error(t, err)
+}

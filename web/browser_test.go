@@ -1,0 +1,410 @@
+package web_test
+
+// TestBrowser drives `kurs serve` with a real, headless Chromium, as a
+// learner meets it: overview, language switch, lesson with its table and
+// diagram, saving wrong and right code in an editor (here: writing the
+// file) and watching the results change without a reload, the quiz, hints,
+// a restart of the server, and requests the server must refuse.
+//
+// It needs Debian's chromium (`apt-get install chromium`). Without it the
+// test skips, except in CI (the CI variable set), where it fails.
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/http"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/kurs-course/kurs"
+	"github.com/kurs-course/kurs/cli"
+	"github.com/kurs-course/kurs/course"
+	"github.com/kurs-course/kurs/workspace"
+)
+
+// chromium finds the browser, or skips or fails the test.
+func chromium(t *testing.T) string {
+	t.Helper()
+	for _, p := range []string{"/usr/bin/chromium", "chromium", "chromium-browser"} {
+		if path, err := exec.LookPath(p); err == nil {
+			return path
+		}
+	}
+	if os.Getenv("CI") != "" {
+		t.Fatal("chromium is missing, and CI is set: the browser test must run in CI (apt-get install -y chromium)")
+	}
+	t.Skip("skipping the browser test: chromium is not installed (apt-get install -y chromium); in CI it is required")
+	return ""
+}
+
+// newWorkspace creates a workspace with the embedded course.
+func newWorkspace(t *testing.T, lang string) string {
+	t.Helper()
+	c, err := course.Load(kurs.Content())
+	require.NoError(t, err)
+	dir := filepath.Join(t.TempDir(), "ws")
+	_, _, err = workspace.Init(dir, c, workspace.Config{Course: "embedded", Lang: lang}, lang)
+	require.NoError(t, err)
+	return dir
+}
+
+// serving is a running `kurs serve`.
+type serving struct {
+	url  string
+	stop func() (code int, out string)
+}
+
+var addrLine = regexp.MustCompile(`http://(127\.0\.0\.1:\d+)/`)
+
+// serve runs `kurs serve --addr addr` in the workspace dir, as the command
+// line does, and returns once it has printed its address.
+func serve(t *testing.T, dir, addr string, args ...string) *serving {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	pr, pw := io.Pipe()
+	var stderr bytes.Buffer
+	done := make(chan int, 1)
+	go func() {
+		io := cli.IO{Out: pw, Err: &stderr, Getenv: func(string) string { return "" }, Getwd: func() (string, error) { return dir, nil }}
+		done <- cli.Main(ctx, append([]string{"serve", "--addr", addr}, args...), io)
+		pw.Close()
+	}()
+	lines := make(chan string, 16)
+	go func() {
+		sc := bufio.NewScanner(pr)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+		close(lines)
+	}()
+	var out strings.Builder
+	s := &serving{}
+	select {
+	case l := <-lines:
+		out.WriteString(l + "\n")
+		m := addrLine.FindStringSubmatch(l)
+		if m == nil {
+			cancel()
+			t.Fatalf("kurs serve printed %q, not its address; stderr: %s", l, stderr.String())
+		}
+		s.url = "http://" + m[1]
+	case code := <-done:
+		cancel()
+		t.Fatalf("kurs serve exited with %d before printing its address; stderr: %s", code, stderr.String())
+	case <-time.After(30 * time.Second):
+		cancel()
+		t.Fatal("kurs serve printed no address within 30 s")
+	}
+	stopped := false
+	var code int
+	s.stop = func() (int, string) {
+		if !stopped {
+			stopped = true
+			cancel()
+			code = <-done
+			for l := range lines {
+				out.WriteString(l + "\n")
+			}
+		}
+		return code, out.String()
+	}
+	t.Cleanup(func() { s.stop() })
+	return s
+}
+
+// A breaker whose wait ends one tick late (> instead of >=): it departs from
+// the reference at the probe in the seed's trace.
+const breakerLate = `package circuitbreaker
+
+type CircuitBreaker struct {
+	threshold, wait, failures, openedAt int
+	state                               string
+}
+
+func New(threshold, wait int) *CircuitBreaker {
+	return &CircuitBreaker{threshold: threshold, wait: wait, state: "closed"}
+}
+
+func (b *CircuitBreaker) State() string { return b.state }
+
+func (b *CircuitBreaker) Allow(now int) bool {
+	if b.state == "closed" {
+		return true
+	}
+	if b.state == "open" && now-b.openedAt > b.wait {
+		b.state = "half_open"
+		return true
+	}
+	return false
+}
+
+func (b *CircuitBreaker) Success() {
+	b.failures = 0
+	if b.state == "half_open" {
+		b.state = "closed"
+	}
+}
+
+func (b *CircuitBreaker) Failure(now int) {
+	switch b.state {
+	case "half_open":
+		b.state, b.openedAt = "open", now
+	case "closed":
+		b.failures++
+		if b.failures >= b.threshold {
+			b.state, b.openedAt = "open", now
+		}
+	}
+}
+`
+
+func TestBrowser(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the browser test takes a while; skipped with -short")
+	}
+	chrome := chromium(t)
+	dir := newWorkspace(t, "en")
+	srv := serve(t, dir, "127.0.0.1:0")
+
+	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
+		chromedp.ExecPath(chrome),
+		chromedp.Headless,
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.NoFirstRun,
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-dev-shm-usage", true),
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.WindowSize(1200, 900),
+	)
+	defer cancelAlloc()
+	browser, cancelBrowser := chromedp.NewContext(alloc)
+	defer cancelBrowser()
+	// The first Run starts the browser; it must not run under a timeout.
+	require.NoError(t, chromedp.Do(browser))
+
+	// step runs actions with a time limit, so a missing element fails the
+	// test instead of hanging it.
+	step := func(what string, actions ...chromedp.Action[chromedp.Void]) {
+		t.Helper()
+		ctx, cancel := context.WithTimeout(browser, 30*time.Second)
+		defer cancel()
+		require.NoError(t, chromedp.Do(ctx, actions...), what)
+	}
+	eval := func(what, js string) string {
+		t.Helper()
+		ctx, cancel := context.WithTimeout(browser, 30*time.Second)
+		defer cancel()
+		v, err := chromedp.Run(ctx, chromedp.Evaluate[string](js, chromedp.EvalAwaitPromise))
+		require.NoError(t, err, what)
+		return v
+	}
+	text := func(sel string) string {
+		t.Helper()
+		ctx, cancel := context.WithTimeout(browser, 30*time.Second)
+		defer cancel()
+		v, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(sel)))
+		require.NoError(t, err, sel)
+		return v
+	}
+	// waitFor waits until a JavaScript expression is true. It asks again
+	// and again rather than polling inside the page, so that it survives
+	// the page being replaced by a navigation.
+	waitFor := func(what, js string) {
+		t.Helper()
+		deadline := time.Now().Add(30 * time.Second)
+		var err error
+		for time.Now().Before(deadline) {
+			ctx, cancel := context.WithTimeout(browser, 5*time.Second)
+			var ok bool
+			ok, err = chromedp.Run(ctx, chromedp.Evaluate[bool]("Boolean("+js+")"))
+			cancel()
+			if err == nil && ok {
+				return
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+		ctx, cancel := context.WithTimeout(browser, 5*time.Second)
+		defer cancel()
+		page, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`location.href + "\n" + document.body.innerText`))
+		t.Fatalf("waiting for %s: %s is not true after 30 s (last error: %v); the page:\n%s", what, js, err, page)
+	}
+	// noReload marks the page; the mark survives only if the page is not
+	// reloaded.
+	noReload := func() { eval("mark the page", `window.kursMark = "still here"; window.kursMark`) }
+	notReloaded := func(what string) {
+		t.Helper()
+		assert.Equal(t, "still here", eval("read the mark", `String(window.kursMark)`), "%s: the page was reloaded", what)
+	}
+
+	// The overview, in the workspace's language.
+	step("open the overview", chromedp.Navigate(srv.url+"/"), chromedp.WaitVisible(chromedp.CSS("#progress")))
+	assert.Equal(t, "Your course", text("h1"))
+	assert.Contains(t, text("#progress"), "0 of 3 exercises passed")
+
+	// The language switch, and the choice is remembered.
+	step("switch to German", chromedp.Click(chromedp.CSS("#lang-switch")), chromedp.WaitVisible(chromedp.CSS("#progress")))
+	waitFor("the German overview", `document.querySelector("h1").textContent === "Dein Kurs"`)
+	assert.Contains(t, text("#progress"), "0 von 3 Übungen bestanden")
+	step("open the overview again", chromedp.Navigate(srv.url+"/"), chromedp.WaitVisible(chromedp.CSS("#progress")))
+	assert.Equal(t, "Dein Kurs", text("h1"), "the language is remembered")
+
+	// The lesson: a GFM table, highlighted Go, and the state diagram drawn
+	// by the bundled mermaid.
+	step("open the lesson", chromedp.Click(chromedp.CSS(`a[href="/lesson/resilienz-2"]`)), chromedp.WaitVisible(chromedp.CSS("article.lesson")))
+	assert.Contains(t, text("article.lesson h1"), "Resilienz Teil 2")
+	assert.Equal(t, "true", eval("tables", `String(document.querySelectorAll("article.lesson table tbody tr").length > 10)`))
+	assert.Equal(t, "true", eval("highlighted Go", `String(document.querySelectorAll("article.lesson pre .kd, article.lesson pre .nx, article.lesson pre .k").length > 0)`))
+	waitFor("the mermaid diagram", `document.querySelector("pre.mermaid svg") !== null`)
+	assert.Contains(t, eval("diagram text", `document.querySelector("pre.mermaid svg").textContent`), "half_open")
+
+	// The switch keeps the reader's place: from the section on the token
+	// bucket in German to the same section in English.
+	step("scroll to step 5", chromedp.Evaluate[chromedp.Void](`document.getElementById("s6").scrollIntoView()`))
+	assert.Contains(t, text("#s6"), "Schritt 5")
+	step("switch to English", chromedp.Click(chromedp.CSS("#lang-switch")))
+	waitFor("the English lesson", `document.documentElement.lang === "en" && document.getElementById("s6") !== null`)
+	assert.Equal(t, "#s6", eval("the place", `location.hash`))
+	assert.Contains(t, text("#s6"), "Step 5")
+	assert.Equal(t, "true", eval("s6 in view", `String(Math.abs(document.getElementById("s6").getBoundingClientRect().top) < 100)`))
+
+	// The exercise: task, file, and a first check without pressing
+	// anything.
+	step("open the breaker", chromedp.Navigate(srv.url+"/exercise/circuitbreaker"), chromedp.WaitVisible(chromedp.CSS("#result")))
+	file := filepath.Join(dir, "circuitbreaker", "circuitbreaker.go")
+	assert.Contains(t, text(".files code.path"), file, "the page shows the file's path")
+	assert.Contains(t, text("section.task"), "threshold")
+	noReload()
+	waitFor("the first result", `document.querySelector("#verdict")?.dataset.status === "fail"`)
+
+	// Saving wrong code: the trace as a table, expected and actual side by
+	// side, and the states as a drawing.
+	require.NoError(t, os.WriteFile(file, []byte(breakerLate), 0o644))
+	waitFor("the result of the wrong code", `document.querySelector("#trace tr.failing") !== null &&
+		document.querySelector("#trace tr.failing").textContent.includes("Allow(9)")`)
+	notReloaded("after saving wrong code")
+	row := text("#trace tr.failing")
+	assert.Contains(t, row, "half_open", "expected state")
+	assert.Contains(t, row, "open", "actual state")
+	assert.Equal(t, "2", eval("bad cells", `String(document.querySelectorAll("#trace tr.failing td.bad").length)`))
+	assert.Equal(t, "true", eval("drawing", `String(document.querySelector("#drawing svg path.learner") !== null && document.querySelector("#drawing svg path.want") !== null)`))
+
+	// Saving right code.
+	ref, err := fs.ReadFile(kurs.Content(), "exercises/circuitbreaker/solution/circuitbreaker.go")
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(file, ref, 0o644))
+	waitFor("the result of the right code", `document.querySelector("#verdict")?.dataset.status === "pass"`)
+	notReloaded("after saving right code")
+	assert.Contains(t, text("#verdict"), "all 14 tests pass")
+	step("the solution link", chromedp.WaitVisible(chromedp.CSS("#solution-link")))
+
+	// Hints, one at a time, counted as `kurs hint` counts them.
+	step("first hint", chromedp.Click(chromedp.CSS("#hint-button")))
+	waitFor("hint 1", `document.querySelectorAll("#hints ol li").length === 1`)
+	step("second hint", chromedp.Click(chromedp.CSS("#hint-button")))
+	waitFor("hint 2", `document.querySelectorAll("#hints ol li").length === 2`)
+	notReloaded("after the hints")
+	var out bytes.Buffer
+	code := cli.Main(context.Background(), []string{"hint", "circuitbreaker", "--workspace", dir},
+		cli.IO{Out: &out, Err: io.Discard, Getenv: func(string) string { return "" }, Getwd: func() (string, error) { return dir, nil }})
+	require.Equal(t, 0, code)
+	assert.Contains(t, out.String(), "Hint 3 of 5", "kurs hint goes on where the page stopped")
+	step("reload", chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS("#hints")))
+	assert.Equal(t, "3", eval("hints after kurs hint", `String(document.querySelectorAll("#hints ol li").length)`))
+
+	// The quiz, answered in the page: first a wrong letter, then right.
+	quiz := filepath.Join(dir, "bulkheadquiz", "bulkheadquiz.go")
+	before, err := os.ReadFile(quiz)
+	require.NoError(t, err)
+	step("open the quiz", chromedp.Navigate(srv.url+"/exercise/bulkheadquiz"), chromedp.WaitVisible(chromedp.CSS("#quiz-form")))
+	noReload()
+	step("answer A, A", chromedp.Click(chromedp.CSS(`input[name="case1"][value="A"]`)),
+		chromedp.Click(chromedp.CSS(`input[name="case2"][value="A"]`)), chromedp.Click(chromedp.CSS("#quiz-submit")))
+	waitFor("the graded answer", `document.querySelector("#verdict")?.dataset.status === "fail" && document.querySelector(".notice") !== null`)
+	assert.Contains(t, text("#result"), "Case 1: A is not the best choice")
+	assert.Contains(t, text("#result"), "Case 2: right")
+	step("answer D", chromedp.Click(chromedp.CSS(`input[name="case1"][value="D"]`)), chromedp.Click(chromedp.CSS("#quiz-submit")))
+	waitFor("the passed quiz", `document.querySelector("#verdict")?.dataset.status === "pass"`)
+	notReloaded("after the quiz")
+	after, err := os.ReadFile(quiz)
+	require.NoError(t, err)
+	assert.Contains(t, string(after), `var Answer = [2]string{"D", "A"}`)
+	assert.Contains(t, string(after), "// Answer holds", "the rest of the learner's file is kept")
+	backups, err := filepath.Glob(filepath.Join(dir, ".kurs", "backup", "*", "bulkheadquiz", "bulkheadquiz.go"))
+	require.NoError(t, err)
+	require.Len(t, backups, 2, "one backup per saved answer")
+	first, err := os.ReadFile(backups[0])
+	require.NoError(t, err)
+	assert.Equal(t, string(before), string(first), "the first backup holds the file as it was")
+
+	// Requests the server refuses: a state change without the token, from
+	// the page itself; a foreign Host and a foreign Origin.
+	status := eval("POST without token", `fetch("/exercise/circuitbreaker/check", {method: "POST"}).then(r => String(r.status))`)
+	assert.Equal(t, "403", status)
+	req, err := http.NewRequest("GET", srv.url+"/", nil)
+	require.NoError(t, err)
+	req.Host = "rebound.example:" + strings.Split(srv.url, ":")[2]
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	assert.Equal(t, http.StatusMisdirectedRequest, resp.StatusCode)
+	assert.NotContains(t, string(body), tokenOf(t, browser), "a refused request must not see the token")
+	form := url.Values{"token": {tokenOf(t, browser)}}
+	req, err = http.NewRequest("POST", srv.url+"/exercise/circuitbreaker/hint", strings.NewReader(form.Encode()))
+	require.NoError(t, err)
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Origin", "http://evil.example")
+	resp, err = http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	resp.Body.Close()
+	assert.Equal(t, http.StatusForbidden, resp.StatusCode, "another site's form, even with the token")
+
+	// A restart: the page reconnects by itself, takes the new token, and
+	// follows saves again.
+	step("open the breaker", chromedp.Navigate(srv.url+"/exercise/circuitbreaker"), chromedp.WaitVisible(chromedp.CSS("#result")))
+	waitFor("live", `document.querySelector("#live.on") !== null`)
+	noReload()
+	oldToken := tokenOf(t, browser)
+	addr := strings.TrimPrefix(srv.url, "http://")
+	code, printed := srv.stop()
+	assert.Equal(t, 0, code)
+	assert.Contains(t, printed, "kurs serve: stopped.")
+	waitFor("the page notices", `document.querySelector("#live.off") !== null`)
+	serve(t, dir, addr)
+	waitFor("the page reconnects", `document.querySelector("#live.on") !== null`)
+	waitFor("the new token", fmt.Sprintf(`document.querySelector('meta[name="kurs-token"]').content !== %q`, oldToken))
+	require.NoError(t, os.WriteFile(file, []byte(breakerLate), 0o644))
+	waitFor("the result after the restart", `document.querySelector("#verdict")?.dataset.status === "fail"`)
+	step("check with the new token", chromedp.Click(chromedp.CSS("#check-button")))
+	waitFor("the checked result", `document.querySelector("#verdict")?.dataset.status === "fail" && document.querySelector("#result .problem") === null`)
+	notReloaded("after the restart")
+}
+
+// tokenOf returns the token in the browser's current page.
+func tokenOf(t *testing.T, browser context.Context) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(browser, 10*time.Second)
+	defer cancel()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector('meta[name="kurs-token"]').content`))
+	require.NoError(t, err)
+	require.NotEmpty(t, v)
+	return v
+}

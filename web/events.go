@@ -1,0 +1,99 @@
+package web
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"sync"
+	"time"
+)
+
+// event is one server-sent event.
+type event struct {
+	name string
+	data []byte
+}
+
+// hub passes events to every open page. Subscribers' channels are never
+// closed: a publisher could still be sending on one. A subscriber that
+// leaves only unsubscribes; its channel is then garbage.
+type hub struct {
+	mu   sync.Mutex
+	subs map[chan event]struct{}
+}
+
+func (h *hub) subscribe() chan event {
+	ch := make(chan event, 32)
+	h.mu.Lock()
+	h.subs[ch] = struct{}{}
+	h.mu.Unlock()
+	return ch
+}
+
+func (h *hub) unsubscribe(ch chan event) {
+	h.mu.Lock()
+	delete(h.subs, ch)
+	h.mu.Unlock()
+}
+
+// publish sends e to every subscriber that has room; a page that lags
+// behind misses events, and its next result event makes it fetch the
+// latest result anyway.
+func (h *hub) publish(e event) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for ch := range h.subs {
+		select {
+		case ch <- e:
+		default:
+		}
+	}
+}
+
+// pingEvery keeps idle streams open through proxies and lets the server
+// notice pages that are gone.
+const pingEvery = 15 * time.Second
+
+// events streams results to a page. The first event, hello, carries the
+// token and the server's instance: after a restart the page's token is
+// stale, and the page takes the new one and fetches its result again.
+// Only pages of this server's origin can read the stream (no CORS), so the
+// token is as safe here as in the page.
+func (s *Server) events(w http.ResponseWriter, r *http.Request) {
+	rc := http.NewResponseController(w)
+	h := w.Header()
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Accel-Buffering", "no")
+	ch := s.hub.subscribe()
+	defer s.hub.unsubscribe(ch)
+
+	hello, _ := json.Marshal(map[string]string{"token": s.token, "instance": s.instance})
+	// retry: the browser reconnects a second after the stream breaks, e.g.
+	// when kurs serve is restarted.
+	if _, err := fmt.Fprintf(w, "retry: 1000\nevent: hello\ndata: %s\n\n", hello); err != nil {
+		return
+	}
+	if err := rc.Flush(); err != nil {
+		return
+	}
+	ping := time.NewTicker(pingEvery)
+	defer ping.Stop()
+	for {
+		var err error
+		select {
+		case <-r.Context().Done():
+			return
+		case e := <-ch:
+			_, err = fmt.Fprintf(w, "event: %s\ndata: %s\n\n", e.name, e.data)
+		case <-ping.C:
+			_, err = fmt.Fprint(w, ": ping\n\n")
+		}
+		if err == nil {
+			err = rc.Flush()
+		}
+		if err != nil {
+			return
+		}
+	}
+}

@@ -1,0 +1,139 @@
+package web
+
+import (
+	"crypto/subtle"
+	"net"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+)
+
+// The guard stands in front of every handler. The UI can change the
+// learner's files and run code, so it answers only
+//
+//   - requests whose Host is the server's own address: a page on some
+//     other site that rebinds its DNS name to 127.0.0.1 sends its own name
+//     as Host and is refused (DNS rebinding);
+//   - for anything but GET and HEAD, requests that carry the server's
+//     per-process token and, if the browser says where they come from
+//     (Origin, Sec-Fetch-Site), come from the server's own pages.
+//
+// The token is in every page, and only pages of the server's own origin can
+// read them; a site the learner visits can make the browser send a request,
+// but cannot know the token.
+
+// Names of the token in a form and in a request header.
+const (
+	tokenField  = "token"
+	tokenHeader = "X-Kurs-Token"
+)
+
+// maxForm bounds the body of a state-changing request: the largest is a
+// quiz answer of a few bytes.
+const maxForm = 64 << 10
+
+// hosts are the Host header values a server answers to.
+type hosts struct {
+	port  string
+	names map[string]bool
+	// anyIP accepts every IP address on the port: a server bound to all
+	// interfaces can be reached by any of them. IP addresses cannot be
+	// rebound; only names can.
+	anyIP bool
+}
+
+func newHosts(addr net.Addr) hosts {
+	h := hosts{names: map[string]bool{"localhost": true, "127.0.0.1": true, "[::1]": true}}
+	tcp, ok := addr.(*net.TCPAddr)
+	if !ok {
+		return h
+	}
+	h.port = strconv.Itoa(tcp.Port)
+	switch {
+	case tcp.IP == nil || tcp.IP.IsUnspecified():
+		h.anyIP = true
+	case tcp.IP.To4() == nil:
+		h.names["["+tcp.IP.String()+"]"] = true
+	default:
+		h.names[tcp.IP.String()] = true
+	}
+	return h
+}
+
+// allowed reports whether a request's Host names this server.
+func (h hosts) allowed(hostport string) bool {
+	host, port, err := net.SplitHostPort(hostport)
+	if err != nil {
+		host, port = hostport, "80"
+	}
+	if port != h.port || host == "" {
+		return false
+	}
+	if strings.HasPrefix(hostport, "[") {
+		host = "[" + host + "]"
+	}
+	host = strings.ToLower(host)
+	if h.names[host] {
+		return true
+	}
+	return h.anyIP && net.ParseIP(strings.Trim(host, "[]")) != nil
+}
+
+// guard applies the rules above and the response headers every page gets.
+func (s *Server) guard(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hdr := w.Header()
+		// Scripts only from the server itself; mermaid puts <style> into
+		// its diagrams, hence inline styles.
+		hdr.Set("Content-Security-Policy", "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; "+
+			"img-src 'self' data:; font-src 'self' data:; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'")
+		hdr.Set("X-Content-Type-Options", "nosniff")
+		hdr.Set("X-Frame-Options", "DENY")
+		hdr.Set("Referrer-Policy", "no-referrer")
+		if !s.hosts.allowed(r.Host) {
+			s.refuse(w, r, http.StatusMisdirectedRequest, "web.refused.host", "Host", r.Host)
+			return
+		}
+		if r.Method == http.MethodGet || r.Method == http.MethodHead {
+			next.ServeHTTP(w, r)
+			return
+		}
+		if !sameOrigin(r) {
+			s.refuse(w, r, http.StatusForbidden, "web.refused.origin", "Origin", r.Header.Get("Origin"))
+			return
+		}
+		r.Body = http.MaxBytesReader(w, r.Body, maxForm)
+		if !s.validToken(r) {
+			s.refuse(w, r, http.StatusForbidden, "web.refused.token")
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// sameOrigin reports whether a request comes from the server's own pages,
+// as far as the browser tells: Origin, else Sec-Fetch-Site. Clients that
+// send neither (curl, scripts) are not browsers led by another site; they
+// still need the token.
+func sameOrigin(r *http.Request) bool {
+	if o := r.Header.Get("Origin"); o != "" {
+		u, err := url.Parse(o)
+		return err == nil && u.Scheme == "http" && strings.EqualFold(u.Host, r.Host) && u.Path == "" && u.User == nil
+	}
+	switch r.Header.Get("Sec-Fetch-Site") {
+	case "", "same-origin", "none":
+		return true
+	}
+	return false
+}
+
+// validToken reports whether a request carries the server's token, in the
+// header or the form.
+func (s *Server) validToken(r *http.Request) bool {
+	t := r.Header.Get(tokenHeader)
+	if t == "" {
+		t = r.PostFormValue(tokenField)
+	}
+	return subtle.ConstantTimeCompare([]byte(t), []byte(s.token)) == 1
+}

@@ -1,0 +1,477 @@
+package web
+
+import (
+	"bytes"
+	"html/template"
+	"io/fs"
+	"log"
+	"mime"
+	"net/http"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/kurs-course/kurs/checker"
+	"github.com/kurs-course/kurs/course"
+	"github.com/kurs-course/kurs/i18n"
+	"github.com/kurs-course/kurs/workspace"
+)
+
+// langCookie remembers the language a reader chose with ?lang=.
+const langCookie = "kurs_lang"
+
+// page is what the layout template needs; Data is the page's own.
+type page struct {
+	P         *i18n.Printer
+	Lang      string
+	Title     string
+	Token     string
+	Instance  string
+	SwitchURL string // the same page in the other language
+	Other     string // the other language's code
+	Exercise  string // the exercise a page shows, for live results
+	Mermaid   bool   // the page has diagrams: load mermaid
+	Data      any
+}
+
+// printer returns the reader's language: ?lang= (remembered in a cookie),
+// else the cookie, else the server's language.
+func (s *Server) printer(w http.ResponseWriter, r *http.Request) *i18n.Printer {
+	if l := r.URL.Query().Get("lang"); i18n.Supported(l) {
+		http.SetCookie(w, &http.Cookie{Name: langCookie, Value: l, Path: "/", MaxAge: 365 * 24 * 3600,
+			HttpOnly: true, SameSite: http.SameSiteStrictMode})
+		return s.printers[l]
+	}
+	if c, err := r.Cookie(langCookie); err == nil && i18n.Supported(c.Value) {
+		return s.printers[c.Value]
+	}
+	return s.printers[s.lang]
+}
+
+// newPage fills in what every page has.
+func (s *Server) newPage(p *i18n.Printer, r *http.Request, title string, data any) *page {
+	other := i18n.Languages[0]
+	for _, l := range i18n.Languages {
+		if l != p.Lang() {
+			other = l
+			break
+		}
+	}
+	return &page{P: p, Lang: p.Lang(), Title: title, Token: s.token, Instance: s.instance,
+		SwitchURL: r.URL.Path + "?lang=" + other, Other: other, Data: data}
+}
+
+// render writes a page, or only one of its templates (a fragment that the
+// page's script swaps in).
+func (s *Server) render(w http.ResponseWriter, status int, name, tmpl string, pg *page) {
+	var b bytes.Buffer
+	if err := s.pages[name].ExecuteTemplate(&b, tmpl, pg); err != nil {
+		log.Printf("kurs serve: %s: %v", name, err)
+		http.Error(w, pg.P.T("web.error.internal"), http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	_, _ = w.Write(b.Bytes())
+}
+
+// message shows a short localized message as a page, or as plain text to
+// a script.
+func (s *Server) message(w http.ResponseWriter, r *http.Request, status int, text string) {
+	p := s.printer(w, r)
+	if wantsFragment(r) {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		w.Header().Set("Cache-Control", "no-store")
+		w.WriteHeader(status)
+		_, _ = w.Write([]byte(text))
+		return
+	}
+	pg := s.newPage(p, r, "", text)
+	// A message page carries no token: it is also what a request that
+	// failed the guard gets, and that may come from a rebound name.
+	pg.Token, pg.Instance = "", ""
+	s.render(w, status, "message", "layout", pg)
+}
+
+// refuse answers a request the guard turned away, in plain text: it must
+// not carry the token, and a script that sent it reads the text.
+func (s *Server) refuse(w http.ResponseWriter, r *http.Request, status int, id string, kv ...any) {
+	p := s.printer(w, r)
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	_, _ = w.Write([]byte(p.T(id, kv...) + "\n"))
+}
+
+func (s *Server) notFound(w http.ResponseWriter, r *http.Request) {
+	s.message(w, r, http.StatusNotFound, s.printer(w, r).T("web.error.not_found", "Path", r.URL.Path))
+}
+
+// wantsFragment reports whether the page's script asked for a part of a
+// page rather than a whole one.
+func wantsFragment(r *http.Request) bool { return r.Header.Get("X-Kurs-Fragment") != "" }
+
+// exerciseView is an exercise in a list, with the learner's progress.
+type exerciseView struct {
+	ID, Title string
+	State     string // "not_started", "failing" or "passed"
+	Score     int
+	Points    int
+}
+
+type lessonView struct {
+	ID, Title string
+	Minutes   int
+	Exercises []exerciseView
+}
+
+type overviewData struct {
+	Lessons                      []lessonView
+	Passed, Total, Score, Points int
+}
+
+func (s *Server) exerciseViews(p *i18n.Printer, prog *workspace.Progress, ids func(*course.Exercise) bool) []exerciseView {
+	var out []exerciseView
+	for _, ex := range s.course.Exercises {
+		if !ids(ex) {
+			continue
+		}
+		v := exerciseView{ID: ex.ID, Title: ex.Title.In(p.Lang()), State: "not_started", Points: ex.Points}
+		if st := prog.Exercises[ex.ID]; st != nil {
+			v.Score = st.Score
+			switch {
+			case st.Status == string(checker.Pass):
+				v.State = "passed"
+			case st.Status != "":
+				v.State = "failing"
+			}
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+func (s *Server) overview(w http.ResponseWriter, r *http.Request) {
+	p := s.printer(w, r)
+	prog, err := s.ws.Progress()
+	if err != nil {
+		s.message(w, r, http.StatusInternalServerError, p.T("web.error.progress", "Err", err))
+		return
+	}
+	d := &overviewData{}
+	for _, l := range s.course.Lessons {
+		lv := lessonView{ID: l.ID, Title: l.Title.In(p.Lang()), Minutes: l.Minutes}
+		lv.Exercises = s.exerciseViews(p, prog, func(ex *course.Exercise) bool { return ex.Lesson == l.ID })
+		d.Lessons = append(d.Lessons, lv)
+	}
+	for _, ex := range s.exerciseViews(p, prog, func(*course.Exercise) bool { return true }) {
+		d.Total++
+		d.Score += ex.Score
+		d.Points += ex.Points
+		if ex.State == "passed" {
+			d.Passed++
+		}
+	}
+	s.render(w, http.StatusOK, "overview", "layout", s.newPage(p, r, p.T("web.overview.title"), d))
+}
+
+type lessonData struct {
+	ID        string
+	Body      template.HTML
+	Exercises []exerciseView
+}
+
+func (s *Server) lesson(w http.ResponseWriter, r *http.Request) {
+	p := s.printer(w, r)
+	l, ok := s.course.Lesson(r.PathValue("id"))
+	if !ok {
+		s.notFound(w, r)
+		return
+	}
+	src, err := l.Markdown(p.Lang())
+	if err != nil {
+		src, err = l.Markdown("en")
+	}
+	if err != nil {
+		s.message(w, r, http.StatusInternalServerError, p.T("web.error.lesson", "Err", err))
+		return
+	}
+	body, err := s.md.render(string(src))
+	if err != nil {
+		s.message(w, r, http.StatusInternalServerError, p.T("web.error.lesson", "Err", err))
+		return
+	}
+	prog, err := s.ws.Progress()
+	if err != nil {
+		s.message(w, r, http.StatusInternalServerError, p.T("web.error.progress", "Err", err))
+		return
+	}
+	d := &lessonData{ID: l.ID, Body: body,
+		Exercises: s.exerciseViews(p, prog, func(ex *course.Exercise) bool { return ex.Lesson == l.ID })}
+	pg := s.newPage(p, r, l.Title.In(p.Lang()), d)
+	pg.Mermaid = bytes.Contains(src, []byte("```mermaid"))
+	s.render(w, http.StatusOK, "lesson", "layout", pg)
+}
+
+// fileView is one of the learner's files.
+type fileView struct {
+	Rel, Abs string
+	Code     template.HTML
+}
+
+type hintView struct {
+	Seen  []template.HTML
+	Total int
+	Next  int // the number of the next hint, 0 when all are seen
+}
+
+type quizCaseView struct {
+	Case    int
+	Options []string
+	Chosen  string
+}
+
+type exerciseData struct {
+	ID, Title    string
+	Lesson       string
+	LessonTitle  string
+	Summary      template.HTML
+	Dir          string
+	Files        []fileView
+	Points       int
+	Quiz         []quizCaseView
+	QuizProblem  string
+	Hints        hintView
+	Passed       bool
+	Notice       string
+	Result       *resultView
+	ResultLoaded bool
+}
+
+// exercise looks up the exercise of a request; it answers 404 itself.
+func (s *Server) exerciseOf(w http.ResponseWriter, r *http.Request) (*course.Exercise, bool) {
+	ex, ok := s.course.Exercise(r.PathValue("id"))
+	if !ok {
+		s.notFound(w, r)
+	}
+	return ex, ok
+}
+
+func (s *Server) exercise(w http.ResponseWriter, r *http.Request) {
+	ex, ok := s.exerciseOf(w, r)
+	if !ok {
+		return
+	}
+	p := s.printer(w, r)
+	d, err := s.exerciseData(p, ex)
+	if err != nil {
+		s.message(w, r, http.StatusInternalServerError, p.T("web.error.progress", "Err", err))
+		return
+	}
+	d.Notice = s.notice(r)
+	pg := s.newPage(p, r, d.Title, d)
+	pg.Exercise = ex.ID
+	s.render(w, http.StatusOK, "exercise", "layout", pg)
+}
+
+// notice returns the message a redirect after a form (no script) carries.
+func (s *Server) notice(r *http.Request) string {
+	p := s.printers[s.lang]
+	if c, err := r.Cookie(langCookie); err == nil && i18n.Supported(c.Value) {
+		p = s.printers[c.Value]
+	}
+	switch r.URL.Query().Get("done") {
+	case "answer":
+		return p.T("web.quiz.saved")
+	case "reset":
+		return p.T("web.reset.done_short")
+	case "reset_same":
+		return p.T("web.reset.same")
+	}
+	return ""
+}
+
+func (s *Server) exerciseData(p *i18n.Printer, ex *course.Exercise) (*exerciseData, error) {
+	prog, err := s.ws.Progress()
+	if err != nil {
+		return nil, err
+	}
+	ep := prog.Exercises[ex.ID]
+	if ep == nil {
+		ep = &workspace.ExerciseProgress{}
+	}
+	summary, err := s.md.render(ex.Summary.In(p.Lang()))
+	if err != nil {
+		return nil, err
+	}
+	d := &exerciseData{
+		ID: ex.ID, Title: ex.Title.In(p.Lang()), Lesson: ex.Lesson, Summary: summary,
+		Dir: s.ws.ExerciseDir(ex.ID), Points: ex.Points, Passed: ep.Passed,
+	}
+	if l, ok := s.course.Lesson(ex.Lesson); ok {
+		d.LessonTitle = l.Title.In(p.Lang())
+	}
+	files, _ := checker.ReadSources(d.Dir, ex.ID)
+	for _, f := range files {
+		d.Files = append(d.Files, fileView{Rel: f, Abs: filepath.Join(s.ws.Dir, filepath.FromSlash(f))})
+	}
+	if len(d.Files) == 0 {
+		// No file yet: show where the skeleton goes.
+		if sk, err := ex.Skeleton(p.Lang()); err == nil && len(sk) > 0 {
+			rel := path.Join(ex.ID, sk[0].Name)
+			d.Files = append(d.Files, fileView{Rel: rel, Abs: filepath.Join(s.ws.Dir, filepath.FromSlash(rel))})
+		}
+	}
+	d.Hints = s.hints(p, ex, ep.HintsSeen)
+	if len(ex.Quiz) > 0 {
+		chosen, qerr := s.currentAnswers(ex)
+		if qerr != nil {
+			d.QuizProblem = quizProblem(p, qerr)
+		}
+		for i, c := range ex.Quiz {
+			v := quizCaseView{Case: c.Case, Options: quizOptions(c)}
+			if i < len(chosen) {
+				v.Chosen = chosen[i]
+			}
+			d.Quiz = append(d.Quiz, v)
+		}
+	}
+	d.Result, d.ResultLoaded = s.resultView(p, ex)
+	return d, nil
+}
+
+// hintTexts returns an exercise's hints in lang, else in English, as
+// `kurs hint` does.
+func hintTexts(ex *course.Exercise, lang string) []string {
+	if h := ex.Hints[lang]; len(h) > 0 {
+		return h
+	}
+	return ex.Hints["en"]
+}
+
+// hints returns the hints seen so far, in the reader's language. Hints are
+// Markdown (they quote code with backticks).
+func (s *Server) hints(p *i18n.Printer, ex *course.Exercise, seen int) hintView {
+	all := hintTexts(ex, p.Lang())
+	seen = min(seen, len(all))
+	v := hintView{Total: len(all)}
+	for _, h := range all[:seen] {
+		html, err := s.md.render(h)
+		if err != nil {
+			html = template.HTML(template.HTMLEscapeString(h))
+		}
+		v.Seen = append(v.Seen, html)
+	}
+	if seen < len(all) {
+		v.Next = seen + 1
+	}
+	return v
+}
+
+func quizOptions(c course.QuizCase) []string {
+	var opts []string
+	for k := range c.Options {
+		opts = append(opts, k)
+	}
+	slices.Sort(opts)
+	return opts
+}
+
+func (s *Server) resultFragment(w http.ResponseWriter, r *http.Request) {
+	ex, ok := s.exerciseOf(w, r)
+	if !ok {
+		return
+	}
+	p := s.printer(w, r)
+	d, err := s.exerciseData(p, ex)
+	if err != nil {
+		s.message(w, r, http.StatusInternalServerError, p.T("web.error.progress", "Err", err))
+		return
+	}
+	s.render(w, http.StatusOK, "exercise", "result", s.newPage(p, r, d.Title, d))
+}
+
+type solutionData struct {
+	ID, Title string
+	Mine      []fileView
+	Reference []fileView
+}
+
+// solution shows the reference beside the learner's own files, once the
+// exercise has passed.
+func (s *Server) solution(w http.ResponseWriter, r *http.Request) {
+	ex, ok := s.exerciseOf(w, r)
+	if !ok {
+		return
+	}
+	p := s.printer(w, r)
+	prog, err := s.ws.Progress()
+	if err != nil {
+		s.message(w, r, http.StatusInternalServerError, p.T("web.error.progress", "Err", err))
+		return
+	}
+	if ep := prog.Exercises[ex.ID]; ep == nil || !ep.Passed {
+		s.message(w, r, http.StatusForbidden, p.T("web.solution.locked", "Exercise", ex.Title.In(p.Lang())))
+		return
+	}
+	d := &solutionData{ID: ex.ID, Title: ex.Title.In(p.Lang())}
+	files, _ := checker.ReadSources(s.ws.ExerciseDir(ex.ID), ex.ID)
+	for _, f := range files {
+		data, err := readInside(s.ws.Dir, f)
+		if err != nil {
+			continue
+		}
+		code, err := highlightGo(data)
+		if err != nil {
+			continue
+		}
+		d.Mine = append(d.Mine, fileView{Rel: f, Code: code})
+	}
+	ref, err := ex.Solution()
+	if err != nil {
+		s.message(w, r, http.StatusInternalServerError, p.T("web.error.solution", "Err", err))
+		return
+	}
+	for _, f := range ref {
+		code, err := highlightGo(f.Data)
+		if err != nil {
+			continue
+		}
+		d.Reference = append(d.Reference, fileView{Rel: f.Name, Code: code})
+	}
+	s.render(w, http.StatusOK, "solution", "layout", s.newPage(p, r, p.T("web.solution.title", "Exercise", d.Title), d))
+}
+
+func (s *Server) serveCodeCSS(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "text/css; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-cache")
+	_, _ = w.Write(s.codeCSS)
+}
+
+// assetHandler serves the embedded assets. Browsers revalidate them (no-cache)
+// so a newer kurs never shows an old script; the embedded files carry no
+// modification time, so the ETag is the kurs process's start.
+func assetHandler(fsys fs.FS) http.Handler {
+	etag := `"` + time.Now().UTC().Format("20060102T150405.000000000") + `"`
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		name := strings.TrimPrefix(path.Clean("/"+r.URL.Path), "/")
+		data, err := fs.ReadFile(fsys, name)
+		if err != nil || strings.HasPrefix(path.Base(name), ".") {
+			http.NotFound(w, r)
+			return
+		}
+		if ct := mime.TypeByExtension(path.Ext(name)); ct != "" {
+			w.Header().Set("Content-Type", ct)
+		}
+		w.Header().Set("Cache-Control", "no-cache")
+		w.Header().Set("ETag", etag)
+		if r.Header.Get("If-None-Match") == etag {
+			w.WriteHeader(http.StatusNotModified)
+			return
+		}
+		_, _ = w.Write(data)
+	})
+}

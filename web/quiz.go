@@ -1,0 +1,279 @@
+package web
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"net/http"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/kurs-course/kurs/checker"
+	"github.com/kurs-course/kurs/course"
+	"github.com/kurs-course/kurs/harness"
+	"github.com/kurs-course/kurs/i18n"
+	"github.com/kurs-course/kurs/workspace"
+)
+
+// The quiz is answered in the page, but graded like every exercise: from
+// the learner's file. The page therefore edits that file: it replaces the
+// value of `var Answer = [2]string{…}` and leaves everything else as the
+// learner wrote it, after a backup of the old file.
+
+// quizVar is the variable a quiz answer goes into.
+const quizVar = "Answer"
+
+// errAssigned means the learner's code sets Answer somewhere else than in
+// its declaration (say, in init), where the page cannot change it without
+// rewriting the learner's code.
+type errAssigned struct{ at string }
+
+func (e *errAssigned) Error() string {
+	return e.at + ": " + quizVar + " is assigned outside its declaration"
+}
+
+// errNoAnswer means neither the learner's files nor the skeleton declare
+// Answer as an array literal.
+var errNoAnswer = errors.New("no declaration var " + quizVar + " = [N]string{…}")
+
+// answerDecl is where Answer's value stands in a file.
+type answerDecl struct {
+	rel        string // relative to the workspace, slash-separated
+	src        []byte
+	start, end int // byte offsets of the composite literal
+	typ        string
+	values     []string
+}
+
+// findAnswer looks for Answer's declaration in Go source, and for
+// assignments to Answer elsewhere.
+func findAnswer(rel string, src []byte) (*answerDecl, error) {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, rel, src, parser.SkipObjectResolution)
+	if err != nil {
+		return nil, err
+	}
+	var decl *answerDecl
+	var assigned error
+	ast.Inspect(f, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.ValueSpec:
+			for i, name := range n.Names {
+				if name.Name != quizVar || i >= len(n.Values) {
+					continue
+				}
+				lit, ok := n.Values[i].(*ast.CompositeLit)
+				if !ok {
+					continue
+				}
+				d := &answerDecl{rel: rel, src: src, start: fset.Position(lit.Pos()).Offset, end: fset.Position(lit.End()).Offset}
+				if lit.Type != nil {
+					d.typ = string(src[fset.Position(lit.Type.Pos()).Offset:fset.Position(lit.Type.End()).Offset])
+				}
+				for _, e := range lit.Elts {
+					v := ""
+					if b, ok := e.(*ast.BasicLit); ok && b.Kind == token.STRING {
+						v, _ = strconv.Unquote(b.Value)
+					}
+					d.values = append(d.values, harness.Answer(v))
+				}
+				decl = d
+			}
+		case *ast.AssignStmt:
+			for _, lhs := range n.Lhs {
+				if ix, ok := lhs.(*ast.IndexExpr); ok {
+					lhs = ix.X
+				}
+				if id, ok := lhs.(*ast.Ident); ok && id.Name == quizVar && assigned == nil {
+					pos := fset.Position(id.Pos())
+					assigned = &errAssigned{at: fmt.Sprintf("%s:%d", rel, pos.Line)}
+				}
+			}
+		}
+		return true
+	})
+	if assigned != nil {
+		return decl, assigned
+	}
+	return decl, nil
+}
+
+// withValues returns the file with Answer set to values.
+func (d *answerDecl) withValues(values []string) []byte {
+	typ := d.typ
+	if typ == "" {
+		typ = fmt.Sprintf("[%d]string", len(values))
+	}
+	q := make([]string, len(values))
+	for i, v := range values {
+		q[i] = strconv.Quote(v)
+	}
+	var b bytes.Buffer
+	b.Write(d.src[:d.start])
+	b.WriteString(typ + "{" + strings.Join(q, ", ") + "}")
+	b.Write(d.src[d.end:])
+	return b.Bytes()
+}
+
+// learnerAnswer finds Answer in the learner's files of ex.
+func (s *Server) learnerAnswer(ex *course.Exercise) (*answerDecl, error) {
+	names, _ := checker.ReadSources(s.ws.ExerciseDir(ex.ID), ex.ID)
+	var decl *answerDecl
+	for _, rel := range names {
+		src, err := readInside(s.ws.Dir, rel)
+		if err != nil {
+			return nil, err
+		}
+		d, err := findAnswer(rel, src)
+		var ea *errAssigned
+		if errors.As(err, &ea) {
+			return nil, err
+		}
+		if d != nil && decl == nil {
+			decl = d
+		}
+	}
+	return decl, nil
+}
+
+// currentAnswers returns the letters in the learner's file, one per case.
+func (s *Server) currentAnswers(ex *course.Exercise) ([]string, error) {
+	d, err := s.learnerAnswer(ex)
+	if err != nil || d == nil {
+		return nil, err
+	}
+	return d.values, nil
+}
+
+// writeAnswer puts the answers into the learner's file, or into a fresh
+// skeleton when no file declares Answer. It returns the backup folder.
+func (s *Server) writeAnswer(ex *course.Exercise, answers []string, lang string) (string, error) {
+	d, err := s.learnerAnswer(ex)
+	if err != nil {
+		return "", err
+	}
+	if d == nil {
+		files, err := ex.Skeleton(lang)
+		if err != nil {
+			return "", err
+		}
+		for _, f := range files {
+			if sd, _ := findAnswer(path.Join(ex.ID, f.Name), f.Data); sd != nil {
+				d = sd
+				break
+			}
+		}
+	}
+	if d == nil {
+		return "", errNoAnswer
+	}
+	name, err := insideWorkspace(s.ws.Dir, d.rel)
+	if err != nil {
+		return "", err
+	}
+	backup, err := s.ws.Backup(d.rel)
+	if err != nil {
+		return "", err
+	}
+	return backup, workspace.WriteFileAtomic(name, d.withValues(answers))
+}
+
+// answer saves the quiz answers from the page and grades them at once.
+func (s *Server) answer(w http.ResponseWriter, r *http.Request) {
+	ex, ok := s.exerciseOf(w, r)
+	if !ok {
+		return
+	}
+	p := s.printer(w, r)
+	if len(ex.Quiz) == 0 {
+		s.message(w, r, http.StatusBadRequest, p.T("web.quiz.not_a_quiz", "Exercise", ex.ID))
+		return
+	}
+	n := 0
+	for _, c := range ex.Quiz {
+		n = max(n, c.Case)
+	}
+	answers := make([]string, n)
+	if cur, err := s.currentAnswers(ex); err == nil {
+		copy(answers, cur)
+	}
+	for _, c := range ex.Quiz {
+		v := strings.ToUpper(strings.TrimSpace(r.PostFormValue("case" + strconv.Itoa(c.Case))))
+		if v == "" {
+			continue
+		}
+		if !slices.Contains(quizOptions(c), v) {
+			s.message(w, r, http.StatusBadRequest, p.T("web.quiz.bad_option", "Case", c.Case, "Given", v))
+			return
+		}
+		answers[c.Case-1] = v
+	}
+	if _, err := s.writeAnswer(ex, answers, p.Lang()); err != nil {
+		s.message(w, r, http.StatusConflict, quizProblem(p, err))
+		return
+	}
+	if _, err := s.checkNow(r.Context(), ex); err != nil {
+		s.message(w, r, http.StatusInternalServerError, p.T("web.error.check", "Err", err))
+		return
+	}
+	s.after(w, r, ex, "result", "answer")
+}
+
+// quizProblem explains why the page cannot read or write the answer.
+func quizProblem(p *i18n.Printer, err error) string {
+	var ea *errAssigned
+	switch {
+	case errors.As(err, &ea):
+		return p.T("web.quiz.assigned", "At", ea.at)
+	}
+	var eo *errOutside
+	if errors.As(err, &eo) {
+		return p.T("web.error.outside", "Path", eo.rel)
+	}
+	return p.T("web.quiz.unreadable", "Err", err)
+}
+
+// errOutside means a path leads out of the workspace, through a symbolic
+// link.
+type errOutside struct{ rel string }
+
+func (e *errOutside) Error() string { return e.rel + ": leads outside the workspace" }
+
+// insideWorkspace returns the file name of rel in the workspace root, after
+// making sure that neither it nor its folder leads elsewhere through a
+// symbolic link. The file itself may not exist yet.
+func insideWorkspace(root, rel string) (string, error) {
+	name := filepath.Join(root, filepath.FromSlash(rel))
+	realRoot, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return "", err
+	}
+	realDir, err := filepath.EvalSymlinks(filepath.Dir(name))
+	if err != nil {
+		return "", err
+	}
+	if r, err := filepath.Rel(realRoot, realDir); err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+		return "", &errOutside{rel}
+	}
+	if info, err := os.Lstat(name); err == nil && !info.Mode().IsRegular() {
+		return "", &errOutside{rel}
+	}
+	return name, nil
+}
+
+// readInside reads rel in the workspace root, refusing anything that
+// leads outside.
+func readInside(root, rel string) ([]byte, error) {
+	name, err := insideWorkspace(root, rel)
+	if err != nil {
+		return nil, err
+	}
+	return os.ReadFile(name)
+}

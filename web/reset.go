@@ -1,0 +1,30 @@
+package web
+
+import (
+	"net/http"
+)
+
+// reset restores the skeleton of an exercise in the reader's language;
+// workspace.Reset keeps the learner's files as a backup first.
+func (s *Server) reset(w http.ResponseWriter, r *http.Request) {
+	ex, ok := s.exerciseOf(w, r)
+	if !ok {
+		return
+	}
+	p := s.printer(w, r)
+	// Reset also clears the last check in the progress file, which the
+	// server writes too.
+	s.mu.Lock()
+	backup, err := s.ws.Reset(ex, p.Lang())
+	s.mu.Unlock()
+	if err != nil {
+		s.message(w, r, http.StatusInternalServerError, p.T("web.reset.failed", "Err", err))
+		return
+	}
+	done := "reset"
+	if backup == "" {
+		done = "reset_same"
+	}
+	s.recheck(ex)
+	s.after(w, r, ex, "result", done)
+}

@@ -1,0 +1,239 @@
+// Package web serves a course in the learner's browser, as `kurs serve`
+// does: the overview with progress, each lesson, each exercise with its
+// task, the learner's file, a check button, results that update when the
+// file is saved, hints, the quiz and, once passed, the solution.
+//
+// Everything the pages need is embedded (templates, styles, scripts and a
+// copy of mermaid), so the UI works without a network. The server is meant
+// for one learner on their own machine: it binds to loopback by default,
+// refuses requests for other host names (DNS rebinding), and accepts a
+// state-changing request only with its per-process token and from its own
+// origin. It reads and writes nothing but the workspace's exercise files
+// and progress, and the course.
+//
+// It does not check code itself (see the checker package) and does not
+// notice saves by itself: a Watcher tells it which exercise changed.
+package web
+
+import (
+	"context"
+	"crypto/rand"
+	"embed"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/kurs-course/kurs/checker"
+	"github.com/kurs-course/kurs/course"
+	"github.com/kurs-course/kurs/i18n"
+	"github.com/kurs-course/kurs/workspace"
+)
+
+//go:embed templates/*.html
+var templateFS embed.FS
+
+//go:embed assets
+var assetFS embed.FS
+
+// Watcher reports which exercise's files were saved; package watch
+// provides one.
+type Watcher interface {
+	// Changes delivers an exercise id once per burst of saves.
+	Changes() <-chan string
+	// Close stops watching.
+	Close() error
+}
+
+// Options configure a Server.
+type Options struct {
+	Workspace *workspace.Workspace
+	Course    *course.Course
+	// Checker checks exercises; nil means one with the default limits.
+	Checker *checker.Checker
+	// Lang is the language of readers who have not chosen one.
+	Lang string
+	// Watcher, if set, makes results follow saves; without it they
+	// change only when the learner presses Check. The Server closes it.
+	Watcher Watcher
+}
+
+// Server is the web UI of one workspace. Build it with New and run it with
+// Serve.
+type Server struct {
+	ws      *workspace.Workspace
+	course  *course.Course
+	ck      *checker.Checker
+	lang    string
+	watcher Watcher
+
+	md      *markdown
+	pages   map[string]*template.Template
+	assets  fs.FS
+	codeCSS []byte
+	// token authorizes state-changing requests; instance tells pages that
+	// the server was restarted (and its token changed).
+	token, instance string
+	printers        map[string]*i18n.Printer
+	hub             hub
+
+	// ctx ends when Serve returns; background checks run under it.
+	ctx   context.Context
+	hosts hosts
+
+	mu        sync.Mutex // guards progress writes and each exState's result
+	exercises map[string]*exState
+}
+
+// New returns a Server for the workspace and course in opt.
+func New(opt Options) (*Server, error) {
+	if opt.Workspace == nil || opt.Course == nil {
+		return nil, errors.New("web: a workspace and a course are needed")
+	}
+	s := &Server{
+		ws:        opt.Workspace,
+		course:    opt.Course,
+		ck:        opt.Checker,
+		lang:      opt.Lang,
+		watcher:   opt.Watcher,
+		md:        newMarkdown(),
+		pages:     map[string]*template.Template{},
+		printers:  map[string]*i18n.Printer{},
+		exercises: map[string]*exState{},
+		hub:       hub{subs: map[chan event]struct{}{}},
+		ctx:       context.Background(),
+	}
+	if s.ck == nil {
+		s.ck = &checker.Checker{}
+	}
+	if !i18n.Supported(s.lang) {
+		s.lang = i18n.Languages[0]
+	}
+	for _, l := range i18n.Languages {
+		s.printers[l] = i18n.New(l)
+	}
+	for _, ex := range s.course.Exercises {
+		s.exercises[ex.ID] = &exState{}
+	}
+	var err error
+	if s.token, err = random(); err != nil {
+		return nil, err
+	}
+	if s.instance, err = random(); err != nil {
+		return nil, err
+	}
+	if s.assets, err = fs.Sub(assetFS, "assets"); err != nil {
+		return nil, err
+	}
+	if s.codeCSS, err = codeCSS(); err != nil {
+		return nil, err
+	}
+	for _, page := range []string{"overview", "lesson", "exercise", "solution", "message"} {
+		t, err := template.New(page).Funcs(funcs).ParseFS(templateFS, "templates/layout.html", "templates/parts.html", "templates/"+page+".html")
+		if err != nil {
+			return nil, fmt.Errorf("web: template %s: %w", page, err)
+		}
+		s.pages[page] = t
+	}
+	return s, nil
+}
+
+// funcs are the templates' helpers.
+var funcs = template.FuncMap{
+	// list bundles a printer and exercises for the exercise-list template.
+	"list": func(p *i18n.Printer, l []exerciseView) any {
+		return struct {
+			P    *i18n.Printer
+			List []exerciseView
+		}{p, l}
+	},
+	"join": strings.Join,
+}
+
+// random returns 128 random bits in hex.
+func random() (string, error) {
+	b := make([]byte, 16)
+	if _, err := rand.Read(b); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(b), nil
+}
+
+// Serve serves the UI on ln until ctx ends, then stops within a few
+// seconds and closes ln and the Watcher. Only requests for ln's own
+// address get an answer.
+func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	s.ctx = ctx
+	s.hosts = newHosts(ln.Addr())
+	if s.watcher != nil {
+		defer s.watcher.Close()
+		go s.follow(ctx)
+	}
+	srv := &http.Server{
+		Handler:           s.handler(),
+		ReadHeaderTimeout: 10 * time.Second,
+		// Requests, and the event streams with them, end with ctx: an open
+		// stream would otherwise hold Shutdown up.
+		BaseContext: func(net.Listener) context.Context { return ctx },
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	stop, cancelStop := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancelStop()
+	if err := srv.Shutdown(stop); err != nil {
+		srv.Close()
+	}
+	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+// follow checks an exercise each time the Watcher reports a save.
+func (s *Server) follow(ctx context.Context) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case id, ok := <-s.watcher.Changes():
+			if !ok {
+				return
+			}
+			if ex, found := s.course.Exercise(id); found {
+				s.recheck(ex)
+			}
+		}
+	}
+}
+
+// handler routes requests; every one passes the guard first.
+func (s *Server) handler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /{$}", s.overview)
+	mux.HandleFunc("GET /lesson/{id}", s.lesson)
+	mux.HandleFunc("GET /exercise/{id}", s.exercise)
+	mux.HandleFunc("GET /exercise/{id}/result", s.resultFragment)
+	mux.HandleFunc("GET /exercise/{id}/solution", s.solution)
+	mux.HandleFunc("POST /exercise/{id}/check", s.check)
+	mux.HandleFunc("POST /exercise/{id}/hint", s.hint)
+	mux.HandleFunc("POST /exercise/{id}/answer", s.answer)
+	mux.HandleFunc("POST /exercise/{id}/reset", s.reset)
+	mux.HandleFunc("GET /events", s.events)
+	mux.HandleFunc("GET /assets/code.css", s.serveCodeCSS)
+	mux.Handle("GET /assets/", http.StripPrefix("/assets/", assetHandler(s.assets)))
+	mux.HandleFunc("/", s.notFound)
+	return s.guard(mux)
+}
