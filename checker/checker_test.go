@@ -695,12 +695,22 @@ func TestPanicReportsLearnerFrame(t *testing.T) {
 }
 
 func BenchmarkCheckReference(b *testing.B) {
+	benchmarkCheck(b, &checker.Checker{})
+}
+
+// BenchmarkCheckReferenceWithoutDefences is the same check with the static
+// checks, resource limits and process group off: the ratio of the two is
+// what the defences cost.
+func BenchmarkCheckReferenceWithoutDefences(b *testing.B) {
+	benchmarkCheck(b, checker.WithoutDefences(checker.Checker{}))
+}
+
+func benchmarkCheck(b *testing.B, ck *checker.Checker) {
 	ex := exercise(b, "circuitbreaker")
 	files, err := ex.Solution()
 	require.NoError(b, err)
 	dir := courseFiles(b, files)
 	name := filepath.Join(dir, files[0].Name)
-	ck := &checker.Checker{}
 	b.ResetTimer()
 	for i := range b.N {
 		// An edit, as a learner makes before checking.

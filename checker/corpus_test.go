@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
@@ -78,6 +79,11 @@ var problems = map[string]problemWant{
 	"quiz-error-wrong-name/bulkheadquiz":              {kind: checker.ProblemAPI, detail: "Answer"},
 	"tb-error-wrong-package/tokenbucket":              {kind: checker.ProblemPackage, file: "tokenbucket/tokenbucket.go", line: 1, detail: "ratelimit", exact: true},
 	"hostile-package-main-second-file/circuitbreaker": {kind: checker.ProblemPackage, file: "circuitbreaker/main.go", line: 1, detail: "main", exact: true},
+	"hostile-not-utf8/tokenbucket":                    {kind: checker.ProblemNotUTF8, file: "tokenbucket/tokenbucket.go", line: 3},
+	"hostile-import-net/circuitbreaker":               {kind: checker.ProblemImport, file: "circuitbreaker/circuitbreaker.go", line: 3, detail: "net", exact: true},
+	"hostile-import-runtime/circuitbreaker":           {kind: checker.ProblemImport, file: "circuitbreaker/circuitbreaker.go", line: 3, detail: "runtime", exact: true},
+	"hostile-init-blocks/tokenbucket":                 {kind: checker.ProblemCrash, detail: "deadlock"},
+	"hostile-forged-then-panic/circuitbreaker":        {kind: checker.ProblemCrash, detail: "panic: done"},
 }
 
 // loadCourse reads the repository's course.
@@ -133,6 +139,10 @@ func TestCorpus(t *testing.T) {
 
 	table := &verdicts{}
 	seen := map[string]bool{}
+	// Every check works below tmp; afterwards nothing of it may be left,
+	// running or on disk, and the submissions must be untouched.
+	tmp := t.TempDir()
+	before := snapshot(t, corpusDir)
 	t.Run("cases", func(t *testing.T) {
 		for _, e := range entries {
 			if !e.IsDir() {
@@ -151,12 +161,19 @@ func TestCorpus(t *testing.T) {
 						t.Parallel()
 						ex, ok := c.Exercise(id)
 						require.True(t, ok, "want.json names unknown exercise %s", id)
-						checkCase(t, ex, name, filepath.Join(caseDir, id), w.Exercises[id], table)
+						checkCase(t, ex, name, filepath.Join(caseDir, id), w.Exercises[id], table, tmp)
 					})
 				}
 			})
 		}
 	})
+	if runtime.GOOS == "linux" {
+		assert.Empty(t, processesUnder(t, tmp), "processes of the checks are still running")
+	}
+	left, err := os.ReadDir(tmp)
+	require.NoError(t, err)
+	assert.Empty(t, left, "the checks left files in their temporary directory")
+	assert.Equal(t, before, snapshot(t, corpusDir), "the checks changed the submissions")
 	for key := range problems {
 		assert.True(t, seen[key], "problems names %s, which the corpus does not hold", key)
 	}
@@ -189,8 +206,8 @@ func readWant(t *testing.T, caseDir string) want {
 	return w
 }
 
-func checkCase(t *testing.T, ex *course.Exercise, name, dir string, wantStatus checker.Status, table *verdicts) {
-	ck := &checker.Checker{Timeout: corpusTimeout}
+func checkCase(t *testing.T, ex *course.Exercise, name, dir string, wantStatus checker.Status, table *verdicts, tmp string) {
+	ck := &checker.Checker{Timeout: corpusTimeout, TempDir: tmp}
 	start := time.Now()
 	res, err := ck.Check(context.Background(), ex, dir)
 	elapsed := time.Since(start)

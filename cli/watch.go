@@ -94,9 +94,11 @@ func watchVerb() *verb {
 			if old, err := term.MakeRaw(fd); err == nil {
 				raw, s.raw = true, true
 				defer term.Restore(fd, old)
-				// Raw mode also stops the terminal from turning "\n" into
-				// a new line at its start.
-				s.out = crlf{e.Out}
+				if s.scr.tty {
+					// Raw mode also stops the terminal from turning "\n"
+					// into a new line at its start.
+					s.out = crlf{e.Out}
+				}
 			}
 		}
 		done := make(chan struct{})

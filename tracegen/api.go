@@ -174,16 +174,16 @@ func Observable(t string) bool {
 	return t == "" || slices.Contains([]string{Int, Int64, Float64, Bool, String}, t)
 }
 
-// Usable reports why a method cannot be called in a trace, or "" when it
-// can.
+// Usable returns the parameter or result, as Go source, that keeps a trace
+// from calling the method, or "" when a trace can call it.
 func (m Method) Usable() string {
 	for _, p := range m.Params {
 		if !Passable(p.Type) {
-			return fmt.Sprintf("parameter %s %s", p.Name, p.Type)
+			return strings.TrimSpace(p.Name + " " + p.Type)
 		}
 	}
 	if !Observable(m.Result) {
-		return "result " + m.Result
+		return m.Result
 	}
 	return ""
 }

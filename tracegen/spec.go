@@ -227,7 +227,7 @@ func (s Suite) Check(api *API) []Mistake {
 			return
 		}
 		if why := m.Usable(); why != "" {
-			add(path+".call", "unusable", "Call", o.Call, "Why", why)
+			add(path+".call", "unusable", "Call", o.Call, "What", why)
 			return
 		}
 		if o.Weight < 0 {

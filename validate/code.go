@@ -32,6 +32,8 @@ type exCode struct {
 	suite  tracegen.Suite
 	// traces reports whether the exercise is graded by traces.
 	traces bool
+	// refPassed reports whether the reference passes its hidden tests.
+	refPassed bool
 	// unrunnable holds the names of fixed traces the reference cannot
 	// even start (wrong calls), so they are not replayed.
 	unrunnable map[string]bool

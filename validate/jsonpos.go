@@ -141,6 +141,11 @@ func (s *jsonScanner) str() string {
 	return ""
 }
 
+// JSONLine returns the line where the value at path (keys and indexes
+// joined by dots, e.g. "generate.ops.1.call") begins in the JSON document
+// data, else the line of its nearest enclosing value, else 1.
+func JSONLine(data []byte, path string) int { return scanJSON(data).lineOf(path) }
+
 // lineAt returns the 1-based line of byte offset off in data.
 func lineAt(data []byte, off int64) int {
 	off = min(max(off, 0), int64(len(data)))

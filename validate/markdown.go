@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 	"net/url"
@@ -160,28 +161,28 @@ func (v *validator) parseMarker(file string, line int, body string) *marker {
 	s, _, _ = strings.Cut(s, "-->")
 	s = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(s), "kurs:trace"))
 	fields, err := splitQuoted(s)
-	bad := func(detail string) *marker {
-		v.add(file, line, MarkerSyntax, "Detail", detail)
+	bad := func(reason, value string) *marker {
+		v.add(file, line, MarkerSyntax, "Reason", reason, "Value", value)
 		return nil
 	}
 	if err != nil {
-		return bad(err.Error())
+		return bad("quote", "")
 	}
 	if len(fields) < 3 || strings.Contains(fields[0], "=") || strings.Contains(fields[1], "=") {
-		return bad("want <!-- kurs:trace EXERCISE TEST columns=… -->")
+		return bad("form", "")
 	}
 	m := &marker{line: line, exercise: fields[0], test: fields[1], words: map[string]string{}}
 	for _, f := range fields[2:] {
 		k, val, ok := strings.Cut(f, "=")
 		if !ok || k == "" {
-			return bad(fmt.Sprintf("%q is not NAME=VALUE", f))
+			return bad("pair", f)
 		}
 		switch k {
 		case "columns":
 			m.columns = strings.Split(val, ",")
 			for _, c := range m.columns {
 				if !columnKind.MatchString(c) {
-					return bad(fmt.Sprintf("unknown column %q: use arg, arg2…, ret, before, after, next, calls, expect, sums such as after+ret, or -", c))
+					return bad("column", c)
 				}
 			}
 		case "row":
@@ -191,10 +192,13 @@ func (v *validator) parseMarker(file string, line int, body string) *marker {
 		}
 	}
 	if m.columns == nil {
-		return bad("columns=… is missing")
+		return bad("no_columns", "")
 	}
 	return m
 }
+
+// errQuote is a quote that is not closed.
+var errQuote = errors.New("a quote is not closed")
 
 // splitQuoted splits s at spaces, keeping "quoted parts" together.
 func splitQuoted(s string) ([]string, error) {
@@ -217,7 +221,7 @@ func splitQuoted(s string) ([]string, error) {
 		}
 	}
 	if quoted {
-		return nil, fmt.Errorf("a quote is not closed")
+		return nil, errQuote
 	}
 	if any {
 		out = append(out, b.String())
@@ -300,11 +304,11 @@ func (v *validator) parity(de, en *doc, exercises []string) {
 	for i := 0; i < max(len(de.fences), len(en.fences)); i++ {
 		switch {
 		case i >= len(de.fences):
-			v.add(en.file, en.fences[i].line, CodeBlocks, "N", i+1, "Info", en.fences[i].info, "Other", de.file)
+			v.add(en.file, en.fences[i].line, CodeBlocks, "N", i+1, "Info", "```"+en.fences[i].info, "Other", de.file)
 		case i >= len(en.fences):
-			v.add(de.file, de.fences[i].line, CodeBlocks, "N", i+1, "Info", de.fences[i].info, "Other", en.file)
+			v.add(de.file, de.fences[i].line, CodeBlocks, "N", i+1, "Info", "```"+de.fences[i].info, "Other", en.file)
 		case de.fences[i].info != en.fences[i].info:
-			v.add(de.file, de.fences[i].line, CodeBlocks, "N", i+1, "Info", de.fences[i].info, "Other", at(en, en.fences[i].line), "OtherInfo", en.fences[i].info)
+			v.add(de.file, de.fences[i].line, CodeBlocks, "N", i+1, "Info", "```"+de.fences[i].info, "Other", at(en, en.fences[i].line), "OtherInfo", "```"+en.fences[i].info)
 		default:
 			continue
 		}

@@ -190,6 +190,7 @@ func (v *validator) panics(e *exCode, rep *replayOut, seed uint64) map[string]bo
 func (v *validator) referenceResult(e *exCode, res *checker.Result, panicked map[string]bool) {
 	switch res.Status {
 	case checker.Pass:
+		e.refPassed = true
 		return
 	case checker.Error:
 		if res.Problem != nil && (res.Problem.Kind == checker.ProblemCrash || res.Problem.Kind == checker.ProblemTimeout) && len(panicked) > 0 {

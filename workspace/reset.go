@@ -18,7 +18,7 @@ import (
 // Reset restores the skeleton of ex, with comments in lang, in the
 // exercise's folder, and returns the folder that keeps a backup of the
 // learner's files, or "" when there was nothing to keep: the folder held
-// the skeleton already, or no Go files at all.
+// the skeleton already (in any language), or no Go files at all.
 //
 // The backup holds every Go file the checker would read (the regular,
 // non-test .go files directly in the folder) and is complete before
@@ -46,8 +46,20 @@ func (w *Workspace) Reset(ex *course.Exercise, lang string) (backup string, err 
 	} else if same {
 		return "", nil
 	}
+	// The skeleton in another language is kurs's, not the learner's: it
+	// is replaced without a backup.
+	keep := len(mine) > 0
+	for _, l := range course.Languages {
+		other, err := ex.Skeleton(l)
+		if err != nil || l == lang {
+			continue
+		}
+		if same, err := holds(dir, mine, other); err == nil && same {
+			keep = false
+		}
+	}
 
-	if len(mine) > 0 {
+	if keep {
 		rel := make([]string, len(mine))
 		for i, name := range mine {
 			rel[i] = path.Join(ex.ID, name)

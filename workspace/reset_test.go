@@ -95,3 +95,15 @@ func TestResetWithoutBackupChangesNothing(t *testing.T) {
 	require.Error(t, err)
 	assert.Equal(t, "package circuitbreaker // mine\n", read(t, name))
 }
+
+// The skeleton in another language is kurs's own: it is replaced without a
+// backup.
+func TestResetToAnotherLanguage(t *testing.T) {
+	w, ex := newWorkspace(t, "en")
+	backup, err := w.Reset(ex, "de")
+	require.NoError(t, err)
+	assert.Empty(t, backup)
+	skeleton, err := ex.Skeleton("de")
+	require.NoError(t, err)
+	assert.Equal(t, string(skeleton[0].Data), read(t, filepath.Join(w.ExerciseDir("circuitbreaker"), "circuitbreaker.go")))
+}

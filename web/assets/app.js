@@ -56,16 +56,31 @@
     return r.text();
   }
 
-  // refreshResult shows the latest result without reloading the page.
+  // The result shown, and the newest the server announced, by the number
+  // of the check (seq). A form that checks brings its own result: while it
+  // is under way, announcements wait, so that its answer (with its notice)
+  // is not replaced by the same result fetched again.
   let shownSeq = -1;
+  let latestSeq = -1;
+  let posting = 0;
+
+  function seqOf(html) {
+    const m = /data-seq="(\d+)"/.exec(html);
+    return m ? Number(m[1]) : -1;
+  }
+
+  function showResult(html) {
+    const seq = seqOf(html);
+    if (seq !== -1 && seq < shownSeq) return; // an older result arrived late
+    document.getElementById("result").innerHTML = html;
+    shownSeq = seq;
+    status("");
+  }
+
+  // refreshResult shows the latest result without reloading the page.
   async function refreshResult() {
     if (!exercise) return;
-    const html = await fetchFragment(`/exercise/${exercise}/result`);
-    const box = document.getElementById("result");
-    box.innerHTML = html;
-    const v = document.getElementById("verdict");
-    shownSeq = v ? Number(v.dataset.seq) : -1;
-    status("");
+    showResult(await fetchFragment(`/exercise/${exercise}/result`));
     autocheck();
   }
 
@@ -91,8 +106,12 @@
     if (!target) return;
     e.preventDefault();
     const button = form.querySelector('button[type="submit"]');
+    const checks = form.dataset.fragment === "#result";
     if (button) button.disabled = true;
-    if (form.dataset.fragment === "#result") status("checking");
+    if (checks) {
+      status("checking");
+      posting++;
+    }
     try {
       const r = await fetch(form.action + "?lang=" + lang, {
         method: "POST",
@@ -106,16 +125,13 @@
         target.firstElementChild.textContent = text;
         return;
       }
-      target.innerHTML = text;
-      if (form.dataset.fragment === "#result") {
-        const v = document.getElementById("verdict");
-        shownSeq = v ? Number(v.dataset.seq) : shownSeq;
-        status("");
-      }
+      if (checks) showResult(text);
+      else target.innerHTML = text;
     } catch (err) {
       status("failed");
     } finally {
       if (button) button.disabled = false;
+      if (checks && --posting === 0 && latestSeq > shownSeq) refreshResult().catch(() => status("failed"));
     }
   });
 
@@ -165,6 +181,7 @@
         // kurs serve was restarted: its results are new, the page's old.
         instance = h.instance;
         meta("kurs-instance").content = h.instance;
+        shownSeq = latestSeq = -1; // a new server counts checks from 1
         refreshResult().catch(() => {});
         refreshProgress().catch(() => {});
       }
@@ -177,7 +194,10 @@
     });
     es.addEventListener("result", (e) => {
       const r = JSON.parse(e.data);
-      if (r.exercise === exercise && r.seq !== shownSeq) refreshResult().catch(() => status("failed"));
+      if (r.exercise === exercise) {
+        latestSeq = r.seq;
+        if (posting === 0 && r.seq !== shownSeq) refreshResult().catch(() => status("failed"));
+      }
       refreshProgress().catch(() => {});
     });
     es.onerror = () => setLive(false);
@@ -185,7 +205,7 @@
 
   document.addEventListener("DOMContentLoaded", () => {
     const v = document.getElementById("verdict");
-    if (v) shownSeq = Number(v.dataset.seq);
+    if (v) shownSeq = latestSeq = Number(v.dataset.seq);
     autocheck();
     if (window.mermaid) {
       window.mermaid.initialize({ startOnLoad: false, securityLevel: "strict", theme: "neutral" });
