@@ -1,66 +1,79 @@
 package kurs_test
 
 import (
+	"bytes"
 	"os"
-	"regexp"
+	"path/filepath"
+	"runtime"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
-// waitForDefault bounds a waitfor without a TIMEOUT: long enough for a
-// check on a busy machine, short enough that a hang fails the script.
-const waitForDefault = 60 * time.Second
-
-// cmdWaitFor implements `waitfor [-count=N] FILE REGEXP [TIMEOUT]`: it
-// waits until FILE holds at least N (default 1) matches of REGEXP, in
-// multi-line mode as stdout uses it, and fails after TIMEOUT (a Go
-// duration, default 60s) with the file's content. It awaits the output of
-// a background command that writes to a file, such as kurs watch, without
-// guessing a sleep.
-func cmdWaitFor(ts *testscript.TestScript, neg bool, args []string) {
-	if neg {
-		ts.Fatalf("unsupported: ! waitfor")
+// cmdWaitGlob waits until a file matching the glob exists: waitglob GLOB
+// [TIMEOUT]. It fails after the timeout (default 30s).
+func cmdWaitGlob(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 1 || len(args) > 2 {
+		ts.Fatalf("usage: waitglob GLOB [TIMEOUT]")
 	}
-	want := 1
-	if len(args) > 0 {
-		if n, ok := strings.CutPrefix(args[0], "-count="); ok {
-			var err error
-			if want, err = strconv.Atoi(n); err != nil || want < 1 {
-				ts.Fatalf("waitfor: bad count %q", n)
-			}
-			args = args[1:]
-		}
+	timeout := 30 * time.Second
+	if len(args) == 2 {
+		d, err := time.ParseDuration(args[1])
+		ts.Check(err)
+		timeout = d
 	}
-	if len(args) != 2 && len(args) != 3 {
-		ts.Fatalf("usage: waitfor [-count=N] FILE REGEXP [TIMEOUT]")
-	}
-	re, err := regexp.Compile("(?m)" + args[1])
-	ts.Check(err)
-	timeout := waitForDefault
-	if len(args) == 3 {
-		if timeout, err = time.ParseDuration(args[2]); err != nil {
-			ts.Fatalf("waitfor: bad timeout %q", args[2])
-		}
-	}
-	name := ts.MkAbs(args[0])
 	deadline := time.Now().Add(timeout)
 	for {
-		data, err := os.ReadFile(name)
-		if err == nil && len(re.FindAllIndex(data, -1)) >= want {
+		if m, _ := filepath.Glob(ts.MkAbs(args[0])); len(m) > 0 {
 			return
 		}
 		if time.Now().After(deadline) {
-			got := 0
-			if err == nil {
-				got = len(re.FindAllIndex(data, -1))
-			}
-			ts.Fatalf("waitfor: %s has %d of %d matches of %q after %v:\n%s", args[0], got, want, args[1], timeout, data)
+			ts.Fatalf("no file matches %s after %s", args[0], timeout)
 		}
-		// A file has no event to wait for here; a short poll keeps the
-		// wait close to the moment the output arrives.
-		time.Sleep(10 * time.Millisecond)
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// cmdEmptyDir asserts that a folder exists and holds nothing: emptydir DIR.
+func cmdEmptyDir(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 1 {
+		ts.Fatalf("usage: emptydir DIR")
+	}
+	entries, err := os.ReadDir(ts.MkAbs(args[0]))
+	ts.Check(err)
+	if neg != (len(entries) == 0) {
+		return
+	}
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	if neg {
+		ts.Fatalf("%s is empty", args[0])
+	}
+	ts.Fatalf("%s holds %v", args[0], names)
+}
+
+// cmdNoProcess asserts that no running process mentions a path in its
+// command line: noprocess PATH. Linux only; elsewhere it does nothing.
+func cmdNoProcess(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: noprocess PATH")
+	}
+	if runtime.GOOS != "linux" {
+		return
+	}
+	path := []byte(ts.MkAbs(args[0]))
+	entries, err := os.ReadDir("/proc")
+	ts.Check(err)
+	for _, e := range entries {
+		if _, err := strconv.Atoi(e.Name()); err != nil {
+			continue
+		}
+		cmdline, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		if err == nil && bytes.Contains(cmdline, path) {
+			ts.Fatalf("process %s still runs: %q", e.Name(), bytes.ReplaceAll(cmdline, []byte{0}, []byte{' '}))
+		}
 	}
 }

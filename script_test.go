@@ -14,7 +14,6 @@ package kurs_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -35,7 +34,7 @@ var updateScripts = flag.Bool("update", false, "update the cmp files in testdata
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"kurs": func() {
-			os.Exit(cli.Main(context.Background(), os.Args[1:], cli.System()))
+			os.Exit(cli.Run(os.Args[1:]))
 		},
 	})
 }
@@ -64,9 +63,12 @@ func TestScript(t *testing.T) {
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"exitcode": cmdExitCode,
-			"jsonget":  cmdJSONGet,
-			"gradedoc": cmdGradeDoc,
+			"exitcode":  cmdExitCode,
+			"jsonget":   cmdJSONGet,
+			"gradedoc":  cmdGradeDoc,
+			"waitglob":  cmdWaitGlob,
+			"emptydir":  cmdEmptyDir,
+			"noprocess": cmdNoProcess,
 		},
 	})
 }

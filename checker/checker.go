@@ -118,7 +118,9 @@ func readSources(dir, rel string) ([]source, error) {
 
 // Check checks the learner's exercise in dir, whose path relative to the
 // workspace is ex.ID. It returns a Result for every outcome of the learner's
-// code; an error means kurs itself could not do its job.
+// code; an error means kurs itself could not do its job, or ctx ended (the
+// error is then ctx's). Nothing of the check is left running or on disk
+// when it returns.
 func (c *Checker) Check(ctx context.Context, ex *course.Exercise, dir string) (*Result, error) {
 	start := time.Now()
 	res := &Result{Exercise: ex.ID, MaxScore: ex.Points, Seed: c.seed()}
@@ -142,6 +144,10 @@ func (c *Checker) Check(ctx context.Context, ex *course.Exercise, dir string) (*
 		return nil, err
 	}
 	prog, p, err := c.build(ctx, tmp)
+	if ctx.Err() != nil {
+		// Interrupted: no verdict, whatever the build said.
+		return nil, ctx.Err()
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -151,6 +157,9 @@ func (c *Checker) Check(ctx context.Context, ex *course.Exercise, dir string) (*
 	}
 	if err := c.run(ctx, tmp, prog, ex, res); err != nil {
 		return nil, err
+	}
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
 	}
 	return res, nil
 }

@@ -11,9 +11,11 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 
 	"github.com/kurs-course/kurs"
 	"github.com/kurs-course/kurs/course"
@@ -76,6 +78,14 @@ func verbs() []*verb {
 type usageError struct{ msg string }
 
 func (e *usageError) Error() string { return e.msg }
+
+// Run is the kurs command as a whole: Main with the process's streams,
+// ending the run early, and cleanly, on Ctrl-C or SIGTERM.
+func Run(args []string) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return Main(ctx, args, System())
+}
 
 // Main runs kurs with args (without the program name) and returns the exit
 // code. The context ends the run early, e.g. on Ctrl-C.

@@ -73,7 +73,7 @@ func newVerb() *verb {
 			}
 			return e.setupError(err)
 		}
-		fmt.Fprintln(e.Out, e.p.T("validate.new_created_"+what, "ID", id))
+		fmt.Fprintln(e.Out, e.p.T(key("validate.new_created_", what), "ID", id))
 		for _, f := range files {
 			fmt.Fprintf(e.Out, "  %s\n", f.Path)
 		}
@@ -81,7 +81,7 @@ func newVerb() *verb {
 		if e.g.course != "" {
 			course = " --course " + e.g.course
 		}
-		fmt.Fprintln(e.Out, e.p.T("validate.new_next_"+what, "ID", id, "Course", course))
+		fmt.Fprintln(e.Out, e.p.T(key("validate.new_next_", what), "ID", id, "Course", course))
 		return ExitOK
 	}}
 }
@@ -129,13 +129,13 @@ func (e *env) newError(fsys fs.FS, id string, err error) int {
 		file := path.Join("exercises", id, "testdata", "suite.json")
 		lines := jsonLinesOf(fsys, file)
 		for _, m := range ms {
-			msg := e.p.T("validate.gen_"+m.Kind, m.Args...)
+			msg := e.p.T(key("validate.gen_", m.Kind), m.Args...)
 			fmt.Fprintf(e.Err, "%s:%d: %s\n", file, lines(m.Path), e.p.T("validate.problem_generate", "Detail", msg))
 		}
 		return ExitUsage
 	}
 	if se, ok := scaffold.IsError(err); ok {
-		return e.usage("validate.new_"+se.Kind, se.Args...)
+		return e.usage(key("validate.new_", se.Kind), se.Args...)
 	}
 	return e.setupError(err)
 }

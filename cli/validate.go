@@ -95,17 +95,17 @@ func (e *env) problemText(p validate.Problem) string {
 	for i := 0; i+1 < len(args); i += 2 {
 		switch args[i] {
 		case "Lang":
-			args[i+1] = e.p.T("validate.lang_" + fmt.Sprint(args[i+1]))
+			args[i+1] = e.p.T(key("validate.lang_", args[i+1]))
 		case "Why":
-			args[i+1] = e.p.T("validate.why_" + fmt.Sprint(args[i+1]))
+			args[i+1] = e.p.T(key("validate.why_", args[i+1]))
 		case "Gen":
 			gen = fmt.Sprint(args[i+1])
 		}
 	}
 	if gen != "" {
-		args = []any{"Detail", e.p.T("validate.gen_"+gen, args...)}
+		args = []any{"Detail", e.p.T(key("validate.gen_", gen), args...)}
 	}
-	msg := e.p.T("validate.problem_"+string(p.Kind), args...)
+	msg := e.p.T(key("validate.problem_", p.Kind), args...)
 	var b strings.Builder
 	switch {
 	case p.File != "" && p.Line > 0:
@@ -138,6 +138,10 @@ func (e *env) problemText(p validate.Problem) string {
 	return b.String()
 }
 
+// key joins a message id from a prefix and a name known only at run time;
+// validate's tests check that every such id exists in both catalogs.
+func key(prefix string, name any) string { return prefix + fmt.Sprint(name) }
+
 func markFile(p validate.Problem) string { return argOf(p, "Marks") }
 
 func mutantID(p validate.Problem) string { return argOf(p, "Mutant") }
@@ -159,7 +163,7 @@ func (e *env) mutantReport(rep *validate.Report, jobs int) {
 	for _, s := range rep.Mutants {
 		switch {
 		case s.Skipped != "":
-			fmt.Fprintf(e.Out, "  %-16s %s\n", s.Exercise, e.p.T("validate.mutants_skipped_"+s.Skipped))
+			fmt.Fprintf(e.Out, "  %-16s %s\n", s.Exercise, e.p.T(key("validate.mutants_skipped_", s.Skipped)))
 			continue
 		case s.Mutants == 0:
 			fmt.Fprintf(e.Out, "  %-16s %s\n", s.Exercise, e.p.T("validate.mutants_none", "Invalid", s.Invalid))

@@ -116,6 +116,6 @@ func Table(w io.Writer, p *i18n.Printer, exercises []string, subs []Submission) 
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	_, err := fmt.Fprintln(w, p.T("grade.batch_total", "Count", len(subs), "Complete", complete))
+	_, err := fmt.Fprintln(w, p.T("grade.batch_total", "Total", len(subs), "Complete", complete))
 	return err
 }

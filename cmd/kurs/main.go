@@ -3,17 +3,9 @@
 package main
 
 import (
-	"context"
 	"os"
-	"os/signal"
-	"syscall"
 
 	"github.com/kurs-course/kurs/cli"
 )
 
-func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := cli.Main(ctx, os.Args[1:], cli.System())
-	stop()
-	os.Exit(code)
-}
+func main() { os.Exit(cli.Run(os.Args[1:])) }

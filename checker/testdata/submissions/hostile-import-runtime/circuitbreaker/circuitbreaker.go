@@ -11,7 +11,7 @@ func init() {
 type CircuitBreaker struct{}
 
 func New(threshold, wait int) *CircuitBreaker { return &CircuitBreaker{} }
-func (b *CircuitBreaker) State() string      { return "closed" }
-func (b *CircuitBreaker) Allow(now int) bool { return true }
-func (b *CircuitBreaker) Success()           {}
-func (b *CircuitBreaker) Failure(now int)    {}
+func (b *CircuitBreaker) State() string       { return "closed" }
+func (b *CircuitBreaker) Allow(now int) bool  { return true }
+func (b *CircuitBreaker) Success()            {}
+func (b *CircuitBreaker) Failure(now int)     {}
