@@ -203,6 +203,17 @@ func (c *Checker) writeModule(tmp string, ex *course.Exercise, files []source) e
 			return err
 		}
 	}
+	support, err := ex.SupportFiles()
+	if err != nil {
+		return err
+	}
+	for dir, files := range support {
+		for _, f := range files {
+			if err := write(path.Join("exercises", ex.ID, dir, f.Name), f.Data); err != nil {
+				return err
+			}
+		}
+	}
 	ref, err := ex.Solution()
 	if err != nil {
 		return err

@@ -64,6 +64,11 @@ type Exercise struct {
 	Imports []string            `json:"imports"`
 	Hints   map[string][]string `json:"hints"`
 	Quiz    []QuizCase          `json:"quiz,omitempty"`
+	// Support names folders of the exercise that hold Go packages the
+	// test program needs besides the driver (e.g. a simulator). Each is
+	// compiled at its import path github.com/kurs-course/kurs/exercises/ID/DIR,
+	// so the same package serves the lesson's own tests and every check.
+	Support []string `json:"support,omitempty"`
 	// Suite holds the hidden tests, from testdata/suite.json.
 	Suite harness.Suite `json:"-"`
 	fsys  fs.FS
@@ -107,6 +112,23 @@ func (e *Exercise) Tests() (driver, api []File, err error) {
 		return nil, nil, fmt.Errorf("exercise %s: testdata/ needs driver.go and api.go", e.ID)
 	}
 	return driver, api, nil
+}
+
+// SupportFiles returns the non-test .go files of each support folder,
+// keyed by the folder's path inside the exercise.
+func (e *Exercise) SupportFiles() (map[string][]File, error) {
+	out := map[string][]File{}
+	for _, dir := range e.Support {
+		if !fs.ValidPath(dir) || strings.HasPrefix(dir, "testdata") {
+			return nil, fmt.Errorf("exercise %s: support folder %q must be a path inside the exercise", e.ID, dir)
+		}
+		files, err := goFiles(e.fsys, dir)
+		if err != nil {
+			return nil, fmt.Errorf("exercise %s: %w", e.ID, err)
+		}
+		out[dir] = slices.DeleteFunc(files, func(f File) bool { return strings.HasSuffix(f.Name, "_test.go") })
+	}
+	return out, nil
 }
 
 // TestPoints returns the points a test is worth and the exercise's points
