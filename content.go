@@ -7,7 +7,7 @@ import (
 	"io/fs"
 )
 
-//go:embed lessons/*/*.md lessons/*/*.json exercises
+//go:embed lessons exercises
 var content embed.FS
 
 // Content returns the embedded course, laid out as lessons/ and exercises/.
