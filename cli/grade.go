@@ -99,6 +99,9 @@ func gradeOne(e *env, f *gradeFlags, ck *checker.Checker, exs []*course.Exercise
 	if err != nil {
 		return e.setupError(err)
 	}
+	if ws, err := workspace.Open(dir); err == nil {
+		e.p = i18n.New(i18n.Choose(e.g.lang, ws.Config.Lang, e.Getenv))
+	}
 	g := &grade.Grader{Checker: ck, Exercises: exs, Jobs: f.jobs}
 	results, err := g.Run(e.ctx, []grade.Submission{{Dir: dir}})
 	if err != nil {
@@ -223,10 +226,9 @@ func (e *env) verdict(results []grade.Result) int {
 		for _, err := range r.Errs {
 			// The same failure (no go command, a full disk) tends to hit
 			// every check; say it once.
-			if msg := err.Error(); !seen[msg] {
-				seen[msg] = true
-				where, cause, _ := strings.Cut(msg, ": ")
-				fmt.Fprintln(e.Err, e.p.T("grade.internal", "Where", where, "Err", cause))
+			if cause := err.Err.Error(); !seen[cause] {
+				seen[cause] = true
+				fmt.Fprintln(e.Err, e.p.T("grade.internal", "Where", err.Where(), "Err", cause))
 			}
 			code = ExitUsage
 		}

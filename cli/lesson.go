@@ -2,7 +2,6 @@ package cli
 
 import (
 	"errors"
-	"fmt"
 	"os"
 	"strconv"
 	"strings"
@@ -79,13 +78,11 @@ func lessonVerb() *verb {
 				return e.setupError(err)
 			}
 		}
-		if err := termdoc.Render(e.Out, md, e.screen().text()); err != nil {
-			return e.setupError(err)
-		}
-		fmt.Fprintln(e.Out)
-		fmt.Fprintln(e.Out, e.p.T("lesson.exercises", "Exercises", strings.Join(l.Exercises, ", ")))
+		// What to do next, wrapped like the lesson; a hard line break
+		// ("\\" at a line's end) keeps each note on a line of its own.
+		next := []string{e.p.T("lesson.exercises", "Exercises", strings.Join(l.Exercises, ", "))}
 		if ws == nil {
-			fmt.Fprintln(e.Out, e.p.T("lesson.no_workspace"))
+			next = append(next, e.p.T("lesson.no_workspace"))
 		}
 		if len(c.Lessons) > 1 {
 			var others []string
@@ -94,7 +91,11 @@ func lessonVerb() *verb {
 					others = append(others, o.ID)
 				}
 			}
-			fmt.Fprintln(e.Out, e.p.T("lesson.others", "Lessons", strings.Join(others, ", ")))
+			next = append(next, e.p.T("lesson.others", "Lessons", strings.Join(others, ", ")))
+		}
+		md = append(md, "\n\n---\n\n"+strings.Join(next, "\\\n")+"\n"...)
+		if err := termdoc.Render(e.Out, md, e.screen().text()); err != nil {
+			return e.setupError(err)
 		}
 		return ExitOK
 	}}

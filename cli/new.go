@@ -77,7 +77,9 @@ func newVerb() *verb {
 		for _, f := range files {
 			fmt.Fprintf(e.Out, "  %s\n", f.Path)
 		}
-		course := ""
+		// Without --course, kurs validate checks the built-in course, so
+		// the hint names the folder.
+		course := " --course ."
 		if e.g.course != "" {
 			course = " --course " + e.g.course
 		}

@@ -9,7 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
+	"slices"
 	"strings"
 	"time"
 
@@ -71,10 +71,6 @@ func watchVerb() *verb {
 		for i, ex := range exs {
 			ids[i] = ex.ID
 		}
-		// Ctrl-C is how a learner leaves watch: leave cleanly, with the
-		// terminal restored and no check left running.
-		ctx, stop := signal.NotifyContext(e.ctx, os.Interrupt)
-		defer stop()
 		w, err := watch.New(ws.Dir, ids, watch.Options{Poll: time.Duration(poll)})
 		if err != nil {
 			return e.setupError(err)
@@ -104,8 +100,11 @@ func watchVerb() *verb {
 		done := make(chan struct{})
 		defer close(done)
 		s.keys = readKeys(in, raw, done)
-		s.focus = s.start(args)
-		return s.run(ctx)
+		s.focus = s.start()
+		// Ctrl-C, the usual way out, ends e.ctx (see Run), or comes as a
+		// key in raw mode: either way watch ends cleanly, with the
+		// terminal restored and no check left running.
+		return s.run(e.ctx)
 	}}
 }
 
@@ -130,12 +129,9 @@ type session struct {
 // terminal sends them as bytes instead of signals.
 func quits(k byte) bool { return k == 'q' || k == 3 || k == 4 }
 
-// start returns the exercise to begin with: the first one named, else the
-// first one not passed yet.
-func (s *session) start(args []string) *course.Exercise {
-	if len(args) > 0 {
-		return s.exs[0]
-	}
+// start returns the exercise to begin with: the first one watched that
+// has not passed yet, else the first one watched.
+func (s *session) start() *course.Exercise {
 	if next := s.nextOpen(nil); next != nil {
 		return next
 	}
@@ -256,10 +252,13 @@ func (s *session) checkAndShow(ctx context.Context, exs []*course.Exercise) bool
 			b.WriteString("\n")
 		}
 		// Offer the next exercise; moving there is the learner's choice.
-		if next := s.nextOpen(s.focus); next != nil {
+		switch next := s.nextOpen(s.focus); {
+		case next != nil:
 			b.WriteString(s.e.p.T("watch.next", "Exercise", next.ID, "Title", next.Title.In(s.e.p.Lang())) + "\n")
-		} else if s.allPassed() {
+		case s.allPassed():
 			b.WriteString(s.e.p.T("watch.all_done") + "\n")
+		default:
+			b.WriteString(s.e.p.T("watch.watched_done") + "\n")
 		}
 	}
 	s.show(b.String())
@@ -315,6 +314,10 @@ func (s *session) check(ctx context.Context, exs []*course.Exercise) (graded []r
 func (s *session) show(body string) {
 	var b strings.Builder
 	if s.scr.tty {
+		// The window may have been resized since the last screen.
+		if w, _, err := term.GetSize(s.scr.fd); err == nil && w > 0 {
+			s.scr.width = w
+		}
 		b.WriteString("\x1b[H\x1b[2J")
 	} else {
 		b.WriteString(strings.Repeat("─", min(s.scr.width, 72)) + "\n")
@@ -362,8 +365,25 @@ func (s *session) progress() string {
 		maxScore += ex.Points
 		marks = append(marks, mark+" "+ex.ID)
 	}
-	return strings.Join(marks, "   ") + "\n" +
-		s.e.p.T("list.progress", "Passed", passed, "Total", len(s.course.Exercises), "Score", score, "Max", maxScore) + "\n"
+	// A long course wraps between exercises, never between a mark and its
+	// exercise.
+	var b strings.Builder
+	w := 0
+	for _, m := range marks {
+		switch {
+		case w == 0:
+		case w+3+termdoc.Width(m) > s.scr.width:
+			b.WriteString("\n")
+			w = 0
+		default:
+			b.WriteString("   ")
+			w += 3
+		}
+		b.WriteString(m)
+		w += termdoc.Width(m)
+	}
+	b.WriteString("\n" + s.e.p.T("list.progress", "Passed", passed, "Total", len(s.course.Exercises), "Score", score, "Max", maxScore) + "\n")
+	return b.String()
 }
 
 // hint returns the next hint for the exercise in focus and counts it as
@@ -431,14 +451,13 @@ func (s *session) list() string {
 // task returns the task of the exercise in focus and the files to edit.
 func (s *session) task() string {
 	ex, lang := s.focus, s.e.p.Lang()
-	n := 0
-	for i, x := range s.course.Exercises {
-		if x == ex {
-			n = i + 1
-		}
+	// Exercises are numbered in their lesson, as the lesson numbers them.
+	n, total := 1, 1
+	if l, ok := s.course.Lesson(ex.Lesson); ok {
+		n, total = slices.Index(l.Exercises, ex.ID)+1, len(l.Exercises)
 	}
 	var b strings.Builder
-	b.WriteString(s.e.p.T("watch.task", "N", n, "Total", len(s.course.Exercises), "Exercise", ex.ID, "Title", ex.Title.In(lang)) + "\n\n")
+	b.WriteString(s.e.p.T("watch.task", "N", n, "Total", total, "Exercise", ex.ID, "Title", ex.Title.In(lang)) + "\n\n")
 	_ = termdoc.Render(&b, []byte(ex.Summary.In(lang)), s.scr.text())
 	files, _ := checker.ReadSources(s.ws.ExerciseDir(ex.ID), ex.ID)
 	if len(files) > 0 {

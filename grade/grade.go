@@ -13,7 +13,6 @@ package grade
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -135,7 +134,27 @@ type Result struct {
 	// a missing go command or a full disk. That exercise's result is an
 	// error of kind internal, which the submission is not to blame for.
 	// Errs is empty when kurs did its job, whatever the verdicts.
-	Errs []error
+	Errs []*CheckError
+}
+
+// CheckError is kurs's own failure to check one exercise of a submission.
+type CheckError struct {
+	Submission string // the submission's id; "" when graded alone
+	Exercise   string
+	Err        error
+}
+
+func (e *CheckError) Error() string { return e.Where() + ": " + e.Err.Error() }
+
+func (e *CheckError) Unwrap() error { return e.Err }
+
+// Where names the exercise, and the submission when there is one:
+// "alice/circuitbreaker".
+func (e *CheckError) Where() string {
+	if e.Submission == "" {
+		return e.Exercise
+	}
+	return e.Submission + "/" + e.Exercise
 }
 
 // Run grades subs and returns their results in the same order, each with
@@ -205,7 +224,7 @@ schedule:
 
 // check checks one exercise of a submission. A failure of kurs itself
 // becomes a result of kind internal, returned with the error.
-func (g *Grader) check(ctx context.Context, ex *course.Exercise, s Submission) (*checker.Result, error) {
+func (g *Grader) check(ctx context.Context, ex *course.Exercise, s Submission) (*checker.Result, *CheckError) {
 	seed := g.Checker.Seed
 	if seed == 0 {
 		seed = checker.DefaultSeed
@@ -220,11 +239,7 @@ func (g *Grader) check(ctx context.Context, ex *course.Exercise, s Submission) (
 	}
 	res, err := g.Checker.Check(ctx, ex, dir)
 	if err != nil {
-		where := ex.ID
-		if s.ID != "" {
-			where = s.ID + "/" + ex.ID
-		}
-		return failed(checker.ProblemInternal, err.Error()), fmt.Errorf("%s: %w", where, err)
+		return failed(checker.ProblemInternal, err.Error()), &CheckError{Submission: s.ID, Exercise: ex.ID, Err: err}
 	}
 	steady(res)
 	return res, nil

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -49,15 +50,26 @@ var quiet = []string{"all-pass", "mixed-verdicts", "cb-fail-wait-gt", "cb-pass-m
 var hostile = []string{"cb-fail-busy-wait", "cb-fail-memory-bomb", "cb-fail-stack-overflow",
 	"hostile-init-endless-loop", "hostile-flood-stdout", "tb-fail-wait-for-token"}
 
-func loadCourse(t *testing.T) *course.Course {
+// ids are the exercises these tests grade: those of the corpus.
+var ids = []string{"circuitbreaker", "tokenbucket", "bulkheadquiz"}
+
+// exercises returns the exercises named by ids from the repository's
+// course. Other exercises of the course, finished or not, are not these
+// tests' business.
+func exercises(t *testing.T) []*course.Exercise {
 	t.Helper()
 	c, err := course.Load(os.DirFS(".."))
-	require.NoError(t, err)
-	return c
+	var exs []*course.Exercise
+	for _, id := range ids {
+		ex, ok := c.Exercise(id)
+		require.True(t, ok, "exercise %s: %v", id, err)
+		exs = append(exs, ex)
+	}
+	return exs
 }
 
-func newGrader(c *course.Course, jobs int) *grade.Grader {
-	return &grade.Grader{Checker: &checker.Checker{Timeout: timeout}, Exercises: c.Exercises, Jobs: jobs, Warm: true}
+func newGrader(exs []*course.Exercise, jobs int) *grade.Grader {
+	return &grade.Grader{Checker: &checker.Checker{Timeout: timeout}, Exercises: exs, Jobs: jobs, Warm: true}
 }
 
 // corpusSubmissions returns the named corpus cases as submissions.
@@ -81,7 +93,7 @@ func rendered(t *testing.T, r grade.Result) string {
 	require.NoError(t, report.GitHub(&b, p, r.Graded, "ws"))
 	require.NoError(t, report.GitHubSummary(&b, p, r.Graded, 1))
 	require.NoError(t, report.Text(&b, p, r.Graded, true))
-	require.NoError(t, report.CSV(&b, []string{"circuitbreaker", "tokenbucket", "bulkheadquiz"}, []report.Submission{r.Submission}))
+	require.NoError(t, report.CSV(&b, ids, []report.Submission{r.Submission}))
 	return durations.ReplaceAllString(b.String(), "")
 }
 
@@ -101,14 +113,14 @@ func byID(results []grade.Result) map[string]grade.Result {
 // verdicts, that hostile neighbours change no one's result, and that the
 // same submission gives the same bytes every time.
 func TestBatch(t *testing.T) {
-	c := loadCourse(t)
-	subs, err := grade.Find(corpus, c.Exercises)
+	exs := exercises(t)
+	subs, err := grade.Find(corpus, exs)
 	require.NoError(t, err)
 	require.GreaterOrEqual(t, len(subs), 50, "the corpus is the batch")
 
 	var mu sync.Mutex
 	var progress []int
-	g := newGrader(c, 2)
+	g := newGrader(exs, 2)
 	g.Progress = func(done, total int) {
 		mu.Lock()
 		defer mu.Unlock()
@@ -124,14 +136,14 @@ func TestBatch(t *testing.T) {
 	t.Run("verdicts", func(t *testing.T) {
 		for i, r := range all {
 			assert.Equal(t, subs[i].ID, r.ID, "results come in the order of the submissions")
-			t.Run(r.ID, func(t *testing.T) { checkVerdicts(t, c, r) })
+			t.Run(r.ID, func(t *testing.T) { checkVerdicts(t, exs, r) })
 		}
 	})
 
 	t.Run("hostile neighbours change nothing", func(t *testing.T) {
 		// The quiet submissions alone, one check at a time: what each
 		// would get if it were the only one graded.
-		alone, err := newGrader(c, 1).Run(context.Background(), corpusSubmissions(quiet...))
+		alone, err := newGrader(exs, 1).Run(context.Background(), corpusSubmissions(quiet...))
 		require.NoError(t, err)
 		inBatch := byID(all)
 		for _, r := range alone {
@@ -156,7 +168,7 @@ func TestBatch(t *testing.T) {
 				names = append(names, quiet[i])
 			}
 		}
-		again, err := newGrader(c, 2).Run(context.Background(), corpusSubmissions(names...))
+		again, err := newGrader(exs, 2).Run(context.Background(), corpusSubmissions(names...))
 		require.NoError(t, err)
 		first := byID(all)
 		for _, r := range again {
@@ -182,15 +194,15 @@ func statuses(r grade.Result) []checker.Status {
 
 // checkVerdicts compares a corpus submission's results with its want.json;
 // the exercises it does not hold are errors without files.
-func checkVerdicts(t *testing.T, c *course.Course, r grade.Result) {
+func checkVerdicts(t *testing.T, exs []*course.Exercise, r grade.Result) {
 	data, err := os.ReadFile(filepath.Join(corpus, r.ID, "want.json"))
 	require.NoError(t, err)
 	var want struct{ Exercises map[string]checker.Status }
 	require.NoError(t, json.Unmarshal(data, &want))
 	assert.Empty(t, r.Errs)
-	require.Len(t, r.Graded, len(c.Exercises))
+	require.Len(t, r.Graded, len(exs))
 	for i, g := range r.Graded {
-		assert.Equal(t, c.Exercises[i], g.Exercise, "results come in the course's order")
+		assert.Equal(t, exs[i], g.Exercise, "results come in the order of the exercises")
 		res := g.Result
 		w, held := want.Exercises[g.Exercise.ID]
 		if !held {
@@ -209,7 +221,7 @@ func checkVerdicts(t *testing.T, c *course.Course, r grade.Result) {
 }
 
 func TestFind(t *testing.T) {
-	c := loadCourse(t)
+	exs := exercises(t)
 	dir := t.TempDir()
 	mk := func(rel ...string) {
 		for _, r := range rel {
@@ -233,10 +245,10 @@ func TestFind(t *testing.T) {
 		"subs/.git/config", "subs/__MACOSX/x", "subs/_template/circuitbreaker/t.go", "subs/notes.txt",
 		"subs/gina/",
 	)
-	require.NoError(t, os.Symlink(outside, filepath.Join(dir, "subs/fritz")))            // put there by the grader
+	require.NoError(t, os.Symlink(outside, filepath.Join(dir, "subs/fritz")))             // put there by the grader
 	require.NoError(t, os.Symlink(outside, filepath.Join(dir, "subs/gina/inner-folder"))) // put there by the learner
 
-	subs, err := grade.Find(filepath.Join(dir, "subs"), c.Exercises)
+	subs, err := grade.Find(filepath.Join(dir, "subs"), exs)
 	require.NoError(t, err)
 	got := map[string]string{}
 	var ids []string
@@ -257,7 +269,7 @@ func TestFind(t *testing.T) {
 		"gina":  "subs/gina",
 	}, got)
 
-	_, err = grade.Find(filepath.Join(dir, "nope"), c.Exercises)
+	_, err = grade.Find(filepath.Join(dir, "nope"), exs)
 	assert.ErrorIs(t, err, os.ErrNotExist)
 }
 
@@ -284,29 +296,29 @@ func write(t *testing.T, dir string, files map[string]string) {
 // kurs's reference, a fake test program and harness, an empty suite). The
 // results must be the same to the byte.
 func TestOnlyExerciseSourcesCount(t *testing.T) {
-	c := loadCourse(t)
+	exs := exercises(t)
 	plain, dressed := t.TempDir(), t.TempDir()
 	copyCase(t, "cb-fail-wait-gt", plain)
 	copyCase(t, "cb-fail-wait-gt", dressed)
 	wrong, err := os.ReadFile(filepath.Join(plain, "circuitbreaker", "circuitbreaker.go"))
 	require.NoError(t, err)
 	write(t, dressed, map[string]string{
-		"kurs.toml":                  "format = 1\ncourse = \"/no/such/course\"\nlang = \"de\"\n",
-		"go.mod":                     "module github.com/kurs-course/kurs\n\ngo 1.99\n\ntoolchain go1.99.0\n\nreplace github.com/kurs-course/kurs/harness => ./fake\n",
-		"go.work":                    "go 1.99\n\nuse .\n",
-		"vendor/modules.txt":         "# github.com/kurs-course/kurs/harness v0.0.0\n",
-		"circuitbreaker/go.mod":      "module circuitbreaker\n",
-		"circuitbreaker/cb_test.go":  "package circuitbreaker\n\nimport (\"os\"; \"testing\")\n\nfunc TestMain(m *testing.M) { println(\"PASS\"); os.Exit(0) }\n",
-		"circuitbreaker/suite.json":  `{"tests": []}`,
-		"circuitbreaker/.hidden.go":  "package circuitbreaker\n\nimport \"os\"\n\nvar _ = os.Exit\n",
-		"suite.json":                 `{"tests": []}`,
+		"kurs.toml":                 "format = 1\ncourse = \"/no/such/course\"\nlang = \"de\"\n",
+		"go.mod":                    "module github.com/kurs-course/kurs\n\ngo 1.99\n\ntoolchain go1.99.0\n\nreplace github.com/kurs-course/kurs/harness => ./fake\n",
+		"go.work":                   "go 1.99\n\nuse .\n",
+		"vendor/modules.txt":        "# github.com/kurs-course/kurs/harness v0.0.0\n",
+		"circuitbreaker/go.mod":     "module circuitbreaker\n",
+		"circuitbreaker/cb_test.go": "package circuitbreaker\n\nimport (\"os\"; \"testing\")\n\nfunc TestMain(m *testing.M) { println(\"PASS\"); os.Exit(0) }\n",
+		"circuitbreaker/suite.json": `{"tests": []}`,
+		"circuitbreaker/.hidden.go": "package circuitbreaker\n\nimport \"os\"\n\nvar _ = os.Exit\n",
+		"suite.json":                `{"tests": []}`,
 		"internal/reference/circuitbreaker/circuitbreaker.go": string(wrong),
 		"internal/run/driver.go":                              "package main\n\nfunc main() {}\n",
 		"harness/guard/guard.go":                              "package guard\n",
 		"exercises/circuitbreaker/testdata/suite.json":        `{"tests": []}`,
 		"exercises/circuitbreaker/solution/circuitbreaker.go": string(wrong),
 	})
-	g := &grade.Grader{Checker: &checker.Checker{Timeout: timeout}, Exercises: c.Exercises[:1], Jobs: 2}
+	g := &grade.Grader{Checker: &checker.Checker{Timeout: timeout}, Exercises: exs[:1], Jobs: 2}
 	results, err := g.Run(context.Background(), []grade.Submission{{ID: "s", Dir: plain}, {ID: "s", Dir: dressed}})
 	require.NoError(t, err)
 	require.Equal(t, checker.Fail, results[0].Graded[0].Result.Status, "the plain wrong breaker fails")
@@ -317,12 +329,12 @@ func TestOnlyExerciseSourcesCount(t *testing.T) {
 // a classmate's solution, or out of the submission) is not the learner's
 // work and counts as missing.
 func TestLinkedExerciseFolder(t *testing.T) {
-	c := loadCourse(t)
+	exs := exercises(t)
 	dir := t.TempDir()
 	right, err := filepath.Abs(filepath.Join(corpus, "all-pass", "circuitbreaker"))
 	require.NoError(t, err)
 	require.NoError(t, os.Symlink(right, filepath.Join(dir, "circuitbreaker")))
-	g := &grade.Grader{Checker: &checker.Checker{Timeout: timeout}, Exercises: c.Exercises[:1]}
+	g := &grade.Grader{Checker: &checker.Checker{Timeout: timeout}, Exercises: exs[:1]}
 	results, err := g.Run(context.Background(), []grade.Submission{{ID: "linked", Dir: dir}})
 	require.NoError(t, err)
 	res := results[0].Graded[0].Result
@@ -334,14 +346,17 @@ func TestLinkedExerciseFolder(t *testing.T) {
 // TestKursFailure: when kurs itself cannot check (here: no go command),
 // every result is an internal error, reported apart from the verdicts.
 func TestKursFailure(t *testing.T) {
-	c := loadCourse(t)
-	g := &grade.Grader{Checker: &checker.Checker{Go: filepath.Join(t.TempDir(), "no-go"), Timeout: timeout}, Exercises: c.Exercises}
+	exs := exercises(t)
+	g := &grade.Grader{Checker: &checker.Checker{Go: filepath.Join(t.TempDir(), "no-go"), Timeout: timeout}, Exercises: exs}
 	results, err := g.Run(context.Background(), corpusSubmissions("all-pass"))
 	require.NoError(t, err)
 	r := results[0]
-	assert.Len(t, r.Errs, len(c.Exercises))
-	for _, e := range r.Errs {
-		assert.Regexp(t, `^all-pass/[a-z]+: `, e.Error())
+	assert.Len(t, r.Errs, len(exs))
+	for i, e := range r.Errs {
+		assert.Equal(t, "all-pass", e.Submission)
+		assert.Contains(t, []string{"circuitbreaker", "tokenbucket", "bulkheadquiz"}, e.Exercise)
+		assert.Regexp(t, `^all-pass/[a-z]+: `, e.Error(), i)
+		assert.Error(t, errors.Unwrap(e))
 	}
 	for _, g := range r.Graded {
 		assert.Equal(t, checker.Error, g.Result.Status)
@@ -352,10 +367,46 @@ func TestKursFailure(t *testing.T) {
 }
 
 func TestCancelled(t *testing.T) {
-	c := loadCourse(t)
+	exs := exercises(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	results, err := (&grade.Grader{Checker: &checker.Checker{}, Exercises: c.Exercises}).Run(ctx, corpusSubmissions(quiet...))
+	results, err := (&grade.Grader{Checker: &checker.Checker{}, Exercises: exs}).Run(ctx, corpusSubmissions(quiet...))
 	assert.ErrorIs(t, err, context.Canceled)
 	assert.Nil(t, results)
+}
+
+// TestDocument: the batch document is {"version": 1, "seed": …,
+// "submissions": […]}, and each entry is exactly the document of one
+// submission plus its "id".
+func TestDocument(t *testing.T) {
+	exs := exercises(t)
+	g := &grade.Grader{Checker: &checker.Checker{Seed: 5, Timeout: timeout}, Exercises: exs[2:]}
+	results, err := g.Run(context.Background(), corpusSubmissions("quiz-fail-swapped", "quiz-pass-init"))
+	require.NoError(t, err)
+
+	p := i18n.New("de")
+	var b bytes.Buffer
+	require.NoError(t, report.JSON(&b, grade.NewDocument(p, 5, results)))
+	var doc struct {
+		Version     int
+		Seed        uint64
+		Submissions []map[string]json.RawMessage
+	}
+	dec := json.NewDecoder(&b)
+	dec.DisallowUnknownFields()
+	require.NoError(t, dec.Decode(&doc))
+	assert.Equal(t, 1, doc.Version)
+	assert.Equal(t, uint64(5), doc.Seed)
+	require.Len(t, doc.Submissions, 2)
+	for i, entry := range doc.Submissions {
+		assert.JSONEq(t, `"`+results[i].ID+`"`, string(entry["id"]))
+		delete(entry, "id")
+		got, err := json.Marshal(entry)
+		require.NoError(t, err)
+		want, err := json.Marshal(report.NewDocument(p, results[i].Graded))
+		require.NoError(t, err)
+		assert.JSONEq(t, string(want), string(got), results[i].ID)
+	}
+	assert.Contains(t, string(doc.Submissions[0]["status"]), "fail")
+	assert.Contains(t, string(doc.Submissions[1]["status"]), "pass")
 }

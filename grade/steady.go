@@ -72,7 +72,7 @@ func crashReport(s string) string {
 			fn = fn[:j] + "(…)"
 		}
 		loc, _, _ = strings.Cut(strings.TrimSpace(loc), " ") // drop +0x… and fp=…
-		i++ // the location line is done with, too
+		i++                                                  // the location line is done with, too
 		frame := []string{strings.TrimPrefix(fn, modulePrefix), "\t" + strings.TrimPrefix(loc, modulePrefix)}
 		if n := len(frames); n >= 2 && frames[n-2] == frame[0] && frames[n-1] == frame[1] {
 			continue // recursion: the same frame again

@@ -8,7 +8,8 @@
 // classic mutation testing: a comparison negated or loosened, + and -, *
 // and /, && and || exchanged, a constant off by one, true and false
 // swapped, ++ and -- exchanged, a statement dropped, the branches of an if
-// or the bodies of two cases swapped. Mutants that do not type-check are
+// or the bodies of two cases swapped, one string constant of the file in
+// place of another (a state mixed up with another). Mutants that do not type-check are
 // dropped before anything is built.
 //
 // The package does not run mutants; see validate.
@@ -138,6 +139,9 @@ type gen struct {
 	info    *types.Info
 	fn      string // the function being walked
 	changes []change
+	// strings are the file's distinct string literals, in order: a
+	// learner who mixes up two states writes one where the other belongs.
+	strings []string
 }
 
 func (g *gen) off(p token.Pos) int { return g.fset.Position(p).Offset }
@@ -159,7 +163,25 @@ func (g *gen) add(n ast.Node, desc string, edits ...edit) {
 }
 
 func (g *gen) file(f *ast.File) {
+	ast.Inspect(f, func(n ast.Node) bool {
+		if _, ok := n.(*ast.ImportSpec); ok {
+			return false
+		}
+		if l, ok := n.(*ast.BasicLit); ok && l.Kind == token.STRING && !slices.Contains(g.strings, l.Value) {
+			g.strings = append(g.strings, l.Value)
+		}
+		return true
+	})
 	for _, d := range f.Decls {
+		if gd, ok := d.(*ast.GenDecl); ok && gd.Tok == token.VAR {
+			// Package-level values, such as a quiz's answers.
+			g.fn = "var"
+			for _, spec := range gd.Specs {
+				for _, v := range spec.(*ast.ValueSpec).Values {
+					ast.Inspect(v, g.node)
+				}
+			}
+		}
 		fd, ok := d.(*ast.FuncDecl)
 		if !ok || fd.Body == nil {
 			continue
@@ -197,6 +219,14 @@ func (g *gen) node(n ast.Node) bool {
 			}
 		}
 	case *ast.BasicLit:
+		if n.Kind == token.STRING {
+			for _, to := range g.strings {
+				if to != n.Value {
+					g.add(n, fmt.Sprintf("%s → %s", n.Value, to), edit{g.off(n.Pos()), g.off(n.End()), to})
+				}
+			}
+			break
+		}
 		if n.Kind != token.INT && n.Kind != token.FLOAT {
 			break
 		}

@@ -64,14 +64,14 @@ func generate(t *testing.T) map[string]mutate.Mutant {
 func TestOperators(t *testing.T) {
 	byID := generate(t)
 	for id, wantLine := range map[string]string{
-		"Limiter.Allow: >= → < in `now-l.start >= l.window`":  "if now-l.start < l.window {",
-		"Limiter.Allow: >= → > in `now-l.start >= l.window`":  "if now-l.start > l.window {",
-		"Limiter.Allow: - → + in `now-l.start`":               "if now+l.start >= l.window {",
-		"Limiter.Allow: 0 → 1":                                "l.count = 1",
-		"Limiter.Allow: drop `l.count = 0`":                   "",
-		"Limiter.Allow: `l.count++` → `l.count--`":            "l.count--",
-		"Limiter.Allow: true → false":                         "return false",
-		"Limiter.Allow: negate `if l.count < l.limit`":        "if !(l.count < l.limit) {",
+		"Limiter.Allow: >= → < in `now-l.start >= l.window`":                                 "if now-l.start < l.window {",
+		"Limiter.Allow: >= → > in `now-l.start >= l.window`":                                 "if now-l.start > l.window {",
+		"Limiter.Allow: - → + in `now-l.start`":                                              "if now+l.start >= l.window {",
+		"Limiter.Allow: 0 → 1":                                                               "l.count = 1",
+		"Limiter.Allow: drop `l.count = 0`":                                                  "",
+		"Limiter.Allow: `l.count++` → `l.count--`":                                           "l.count--",
+		"Limiter.Allow: true → false":                                                        "return false",
+		"Limiter.Allow: negate `if l.count < l.limit`":                                       "if !(l.count < l.limit) {",
 		"Limiter.State: swap the bodies of `case l.count == 0` and `case l.count < l.limit`": `return "open"`,
 	} {
 		m, ok := byID[id]

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/kurs-course/kurs/checker"
 	"github.com/kurs-course/kurs/i18n"
 	"github.com/kurs-course/kurs/report"
 )
@@ -75,6 +76,17 @@ func TestGitHubAnnotations(t *testing.T) {
 	b.Reset()
 	require.NoError(t, report.GitHub(&b, p, graded, ""))
 	assert.Equal(t, "circuitbreaker/circuitbreaker.go", annotations(t, b.String())[0].props["file"], "a workspace at the repository's root")
+
+	// An exercise that passes gets no annotation.
+	quizRes := graded[2].Result
+	quizRes.Status, quizRes.Score = checker.Pass, quizRes.MaxScore
+	quizRes.Tests[1].Status, quizRes.Tests[1].Failure = checker.Pass, nil
+	b.Reset()
+	require.NoError(t, report.GitHub(&b, p, graded, ""))
+	as = annotations(t, b.String())
+	require.Len(t, as, 3, b.String())
+	assert.Equal(t, "tokenbucket: no test could run (0/3 points)", as[1].props["title"])
+	assert.Equal(t, "1 of 3 exercises pass, 2 of 9 points.", as[2].message)
 }
 
 func TestGitHubSummary(t *testing.T) {

@@ -51,7 +51,7 @@ const (
 	NoLesson      = "no_lesson"       // an exercise needs a lesson, and there is none
 	UnknownLesson = "unknown_lesson"  // --lesson names no lesson
 	UnknownEx     = "unknown_exercise"
-	NoNew         = "no_new"      // the reference has no New: not a trace exercise
+	NoNew         = "no_new"       // the reference has no New: not a trace exercise
 	HandWritten   = "hand_written" // driver.go or api.go is not generated
 	Unparsable    = "unparsable"   // the reference or suite.json cannot be read
 )

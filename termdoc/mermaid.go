@@ -29,8 +29,9 @@ var (
 //	●       →  closed
 //	closed  →  open    threshold failures in a row
 //
-// It returns nil for anything else, which is then shown as code.
-func diagram(src string) []string {
+// It returns nil for anything else, which is then shown as code. Labels
+// are wrapped to fit width.
+func diagram(src string, width int) []string {
 	var kind string
 	var ts []transition
 	names := map[string]string{} // a flowchart node's id → its text
@@ -78,13 +79,29 @@ func diagram(src string) []string {
 	for _, t := range ts {
 		fw, tw = max(fw, Width(t.from)), max(tw, Width(t.to))
 	}
-	out := make([]string, len(ts))
-	for i, t := range ts {
+	// Labels wrap in a column of their own, or, when the page leaves them
+	// too little room there, under the transition.
+	indent := fw + 5 + tw + 2
+	if width-indent < 20 {
+		indent = fw + 5
+	}
+	var out []string
+	for _, t := range ts {
 		line := t.from + strings.Repeat(" ", fw-Width(t.from)) + "  →  " + t.to
-		if t.label != "" {
-			line += strings.Repeat(" ", tw-Width(t.to)) + "  " + t.label
+		if t.label == "" {
+			out = append(out, line)
+			continue
 		}
-		out[i] = line
+		label := wrap(t.label, width-indent)
+		if indent > fw+5 {
+			out = append(out, line+strings.Repeat(" ", tw-Width(t.to))+"  "+label[0])
+			label = label[1:]
+		} else {
+			out = append(out, line)
+		}
+		for _, l := range label {
+			out = append(out, strings.Repeat(" ", indent)+l)
+		}
 	}
 	return out
 }

@@ -8,7 +8,9 @@ import (
 )
 
 // minColumn is the narrowest a column is squeezed to when a table is wider
-// than the page; narrower, most words would break.
+// than the page, while there is room for it; narrower, most words break.
+// A table that has not even that room gets narrower columns still: words
+// broken in a cell read better than rows that the terminal breaks.
 const minColumn = 8
 
 // table draws a GFM table with box-drawing borders. Columns keep their
@@ -132,9 +134,13 @@ func fit(natural []int, avail int) []int {
 			}
 		}
 	}
+	floor := minColumn
+	if open > 0 && left/open < minColumn {
+		floor = max(left/open, 1)
+	}
 	for i, w := range natural {
 		if !done[i] {
-			widths[i] = min(w, max(minColumn, left/max(open, 1)))
+			widths[i] = min(w, max(floor, left/max(open, 1)))
 		}
 	}
 	return widths

@@ -6,8 +6,9 @@
 //
 // Without colour the output is plain UTF-8 text with no escape sequences,
 // fit for pipes, files and tests. termdoc renders what kurs's course texts
-// use; it does not page, does not interpret raw HTML (it shows it as text)
-// and does not draw diagrams as pictures.
+// use; it does not page, does not interpret raw HTML (it shows it as text,
+// and HTML comments not at all) and does not draw diagrams or figures as
+// pictures.
 package termdoc
 
 import (
@@ -122,7 +123,7 @@ func (r *renderer) block(n ast.Node, width int) []string {
 		lang := string(n.Language(r.src))
 		code := r.lines(n)
 		if lang == "mermaid" {
-			if l := diagram(code); l != nil {
+			if l := diagram(code, width-2); l != nil {
 				return prefix(l, "  ", "  ")
 			}
 		}
@@ -130,6 +131,9 @@ func (r *renderer) block(n ast.Node, width int) []string {
 	case *ast.CodeBlock:
 		return r.code(r.lines(n), "")
 	case *ast.HTMLBlock:
+		if n.HTMLBlockType == ast.HTMLBlockType2 {
+			return nil // a comment, such as a note to the course's tools
+		}
 		return strings.Split(strings.TrimRight(r.lines(n), "\n"), "\n")
 	case *ast.ThematicBreak:
 		return []string{strings.Repeat("─", min(width, 40))}
@@ -309,9 +313,13 @@ func (r *renderer) inlineNode(b *strings.Builder, n ast.Node) {
 	case *ast.Image:
 		b.WriteString("[" + r.inline(n) + "]")
 	case *ast.RawHTML:
+		var raw strings.Builder
 		for i := 0; i < n.Segments.Len(); i++ {
 			seg := n.Segments.At(i)
-			b.Write(seg.Value(r.src))
+			raw.Write(seg.Value(r.src))
+		}
+		if !strings.HasPrefix(raw.String(), "<!--") {
+			b.WriteString(raw.String())
 		}
 	case *east.Strikethrough:
 		if r.opt.Color {

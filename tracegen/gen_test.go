@@ -187,7 +187,7 @@ func TestSuiteCheck(t *testing.T) {
 		"generate.ops.0.args arg_count",
 		"generate.ops.1.call no_method",
 		"generate.ops.2.call unusable",
-		"generate.ops.3.args.0.int range",
+		"generate.ops.3.args.0.int order",
 	}, got)
 	_, _, err := tracegen.Files("l", api, s)
 	var ms tracegen.Mistakes

@@ -201,8 +201,8 @@ func (s Suite) Check(api *API) []Mistake {
 		}
 		for i, a := range as {
 			p := fmt.Sprintf("%s.%d", path, i)
-			if a.Int != nil {
-				rng(p+".int", *a.Int)
+			if a.Int != nil && a.Int[0] > a.Int[1] {
+				add(p+".int", "order", "Min", a.Int[0], "Max", a.Int[1])
 			}
 			if (ps[i].Type == Int || ps[i].Type == Int64) && !a.whole() {
 				add(p, "whole", "Call", call, "Param", ps[i].Name)

@@ -99,7 +99,7 @@ func (v *validator) mutants(ctx context.Context, c *course.Course, codes map[str
 		}
 	}
 	each(ctx, v.opts.jobs(), runs, func(r *run) {
-		r.res, r.err = checkFiles(ctx, &ck, r.e.ex, r.m.Files)
+		r.res, r.err = checkFiles(ctx, &ck, r.e.checked(), r.m.Files)
 	})
 	if err := ctx.Err(); err != nil {
 		return nil, 0, err

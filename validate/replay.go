@@ -173,17 +173,19 @@ func kursReplayRun(d kursharness.Traces, name string, t kursharness.Trace) kursR
 }
 `
 
-// errNoReplay means the exercise's driver cannot be redirected (it does
-// not call harness.Main) or does not build; the checker reports the
-// latter.
-var errNoReplay = errors.New("no replay")
+// noReplay is why the reference could not be replayed: a driver that does
+// not call harness.Main, or one that does not build or run with the
+// reference (the checks say more about that).
+type noReplay struct{ why string }
+
+func (e *noReplay) Error() string { return "no replay: " + e.why }
 
 // replay builds the exercise's driver with the reference in the learner's
 // place and runs the reference alone on the requested traces.
 func (v *validator) replay(ctx context.Context, e *exCode, req replayRequest) (*replayOut, error) {
 	driver, _, err := e.ex.Tests()
 	if err != nil {
-		return nil, errNoReplay
+		return nil, &noReplay{err.Error()}
 	}
 	tmp, err := os.MkdirTemp(v.opts.checker().TempDir, "kurs-validate-")
 	if err != nil {
@@ -208,6 +210,17 @@ func (v *validator) replay(ctx context.Context, e *exCode, req replayRequest) (*
 			return nil, err
 		}
 	}
+	support, err := e.ex.SupportFiles()
+	if err != nil {
+		return nil, &noReplay{err.Error()}
+	}
+	for dir, files := range support {
+		for _, f := range files {
+			if err := write(path.Join("exercises", e.ex.ID, dir, f.Name), f.Data); err != nil {
+				return nil, err
+			}
+		}
+	}
 	redirected := false
 	for _, f := range driver {
 		data, ok := redirect(f.Data)
@@ -217,7 +230,7 @@ func (v *validator) replay(ctx context.Context, e *exCode, req replayRequest) (*
 		}
 	}
 	if !redirected {
-		return nil, errNoReplay
+		return nil, &noReplay{"testdata/driver.go does not call harness.Main"}
 	}
 	if err := write("internal/run/zz_kurs_replay.go", []byte(replaySource)); err != nil {
 		return nil, err
@@ -257,7 +270,7 @@ func (v *validator) replay(ctx context.Context, e *exCode, req replayRequest) (*
 		}
 		var exit *exec.ExitError
 		if errors.As(err, &exit) {
-			return nil, errNoReplay // the reference's check says why
+			return nil, &noReplay{string(bytes.TrimSpace(out))}
 		}
 		return nil, fmt.Errorf("go build: %w: %s", err, bytes.TrimSpace(out))
 	}
@@ -269,11 +282,11 @@ func (v *validator) replay(ctx context.Context, e *exCode, req replayRequest) (*
 		if ctx.Err() != nil && ctx.Err() != context.DeadlineExceeded {
 			return nil, ctx.Err()
 		}
-		return nil, errNoReplay // an endless loop or a crash: the check reports it
+		return nil, &noReplay{err.Error()} // an endless loop or a crash: the check reports it
 	}
 	var out replayOut
 	if err := json.Unmarshal(stdout.Bytes(), &out); err != nil {
-		return nil, errNoReplay
+		return nil, &noReplay{err.Error()}
 	}
 	return &out, nil
 }

@@ -8,6 +8,7 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -31,21 +32,26 @@ type job struct {
 // run checks every exercise's reference and skeletons and replays its
 // traces, Options.Jobs at a time, then reports what went wrong. It
 // returns the replays by exercise id, for the lesson tables.
-func (v *validator) run(ctx context.Context, c *course.Course, codes map[string]*exCode, docs map[string]*doc) (map[string]*replayOut, error) {
-	var jobs []*job
+//
+// The replays and skeletons go first: a trace the reference cannot run
+// would crash the reference's check (the harness does not guard the
+// reference), so the reference is checked without such traces, which are
+// reported on their own.
+func (v *validator) run(ctx context.Context, c *course.Course, codes map[string]*exCode) (map[string]*replayOut, error) {
+	var first, second []*job
 	for _, ex := range c.Exercises {
 		e := codes[ex.ID]
-		if e.solution == nil || !e.parsed {
+		if e.solution == nil || !e.parsed || e.stale {
 			continue
 		}
-		jobs = append(jobs, &job{e: e, kind: "reference"})
+		second = append(second, &job{e: e, kind: "reference"})
 		for _, lang := range course.Languages {
 			if _, err := ex.Skeleton(lang); err == nil {
-				jobs = append(jobs, &job{e: e, kind: "skeleton", lang: lang})
+				first = append(first, &job{e: e, kind: "skeleton", lang: lang})
 			}
 		}
-		if e.traces && e.api != nil {
-			jobs = append(jobs, &job{e: e, kind: "replay"})
+		if e.traces {
+			first = append(first, &job{e: e, kind: "replay"})
 		}
 	}
 	ck := v.opts.checker()
@@ -53,10 +59,10 @@ func (v *validator) run(ctx context.Context, c *course.Course, codes map[string]
 	if seed == 0 {
 		seed = checker.DefaultSeed
 	}
-	each(ctx, v.opts.jobs(), jobs, func(j *job) {
+	do := func(j *job) {
 		switch j.kind {
 		case "reference":
-			j.res, j.err = checkFiles(ctx, ck, j.e.ex, j.e.solution)
+			j.res, j.err = checkFiles(ctx, ck, j.e.checked(), j.e.solution)
 		case "skeleton":
 			files, _ := j.e.ex.Skeleton(j.lang)
 			j.res, j.err = checkFiles(ctx, ck, j.e.ex, files)
@@ -71,34 +77,61 @@ func (v *validator) run(ctx context.Context, c *course.Course, codes map[string]
 				}
 			}
 			j.rep, j.err = v.replay(ctx, j.e, req)
-			if errors.Is(j.err, errNoReplay) {
-				j.err = nil
+			var no *noReplay
+			if errors.As(j.err, &no) {
+				j.e.noReplay, j.err = no.why, nil
 			}
 		}
-	})
-	if err := ctx.Err(); err != nil {
-		return nil, err
 	}
+	each(ctx, v.opts.jobs(), first, do)
 	replays := map[string]*replayOut{}
-	panicked := map[string]map[string]bool{}
-	for _, j := range jobs {
+	for _, j := range first {
 		if j.err != nil {
 			return nil, j.err
 		}
 		if j.kind == "replay" && j.rep != nil {
 			replays[j.e.ex.ID] = j.rep
-			panicked[j.e.ex.ID] = v.panics(j.e, j.rep, seed)
+			for name := range v.panics(j.e, j.rep, seed) {
+				j.e.unrunnable[name] = true
+			}
 		}
 	}
-	for _, j := range jobs {
+	// A reference with no trace left to run has nothing to be checked on.
+	second = slices.DeleteFunc(second, func(j *job) bool { return len(j.e.checked().Suite.Tests) == 0 })
+	each(ctx, v.opts.jobs(), second, do)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	for _, j := range slices.Concat(first, second) {
+		if j.err != nil {
+			return nil, j.err
+		}
 		switch j.kind {
 		case "reference":
-			v.referenceResult(j.e, j.res, panicked[j.e.ex.ID])
+			v.referenceResult(j.e, j.res)
 		case "skeleton":
 			v.skeletonResult(j.e, j.lang, j.res)
 		}
 	}
 	return replays, nil
+}
+
+// checked returns the exercise as the reference is checked: without the
+// traces it cannot run, and allowing the imports it should not have (both
+// are reported on their own).
+func (e *exCode) checked() *course.Exercise {
+	if len(e.unrunnable) == 0 && len(e.extraImports) == 0 {
+		return e.ex
+	}
+	ex := *e.ex
+	ex.Imports = slices.Concat(e.ex.Imports, e.extraImports)
+	ex.Suite.Tests = nil
+	for _, t := range e.ex.Suite.Tests {
+		if !e.unrunnable[t.Name] {
+			ex.Suite.Tests = append(ex.Suite.Tests, t)
+		}
+	}
+	return &ex
 }
 
 // each runs f on every item, n at a time, and waits for all.
@@ -180,22 +213,19 @@ func (v *validator) panics(e *exCode, rep *replayOut, seed uint64) map[string]bo
 			}
 			detail = b.String() + "panic: " + r.Panic
 		}
-		v.add(file, line, RandomPanics, "Test", r.Name, "Index", r.Index, "Seed", seed, "Step", r.Step).Detail = detail
+		v.add(file, line, RandomPanics, "Test", r.Name, "Index", r.Index+1, "Seed", seed, "Step", r.Step).Detail = detail
 	}
 	return names
 }
 
 // referenceResult reports what the reference's check found: hidden tests it
 // fails, or why it could not be tested.
-func (v *validator) referenceResult(e *exCode, res *checker.Result, panicked map[string]bool) {
+func (v *validator) referenceResult(e *exCode, res *checker.Result) {
 	switch res.Status {
 	case checker.Pass:
 		e.refPassed = true
 		return
 	case checker.Error:
-		if res.Problem != nil && (res.Problem.Kind == checker.ProblemCrash || res.Problem.Kind == checker.ProblemTimeout) && len(panicked) > 0 {
-			return // the replay has said which trace
-		}
 		file, line, detail := v.locate(e, "solution", e.solution, res.Problem)
 		p := v.add(file, line, RefError)
 		p.Detail, p.Failure = detail, &Failure{Exercise: e.ex, Result: res}
@@ -203,7 +233,7 @@ func (v *validator) referenceResult(e *exCode, res *checker.Result, panicked map
 	}
 	for i := range res.Tests {
 		t := &res.Tests[i]
-		if t.Status == checker.Pass || panicked[t.Name] || e.unrunnable[t.Name] {
+		if t.Status == checker.Pass {
 			continue
 		}
 		file, line := v.testLine(e, t.Name)

@@ -22,7 +22,7 @@ var boolWords = map[string][2]string{"de": {"ja", "nein"}, "en": {"yes", "no"}}
 
 // tables compares every table tied to a trace with what the reference
 // does on that trace.
-func (v *validator) tables(c *course.Course, docs map[string]*doc, replays map[string]*replayOut) {
+func (v *validator) tables(c *course.Course, codes map[string]*exCode, docs map[string]*doc, replays map[string]*replayOut) {
 	files := make([]string, 0, len(docs))
 	for f := range docs {
 		files = append(files, f)
@@ -36,9 +36,19 @@ func (v *validator) tables(c *course.Course, docs map[string]*doc, replays map[s
 				continue
 			}
 			ex, ok := c.Exercise(m.exercise)
+			if !ok {
+				continue // reported by markerTarget
+			}
 			rep := replays[m.exercise]
-			if !ok || rep == nil {
-				continue // an unknown target is reported; no replay, no comparison
+			switch {
+			case rep == nil && codes[m.exercise].noReplay != "":
+				v.add(d.file, m.line, TableUnchecked).Detail = codes[m.exercise].noReplay
+				continue
+			case rep == nil:
+				continue // the reference was not run: its problems are reported
+			case !rep.Driver:
+				v.add(d.file, m.line, TableUnchecked).Detail = "testdata/driver.go: not a harness.Traces"
+				continue
 			}
 			var test *harness.Test
 			for i := range ex.Suite.Tests {

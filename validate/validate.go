@@ -59,6 +59,7 @@ const (
 	TableRows        Kind = "table_rows"        // a tied table with another number of rows than the trace
 	TableCell        Kind = "table_cell"        // a number in a tied table that the reference does not produce
 	TableCalls       Kind = "table_calls"       // a row whose calls differ from the trace's
+	TableUnchecked   Kind = "table_unchecked"   // a tied table whose trace could not be replayed
 	AllowlistRefused Kind = "allowlist_refused" // the allowlist names a package kurs always refuses
 	RefImport        Kind = "ref_import"        // the reference imports a package outside the allowlist
 	RefParse         Kind = "ref_parse"         // the reference does not parse
@@ -86,7 +87,7 @@ const (
 var Kinds = []Kind{JSON, MissingFile, IDMismatch, IDInvalid, Load, NoExercises, LessonText,
 	TextMissing, HintsMissing, HintsCount, SkeletonMissing, Points, LessonUnknown, ExerciseUnknown,
 	LessonOmits, Todo, Headings, Tables, TableShape, CodeBlocks, Mentions, Markers, Link, Image,
-	MarkerSyntax, MarkerTarget, MarkerNoTable, TableColumns, TableRows, TableCell, TableCalls,
+	MarkerSyntax, MarkerTarget, MarkerNoTable, TableColumns, TableRows, TableCell, TableCalls, TableUnchecked,
 	AllowlistRefused, RefImport, RefParse, RefFails, RefError, SkeletonPasses, SkeletonError,
 	TraceNew, TraceCall, TraceArgs, TraceWhole, TraceNoNew, TracePanics, RandomPanics,
 	NoFixedTraces, FewRandom, Generate, NoGenerate, DriverStale, MutantSurvives, MutantMarkStale}
@@ -162,11 +163,11 @@ func Run(ctx context.Context, fsys fs.FS, opts Options) (*Report, error) {
 		v.texts(c)
 		docs := v.lessons(c)
 		codes := v.code(c)
-		runs, err := v.run(ctx, c, codes, docs)
+		runs, err := v.run(ctx, c, codes)
 		if err != nil {
 			return nil, err
 		}
-		v.tables(c, docs, runs)
+		v.tables(c, codes, docs, runs)
 		if opts.Mutants {
 			if r.Mutants, r.MutantTime, err = v.mutants(ctx, c, codes); err != nil {
 				return nil, err

@@ -186,8 +186,12 @@ func TestClose(t *testing.T) {
 	w, err := New(root, []string{"a", "b"}, Options{})
 	require.NoError(t, err)
 	require.NoError(t, w.Close())
-	_, ok := <-w.Changes()
-	assert.False(t, ok, "Close closes Changes")
+	select {
+	case _, ok := <-w.Changes():
+		assert.False(t, ok, "Close closes Changes")
+	case <-time.After(patience):
+		t.Fatal("Close does not close Changes")
+	}
 	assert.NoError(t, w.Close(), "a second Close is harmless")
 }
 

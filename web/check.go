@@ -45,15 +45,22 @@ func (s *Server) recheck(ex *course.Exercise) {
 		st.run.Lock()
 		defer st.run.Unlock()
 		st.waiting.Store(false)
-		sum := s.sourcesSum(ex)
-		s.mu.Lock()
-		same := st.res != nil && st.sum == sum
-		s.mu.Unlock()
-		if same {
-			return
-		}
-		_, _ = s.runCheck(s.ctx, ex, st, sum)
+		s.checkIfChanged(ex, st)
 	}()
+}
+
+// checkIfChanged checks ex unless its files are the ones last checked, and
+// reports whether it checked. The caller holds st.run.
+func (s *Server) checkIfChanged(ex *course.Exercise, st *exState) bool {
+	sum := s.sourcesSum(ex)
+	s.mu.Lock()
+	same := st.res != nil && st.sum == sum
+	s.mu.Unlock()
+	if same {
+		return false
+	}
+	_, _ = s.runCheck(s.ctx, ex, st, sum)
+	return true
 }
 
 // checkNow checks ex and waits for the result.
@@ -70,7 +77,9 @@ func (s *Server) runCheck(ctx context.Context, ex *course.Exercise, st *exState,
 	s.publish("checking", ex.ID, "")
 	res, err := s.ck.Check(ctx, ex, s.ws.ExerciseDir(ex.ID))
 	if err != nil {
-		log.Printf("kurs serve: check %s: %v", ex.ID, err)
+		if ctx.Err() == nil {
+			log.Printf("kurs serve: check %s: %v", ex.ID, err)
+		}
 		s.publish("failed", ex.ID, "")
 		return nil, err
 	}

@@ -99,7 +99,7 @@ type canvas struct {
 }
 
 func newCanvas(p *i18n.Printer, observe string, n int) *canvas {
-	c := &canvas{w: left + right + n*stepWidth, h: top + plotHeight + bottom}
+	c := &canvas{w: max(360, left+right+n*stepWidth), h: top + plotHeight + bottom}
 	fmt.Fprintf(&c.b, `<svg xmlns="http://www.w3.org/2000/svg" class="drawing" role="img" viewBox="0 0 %d %d" width="%d" height="%d" font-family="system-ui, sans-serif" font-size="12">`,
 		c.w, c.h, c.w, c.h)
 	fmt.Fprintf(&c.b, `<title>%s</title>`, esc(p.T("web.draw.title", "Observe", observe)))

@@ -4,19 +4,30 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"testing/fstest"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/kurs-course/kurs"
 	"github.com/kurs-course/kurs/course"
 )
 
-// newWorkspace creates a workspace of the embedded course in lang and
-// returns it with the circuit breaker exercise.
+// fixture is a course of one exercise, circuitbreaker, with skeletons in
+// both languages, so that these tests do not depend on the embedded
+// course.
+var fixture = fstest.MapFS{
+	"lessons/l/lesson.json":                                  {Data: []byte(`{"id": "l", "exercises": ["circuitbreaker"]}`)},
+	"exercises/circuitbreaker/exercise.json":                 {Data: []byte(`{"id": "circuitbreaker", "lesson": "l", "points": 4}`)},
+	"exercises/circuitbreaker/testdata/suite.json":           {Data: []byte(`{"tests": [{"name": "t"}]}`)},
+	"exercises/circuitbreaker/skeleton/en/circuitbreaker.go": {Data: []byte("// Package circuitbreaker is exercise 1.\npackage circuitbreaker\n")},
+	"exercises/circuitbreaker/skeleton/de/circuitbreaker.go": {Data: []byte("// Package circuitbreaker ist Übung 1.\npackage circuitbreaker\n")},
+}
+
+// newWorkspace creates a workspace of the fixture course in lang and
+// returns it with its exercise.
 func newWorkspace(t *testing.T, lang string) (*Workspace, *course.Exercise) {
 	t.Helper()
-	c, err := course.Load(kurs.Content())
+	c, err := course.Load(fixture)
 	require.NoError(t, err)
 	dir := t.TempDir()
 	_, _, err = Init(dir, c, Config{Course: "embedded", Lang: lang}, lang)

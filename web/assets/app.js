@@ -75,6 +75,19 @@
     document.getElementById("result").innerHTML = html;
     shownSeq = seq;
     status("");
+    syncMini();
+  }
+
+  // The verdict also stands at the top of the page, for a learner who is
+  // reading the task while saving.
+  function syncMini() {
+    const mini = document.getElementById("mini-status");
+    const v = document.getElementById("verdict");
+    if (!mini) return;
+    mini.hidden = !v;
+    if (!v) return;
+    mini.textContent = v.querySelector("strong").textContent;
+    mini.className = "mini " + v.dataset.status;
   }
 
   // refreshResult shows the latest result without reloading the page.
@@ -206,6 +219,7 @@
   document.addEventListener("DOMContentLoaded", () => {
     const v = document.getElementById("verdict");
     if (v) shownSeq = latestSeq = Number(v.dataset.seq);
+    syncMini();
     autocheck();
     if (window.mermaid) {
       window.mermaid.initialize({ startOnLoad: false, securityLevel: "strict", theme: "neutral" });
