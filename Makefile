@@ -32,6 +32,7 @@ cross:
 	GOOS=windows GOARCH=amd64 $(GO) build -o /dev/null ./cmd/kurs
 
 bench:
+	$(GO) run ./bench/watch
 	$(GO) test -run '^$$' -bench . -benchtime 20x ./checker/
 
 clean:

@@ -69,6 +69,7 @@ func TestScript(t *testing.T) {
 			"waitglob":  cmdWaitGlob,
 			"emptydir":  cmdEmptyDir,
 			"noprocess": cmdNoProcess,
+			"waitfor":   cmdWaitFor,
 		},
 	})
 }

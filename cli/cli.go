@@ -32,6 +32,7 @@ const (
 
 // IO is what a command reads and writes; tests pass buffers.
 type IO struct {
+	In       io.Reader // keys for watch; nil means no input
 	Out, Err io.Writer
 	Getenv   func(string) string
 	Getwd    func() (string, error)
@@ -39,7 +40,7 @@ type IO struct {
 
 // System returns the process's real IO.
 func System() IO {
-	return IO{Out: os.Stdout, Err: os.Stderr, Getenv: os.Getenv, Getwd: os.Getwd}
+	return IO{In: os.Stdin, Out: os.Stdout, Err: os.Stderr, Getenv: os.Getenv, Getwd: os.Getwd}
 }
 
 // globals are the flags every verb takes.

@@ -99,9 +99,6 @@ func gradeOne(e *env, f *gradeFlags, ck *checker.Checker, exs []*course.Exercise
 	if err != nil {
 		return e.setupError(err)
 	}
-	if ws, err := workspace.Open(dir); err == nil {
-		e.p = i18n.New(i18n.Choose(e.g.lang, ws.Config.Lang, e.Getenv))
-	}
 	g := &grade.Grader{Checker: ck, Exercises: exs, Jobs: f.jobs}
 	results, err := g.Run(e.ctx, []grade.Submission{{Dir: dir}})
 	if err != nil {
@@ -156,7 +153,7 @@ func gradeBatch(e *env, f *gradeFlags, ck *checker.Checker, exs []*course.Exerci
 	start := time.Now()
 	results, err := g.Run(e.ctx, subs)
 	if err != nil {
-		fmt.Fprintln(e.Err)
+		bar.stop()
 		fmt.Fprintln(e.Err, e.p.T("error.interrupted"))
 		return ExitUsage
 	}
@@ -319,7 +316,8 @@ type progress struct {
 	w     io.Writer
 	p     *i18n.Printer
 	bar   bool
-	shown int // tenths already logged
+	open  bool // a bar is drawn and its line not ended
+	shown int  // tenths already logged
 }
 
 func newProgress(w io.Writer, p *i18n.Printer) *progress {
@@ -338,13 +336,23 @@ func (pr *progress) update(done, total int) {
 		const width = 30
 		n := done * width / total
 		fmt.Fprintf(pr.w, "\r[%s%s] %s ", strings.Repeat("█", n), strings.Repeat("░", width-n), label)
+		pr.open = true
 		if done == total {
-			fmt.Fprintln(pr.w)
+			pr.stop()
 		}
 		return
 	}
 	if tenth := done * 10 / total; tenth > pr.shown {
 		pr.shown = tenth
 		fmt.Fprintln(pr.w, label)
+	}
+}
+
+// stop ends the bar's line, so that what follows starts on a line of its
+// own.
+func (pr *progress) stop() {
+	if pr.open {
+		fmt.Fprintln(pr.w)
+		pr.open = false
 	}
 }

@@ -82,11 +82,14 @@ func watchVerb() *verb {
 			ck:      &checker.Checker{Seed: f.seed, Timeout: f.timeout},
 			verbose: f.verbose,
 		}
-		// IO has no input stream of its own yet; watch is the only verb
-		// that reads one.
-		in := io.Reader(os.Stdin)
+		in := e.In
+		if in == nil {
+			in = strings.NewReader("")
+		}
 		raw := false
-		if fd := int(os.Stdin.Fd()); term.IsTerminal(fd) {
+		// Single keys need raw mode, which only a terminal has.
+		if f, ok := in.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+			fd := int(f.Fd())
 			if old, err := term.MakeRaw(fd); err == nil {
 				raw, s.raw = true, true
 				defer term.Restore(fd, old)

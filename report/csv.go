@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+	"unicode"
 
 	"github.com/kurs-course/kurs/checker"
 	"github.com/kurs-course/kurs/i18n"
@@ -80,6 +81,17 @@ func inert(s string) string {
 	return s
 }
 
+// printable replaces control characters, which a folder name may hold and
+// a terminal would obey, with U+FFFD.
+func printable(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return '\uFFFD'
+		}
+		return r
+	}, s)
+}
+
 // Table writes a batch for people: one aligned row per submission with
 // each exercise's verdict and points, then how many submissions pass every
 // exercise.
@@ -90,7 +102,7 @@ func Table(w io.Writer, p *i18n.Printer, exercises []string, subs []Submission) 
 	for i := range subs {
 		s := &subs[i]
 		all := true
-		cells := []string{s.ID}
+		cells := []string{printable(s.ID)}
 		for _, id := range exercises {
 			c := ""
 			for _, g := range s.Graded {

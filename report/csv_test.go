@@ -26,6 +26,7 @@ func batch(t *testing.T) []report.Submission {
 		{ID: "alice", Graded: fixture(t)},
 		{ID: `=HYPERLINK("http://x","bob")`, Graded: perfect},
 		{ID: "carol, jr.", Graded: fixture(t)[2:]},
+		{ID: "dave\x1b[2J\tx", Graded: fixture(t)[2:]},
 	}
 }
 
@@ -39,17 +40,19 @@ func TestCSV(t *testing.T) {
 		{"alice", "0", "0", "1", "1"},
 		{`'=HYPERLINK("http://x","bob")`, "4", "3", "2", "9"},
 		{"carol, jr.", "", "", "1", "1"},
-	}, rows)
+		{"dave\x1b[2J\tx", "", "", "1", "1"},
+	}, rows, "CSV quotes what it must and keeps the rest")
 }
 
 func TestTable(t *testing.T) {
 	var b bytes.Buffer
 	require.NoError(t, report.Table(&b, i18n.New("de"), []string{"circuitbreaker", "tokenbucket", "bulkheadquiz"}, batch(t)))
 	lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
-	require.Len(t, lines, 5, b.String())
+	require.Len(t, lines, 6, b.String())
 	assert.Regexp(t, `^Abgabe +circuitbreaker +tokenbucket +bulkheadquiz +Punkte$`, lines[0])
 	assert.Regexp(t, `^alice +✗ 0/4 +✗ 0/3 +✗ 1/2 +1/9$`, lines[1])
 	assert.Regexp(t, `^=HYPERLINK\S* +✓ 4/4 +✓ 3/3 +✓ 2/2 +9/9$`, lines[2])
 	assert.Regexp(t, `^carol, jr\. + ✗ 1/2 +1/2$`, lines[3])
-	assert.Equal(t, "Abgaben: 3; davon mit allen Übungen bestanden: 1.", lines[4])
+	assert.Regexp(t, `^dave\x{FFFD}\[2J\x{FFFD}x + ✗ 1/2 +1/2$`, lines[4], "no control characters reach the terminal")
+	assert.Equal(t, "Abgaben: 4; davon mit allen Übungen bestanden: 1.", lines[5])
 }

@@ -204,26 +204,26 @@ var errQuote = errors.New("a quote is not closed")
 func splitQuoted(s string) ([]string, error) {
 	var out []string
 	var b strings.Builder
-	quoted, any := false, false
+	quoted, started := false, false
 	for _, r := range s {
 		switch {
 		case r == '"':
-			quoted, any = !quoted, true
+			quoted, started = !quoted, true
 		case !quoted && (r == ' ' || r == '\t'):
-			if any {
+			if started {
 				out = append(out, b.String())
 			}
 			b.Reset()
-			any = false
+			started = false
 		default:
 			b.WriteRune(r)
-			any = true
+			started = true
 		}
 	}
 	if quoted {
 		return nil, errQuote
 	}
-	if any {
+	if started {
 		out = append(out, b.String())
 	}
 	return out, nil

@@ -129,7 +129,7 @@ func (v *validator) compare(d *doc, t *table, test *harness.Test, r replayed) {
 				ok, want = v.expect(d, cell, r, g.first, g.last)
 			} else {
 				value := valueOf(kind, steps, r, g.first, g.last)
-				ok, want = matches(d.lang, m, kind, cell, value), show(d.lang, m, kind, value)
+				ok, want = matches(d.lang, m, kind, cell, value), show(d.lang, m, value)
 			}
 			if !ok {
 				v.add(d.file, rw.line, TableCell, "Row", ri+1, "Column", clean(t.header[ci]), "Got", clean(cell), "Want", want, "Test", m.test)
@@ -239,7 +239,7 @@ func word(lang string, m *marker, value string) string {
 }
 
 // show formats value for a message, the way the table should write it.
-func show(lang string, m *marker, kind, value string) string {
+func show(lang string, m *marker, value string) string {
 	if w := word(lang, m, value); w != value {
 		return w
 	}

@@ -22,7 +22,7 @@ import (
 	"github.com/kurs-course/kurs/course"
 )
 
-// Kind says what is wrong; the message "validate.problem.KIND" of the
+// Kind says what is wrong; the message "validate.problem_KIND" of the
 // i18n catalogs explains it, filled in from Problem.Args.
 type Kind string
 
@@ -82,15 +82,6 @@ const (
 	MutantSurvives   Kind = "mutant_survives"   // a mutant the hidden tests let through
 	MutantMarkStale  Kind = "mutant_mark_stale" // mutants.json marks a mutant that no longer survives
 )
-
-// Kinds lists every Kind, for the catalog tests.
-var Kinds = []Kind{JSON, MissingFile, IDMismatch, IDInvalid, Load, NoExercises, LessonText,
-	TextMissing, HintsMissing, HintsCount, SkeletonMissing, Points, LessonUnknown, ExerciseUnknown,
-	LessonOmits, Todo, Headings, Tables, TableShape, CodeBlocks, Mentions, Markers, Link, Image,
-	MarkerSyntax, MarkerTarget, MarkerNoTable, TableColumns, TableRows, TableCell, TableCalls, TableUnchecked,
-	AllowlistRefused, RefImport, RefParse, RefFails, RefError, SkeletonPasses, SkeletonError,
-	TraceNew, TraceCall, TraceArgs, TraceWhole, TraceNoNew, TracePanics, RandomPanics,
-	NoFixedTraces, FewRandom, Generate, NoGenerate, DriverStale, MutantSurvives, MutantMarkStale}
 
 // Problem is one thing to fix in a course.
 type Problem struct {
@@ -196,6 +187,8 @@ type validator struct {
 	json map[string]jsonLines
 }
 
+// add records a problem and returns it, for a Detail or Failure to be set
+// right away (the pointer is good until the next add).
 func (v *validator) add(file string, line int, kind Kind, args ...any) *Problem {
 	v.problems = append(v.problems, Problem{File: file, Line: line, Kind: kind, Args: args})
 	return &v.problems[len(v.problems)-1]

@@ -4,9 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"io/fs"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -146,9 +150,24 @@ func TestLessonTablesAreTied(t *testing.T) {
 // problem; the command line builds these ids at run time.
 func TestEveryMessageExists(t *testing.T) {
 	ids := []string{"validate.lang_de", "validate.lang_en"}
-	for _, k := range Kinds {
-		ids = append(ids, "validate.problem_"+string(k))
+	// Every constant of type Kind, read from the source so that a new kind
+	// cannot be forgotten here.
+	f, err := parser.ParseFile(token.NewFileSet(), "validate.go", nil, 0)
+	require.NoError(t, err)
+	kinds := 0
+	for _, d := range f.Decls {
+		if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.CONST {
+			for _, spec := range g.Specs {
+				vs := spec.(*ast.ValueSpec)
+				if id, ok := vs.Type.(*ast.Ident); ok && id.Name == "Kind" {
+					k, _ := strconv.Unquote(vs.Values[0].(*ast.BasicLit).Value)
+					ids = append(ids, "validate.problem_"+k)
+					kinds++
+				}
+			}
+		}
 	}
+	require.Greater(t, kinds, 40, "the scan found too few kinds")
 	for _, why := range []string{"malformed", "empty", "absolute", "outside", "missing", "folder", "anchor"} {
 		ids = append(ids, "validate.why_"+why)
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/json"
-	"log"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -78,7 +77,7 @@ func (s *Server) runCheck(ctx context.Context, ex *course.Exercise, st *exState,
 	res, err := s.ck.Check(ctx, ex, s.ws.ExerciseDir(ex.ID))
 	if err != nil {
 		if ctx.Err() == nil {
-			log.Printf("kurs serve: check %s: %v", ex.ID, err)
+			s.logf("web.log.check", "Exercise", ex.ID, "Err", err)
 		}
 		s.publish("failed", ex.ID, "")
 		return nil, err
@@ -90,7 +89,7 @@ func (s *Server) runCheck(ctx context.Context, ex *course.Exercise, st *exState,
 	err = s.record(res)
 	s.mu.Unlock()
 	if err != nil {
-		log.Printf("kurs serve: progress: %v", err)
+		s.logf("web.log.progress", "Err", err)
 	}
 	s.publishResult(ex.ID, string(res.Status), seq)
 	return res, nil

@@ -26,6 +26,9 @@ type sample struct {
 	call          string
 	got, want     string
 	hasGot, hasWt bool
+	// The whole observations, for the note at the failing step, when a
+	// drawing shows only part of them (see firstPart).
+	gotFull, wantFull string
 }
 
 // samples returns the steps of f that a drawing shows: the steps that ran
@@ -43,7 +46,11 @@ func samples(f *harness.Failure) []sample {
 	case harness.Panicked:
 		last.want, last.hasWt = f.Want.Obs, f.Want.Obs != ""
 	}
-	return append(s, last)
+	s = append(s, last)
+	for i := range s {
+		s[i].gotFull, s[i].wantFull = s[i].got, s[i].want
+	}
+	return s
 }
 
 // drawTrace returns an SVG picture of f, or "" when there is nothing worth
@@ -59,7 +66,43 @@ func drawTrace(p *i18n.Printer, f *harness.Failure) template.HTML {
 	if numeric(s) {
 		return plot(p, f.Observe, s)
 	}
-	return lanes(p, f.Observe, s)
+	// An observation of several values, such as "State(), now()": the
+	// first one may be a handful of names worth a drawing.
+	if first, observe, ok := firstPart(s, f.Observe); ok {
+		if len(laneOrder(first)) <= maxLanes {
+			return lanes(p, observe, first)
+		}
+		return ""
+	}
+	if len(laneOrder(s)) <= maxLanes {
+		return lanes(p, f.Observe, s)
+	}
+	return ""
+}
+
+// maxLanes bounds the names a drawing shows as lanes; with more, the table
+// says it better.
+const maxLanes = 6
+
+// firstPart returns s with only the first of the comma-separated values
+// of each observation, when every observation has the same number of them.
+func firstPart(s []sample, observe string) ([]sample, string, bool) {
+	parts := strings.Split(observe, ", ")
+	if len(parts) < 2 {
+		return nil, "", false
+	}
+	out := make([]sample, len(s))
+	for i, x := range s {
+		out[i] = x
+		for _, v := range []*string{&out[i].got, &out[i].want} {
+			f := strings.Split(*v, ", ")
+			if *v != "" && len(f) != len(parts) {
+				return nil, "", false
+			}
+			*v = f[0]
+		}
+	}
+	return out, parts[0], true
 }
 
 // numeric reports whether every value in s is a number.
@@ -84,7 +127,7 @@ func numeric(s []sample) bool {
 // well as in hue, and the reference is dashed, so the two lines stay apart
 // for readers who do not see colour.
 const (
-	left, right, top, bottom = 92, 20, 40, 86
+	left, right, top, bottom = 92, 20, 48, 100
 	stepWidth                = 46
 	plotHeight               = 150
 	learnerColour            = "#1d4ed8"
@@ -133,7 +176,7 @@ func (c *canvas) axis(p *i18n.Printer, s []sample) {
 			c.x(i), top+plotHeight+16, colour, c.x(i), top+plotHeight+16, esc(shorten(x.call)))
 	}
 	fmt.Fprintf(&c.b, `<text x="%.1f" y="%d" fill="%s" text-anchor="middle">%s</text>`,
-		c.x(last), top-4, failColour, esc(p.T("web.draw.step", "Step", len(s))))
+		c.x(last), top-8, failColour, esc(p.T("web.draw.step", "Step", len(s))))
 }
 
 func (c *canvas) done() template.HTML {
@@ -287,15 +330,15 @@ func (c *canvas) mismatch(p *i18n.Printer, s []sample, y func(string) float64) {
 	}
 	var note []string
 	if x.hasWt {
-		note = append(note, p.T("web.draw.want_value", "Value", x.want))
+		note = append(note, p.T("web.draw.want_value", "Value", x.wantFull))
 	}
 	if x.hasGot {
-		note = append(note, p.T("web.draw.got_value", "Value", x.got))
+		note = append(note, p.T("web.draw.got_value", "Value", x.gotFull))
 	} else {
 		note = append(note, p.T("web.draw.no_value"))
 	}
-	fmt.Fprintf(&c.b, `<text class="mismatch" x="%.1f" y="%d" text-anchor="end" fill="%s">%s</text>`,
-		c.x(i)+stepWidth/2, c.h-6, failColour, esc(strings.Join(note, " · ")))
+	fmt.Fprintf(&c.b, `<text class="mismatch" x="%d" y="%d" fill="%s">%s</text>`,
+		left, c.h-6, failColour, esc(p.T("web.draw.step", "Step", len(s))+": "+strings.Join(note, " · ")))
 }
 
 // niceStep rounds a grid step up to 1, 2 or 5 times a power of ten.

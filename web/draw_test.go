@@ -189,3 +189,36 @@ func TestTraceRowsSideBySide(t *testing.T) {
 	assert.False(t, rows[8].RetBad, "both returned true")
 	assert.True(t, rows[8].ObsBad)
 }
+
+func TestDrawCompoundObservation(t *testing.T) {
+	f := &harness.Failure{
+		Kind: harness.Mismatch, Observe: "State(), now()", Step: 3, Call: "Call(10)",
+		Done: []harness.Done{
+			{Call: "Call(0)", Got: harness.Result{Obs: "closed, 0"}},
+			{Call: "Call(50)", Got: harness.Result{Obs: "open, 50"}},
+		},
+		Want: harness.Result{Obs: "half_open, 60"}, Got: harness.Result{Obs: "open, 60"},
+	}
+	nodes := parseSVG(t, string(drawTrace(i18n.New("en"), f)))
+	var lanes []string
+	for _, n := range find(nodes, "text", "") {
+		if n.attrs["dominant-baseline"] == "middle" {
+			lanes = append(lanes, n.text)
+		}
+	}
+	assert.Equal(t, []string{"open", "half_open", "closed"}, lanes, "the states, without the times")
+	var labels []string
+	for _, n := range find(nodes, "text", "mismatch") {
+		labels = append(labels, n.text)
+	}
+	assert.Equal(t, []string{"step 3: expected half_open, 60 · yours open, 60"}, labels, "the note names the whole values")
+
+	// Too many different names for lanes: no drawing, the table shows it.
+	for i := range f.Done {
+		f.Done[i].Got.Obs = "x" + strconv.Itoa(i) + "-" + f.Done[i].Got.Obs
+	}
+	f.Done = append(f.Done, harness.Done{Call: "a", Got: harness.Result{Obs: "a"}}, harness.Done{Call: "b", Got: harness.Result{Obs: "b"}},
+		harness.Done{Call: "c", Got: harness.Result{Obs: "c"}}, harness.Done{Call: "d", Got: harness.Result{Obs: "d"}})
+	f.Observe = "Name()"
+	assert.Empty(t, drawTrace(i18n.New("en"), f))
+}

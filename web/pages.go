@@ -68,7 +68,7 @@ func (s *Server) newPage(p *i18n.Printer, r *http.Request, title string, data an
 func (s *Server) render(w http.ResponseWriter, status int, name, tmpl string, pg *page) {
 	var b bytes.Buffer
 	if err := s.pages[name].ExecuteTemplate(&b, tmpl, pg); err != nil {
-		log.Printf("kurs serve: %s: %v", name, err)
+		s.logf("web.log.render", "Page", name, "Err", err)
 		http.Error(w, pg.P.T("web.error.internal"), http.StatusInternalServerError)
 		return
 	}
@@ -76,6 +76,13 @@ func (s *Server) render(w http.ResponseWriter, status int, name, tmpl string, pg
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(status)
 	_, _ = w.Write(b.Bytes())
+}
+
+// logf reports a problem of the server itself to the terminal where kurs
+// serve runs, in the server's language; the page only says that something
+// went wrong.
+func (s *Server) logf(id string, kv ...any) {
+	log.Print(s.printers[s.lang].T(id, kv...))
 }
 
 // message shows a short localized message as a page, or as plain text to
@@ -214,6 +221,32 @@ func (s *Server) lesson(w http.ResponseWriter, r *http.Request) {
 	pg := s.newPage(p, r, l.Title.In(p.Lang()), d)
 	pg.Mermaid = bytes.Contains(src, []byte("```mermaid"))
 	s.render(w, http.StatusOK, "lesson", "layout", pg)
+}
+
+// figureTypes are the files a lesson may show next to its text.
+var figureTypes = map[string]string{
+	".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".gif": "image/gif",
+	".svg": "image/svg+xml", ".webp": "image/webp",
+}
+
+// lessonFile serves a figure from the lesson's folder in the course, and
+// nothing else: no Markdown, no JSON, no file outside that folder.
+func (s *Server) lessonFile(w http.ResponseWriter, r *http.Request) {
+	l, ok := s.course.Lesson(r.PathValue("id"))
+	name := r.PathValue("file")
+	ct, figure := figureTypes[strings.ToLower(path.Ext(name))]
+	if !ok || !figure || !fs.ValidPath(name) || strings.Contains(name, "/") || strings.HasPrefix(name, ".") {
+		s.notFound(w, r)
+		return
+	}
+	data, err := fs.ReadFile(s.course.FS(), path.Join("lessons", l.ID, name))
+	if err != nil {
+		s.notFound(w, r)
+		return
+	}
+	w.Header().Set("Content-Type", ct)
+	w.Header().Set("Cache-Control", "no-cache")
+	_, _ = w.Write(data)
 }
 
 // fileView is one of the learner's files.

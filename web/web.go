@@ -223,7 +223,19 @@ func (s *Server) follow(ctx context.Context) {
 func (s *Server) handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /{$}", s.overview)
-	mux.HandleFunc("GET /lesson/{id}", s.lesson)
+	// A lesson's address ends in a slash, so that its figures, linked
+	// relative to the Markdown file, are found next to it.
+	mux.HandleFunc("GET /lesson/{id}", func(w http.ResponseWriter, r *http.Request) {
+		if _, ok := s.course.Lesson(r.PathValue("id")); !ok {
+			s.notFound(w, r)
+			return
+		}
+		u := *r.URL
+		u.Path += "/"
+		http.Redirect(w, r, u.String(), http.StatusMovedPermanently)
+	})
+	mux.HandleFunc("GET /lesson/{id}/{$}", s.lesson)
+	mux.HandleFunc("GET /lesson/{id}/{file}", s.lessonFile)
 	mux.HandleFunc("GET /exercise/{id}", s.exercise)
 	mux.HandleFunc("GET /exercise/{id}/result", s.resultFragment)
 	mux.HandleFunc("GET /exercise/{id}/solution", s.solution)

@@ -15,6 +15,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"testing/fstest"
 	"time"
 
 	"github.com/stretchr/testify/assert"
@@ -206,8 +207,13 @@ var missingMessage = regexp.MustCompile(`\[[a-z_]+\.[a-z_.]+\]`)
 
 func TestPagesInBothLanguages(t *testing.T) {
 	ts := newTestServer(t)
-	paths := []string{"/", "/lesson/resilienz-2", "/exercise/circuitbreaker", "/exercise/tokenbucket",
-		"/exercise/bulkheadquiz", "/exercise/circuitbreaker/result", "/nope", "/exercise/nope"}
+	paths := []string{"/", "/exercise/circuitbreaker/result", "/nope", "/exercise/nope"}
+	for _, l := range ts.course.Lessons {
+		paths = append(paths, "/lesson/"+l.ID+"/")
+	}
+	for _, ex := range ts.course.Exercises {
+		paths = append(paths, "/exercise/"+ex.ID)
+	}
 	for _, lang := range []string{"de", "en"} {
 		for _, p := range paths {
 			code, body := ts.get(t, p+"?lang="+lang)
@@ -229,7 +235,7 @@ func TestPagesInBothLanguages(t *testing.T) {
 
 	// The lesson: tables, highlighted Go, the diagram for mermaid, and the
 	// bundled mermaid rather than a CDN.
-	_, lesson := ts.get(t, "/lesson/resilienz-2?lang=en")
+	_, lesson := ts.get(t, "/lesson/resilienz-2/?lang=en")
 	assert.Contains(t, lesson, "<table>")
 	assert.Contains(t, lesson, `<pre class="mermaid">`)
 	assert.Contains(t, lesson, "stateDiagram-v2")
@@ -237,7 +243,7 @@ func TestPagesInBothLanguages(t *testing.T) {
 	assert.Contains(t, lesson, `<script src="/assets/mermaid.min.js"`)
 	assert.NotContains(t, lesson, "cdn.")
 	assert.Contains(t, lesson, `<h3 id="s6">Step 5`, "headings are numbered the same in both languages")
-	_, lessonDE := ts.get(t, "/lesson/resilienz-2?lang=de")
+	_, lessonDE := ts.get(t, "/lesson/resilienz-2/?lang=de")
 	assert.Contains(t, lessonDE, `<h3 id="s6">Schritt 5`)
 }
 
@@ -269,9 +275,14 @@ func TestRawHTMLOff(t *testing.T) {
 // templateMessage finds message ids in the templates.
 var templateMessage = regexp.MustCompile(`\.T "([a-z_]+\.[a-z_.]+)"`)
 
-// TestTemplateMessagesExist checks the ids the templates use, which the
-// i18n package's scan of Go files does not see, against both catalogs.
-func TestTemplateMessagesExist(t *testing.T) {
+// webMessage finds the web UI's message ids in its Go files, also where
+// they are not passed to T directly (refuse, logf).
+var webMessage = regexp.MustCompile(`"(web\.[a-z_]+\.?[a-z_.]*)"`)
+
+// TestMessagesExist checks the ids the templates and the server use, which
+// the i18n package's scan of Go files does not all see, against both
+// catalogs.
+func TestMessagesExist(t *testing.T) {
 	var ids []string
 	require.NoError(t, fs.WalkDir(templateFS, "templates", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
@@ -283,15 +294,26 @@ func TestTemplateMessagesExist(t *testing.T) {
 		}
 		return err
 	}))
-	require.NotEmpty(t, ids)
+	sources, err := filepath.Glob("*.go")
+	require.NoError(t, err)
+	for _, name := range sources {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		data, err := os.ReadFile(name)
+		require.NoError(t, err)
+		for _, m := range webMessage.FindAllSubmatch(data, -1) {
+			ids = append(ids, string(m[1]))
+		}
+	}
+	require.Contains(t, ids, "web.refused.host")
+	require.Contains(t, ids, "web.log.check")
+	require.Contains(t, ids, "web.quiz.case")
 	for _, lang := range i18n.Languages {
 		keys, err := i18n.Keys(lang)
 		require.NoError(t, err)
 		for _, id := range ids {
 			assert.Contains(t, keys, id, "%s catalogs lack %s", lang, id)
-		}
-		for _, id := range []string{"web.refused.host", "web.refused.origin", "web.refused.token"} {
-			assert.Contains(t, keys, id)
 		}
 	}
 }
@@ -583,4 +605,59 @@ func TestServeStopsWithItsContext(t *testing.T) {
 	}
 	_, err = net.Dial("tcp", ln.Addr().String())
 	assert.Error(t, err, "the port is closed")
+}
+
+// TestLessonFigures serves a course from a folder, as --course does, with a
+// figure next to the lesson's text.
+func TestLessonFigures(t *testing.T) {
+	fsys := fstest.MapFS{}
+	require.NoError(t, fs.WalkDir(kurs.Content(), ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := fs.ReadFile(kurs.Content(), p)
+		fsys[p] = &fstest.MapFile{Data: data}
+		return err
+	}))
+	const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>`
+	fsys["lessons/resilienz-2/states.svg"] = &fstest.MapFile{Data: []byte(svg)}
+	en := string(fsys["lessons/resilienz-2/en.md"].Data)
+	fsys["lessons/resilienz-2/en.md"] = &fstest.MapFile{Data: []byte(en + "\n![The states](states.svg)\n")}
+	c, err := course.Load(fsys)
+	require.NoError(t, err)
+	dir := t.TempDir()
+	_, _, err = workspace.Init(dir, c, workspace.Config{Course: "embedded", Lang: "en"}, "en")
+	require.NoError(t, err)
+	ws, err := workspace.Open(dir)
+	require.NoError(t, err)
+	s, err := New(Options{Workspace: ws, Course: c, Lang: "en"})
+	require.NoError(t, err)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- s.Serve(ctx, ln) }()
+	defer func() { cancel(); <-done }()
+	base := "http://" + ln.Addr().String()
+	get := func(p string) (int, string, string) {
+		resp, err := http.Get(base + p)
+		require.NoError(t, err)
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, resp.Header.Get("Content-Type"), string(b)
+	}
+
+	code, _, page := get("/lesson/resilienz-2")
+	require.Equal(t, http.StatusOK, code, "redirected to the address with a slash")
+	assert.Contains(t, page, `<img src="states.svg" alt="The states">`)
+	code, ct, body := get("/lesson/resilienz-2/states.svg")
+	assert.Equal(t, http.StatusOK, code)
+	assert.Equal(t, "image/svg+xml", ct)
+	assert.Equal(t, svg, body)
+	for _, p := range []string{"/lesson/resilienz-2/en.md", "/lesson/resilienz-2/lesson.json", "/lesson/resilienz-2/missing.png",
+		"/lesson/resilienz-2/..%2f..%2fexercises%2fcircuitbreaker%2fsolution%2fcircuitbreaker.go", "/lesson/nope/states.svg"} {
+		code, _, body := get(p)
+		assert.Equal(t, http.StatusNotFound, code, p)
+		assert.NotContains(t, body, "package circuitbreaker", p)
+	}
 }

@@ -129,5 +129,5 @@ func NoDelay(int) int { return 0 }
 
 // Exponential returns the backoff base·2ⁿ milliseconds after attempt n.
 func Exponential(base int) func(n int) int {
-	return func(n int) int { return base << (n + 1) }
+	return func(n int) int { return base << n }
 }

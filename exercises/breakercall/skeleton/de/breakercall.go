@@ -30,6 +30,7 @@ var ErrOpen error = openError{}
 // kommt das Gerüst ohne Import aus.
 type openError struct{}
 
+// Error gibt die Meldung des Fehlers zurück.
 func (openError) Error() string { return "breakercall: circuit open" }
 
 // Breaker umschließt die Aufrufe an eine Abhängigkeit und hört auf, sie

@@ -28,6 +28,7 @@ var ErrOpen error = openError{}
 // the skeleton needs no import.
 type openError struct{}
 
+// Error returns the error's message.
 func (openError) Error() string { return "breakercall: circuit open" }
 
 // Breaker wraps the calls to one dependency and stops calling it while it

@@ -1,0 +1,3 @@
+package lbquiz
+
+var Answer = [2]string{"C", "A"}

@@ -1,0 +1,3 @@
+package lbquiz
+
+var Answer = [4]string{"C", "B", "D", "A"}

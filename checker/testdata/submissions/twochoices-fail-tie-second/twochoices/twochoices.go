@@ -1,0 +1,18 @@
+package twochoices
+
+type Balancer struct{ active []int }
+
+func New(n int) *Balancer { return &Balancer{active: make([]int, n)} }
+
+func (lb *Balancer) Pick(a, b int) int {
+	if lb.active[b] <= lb.active[a] {
+		lb.active[b]++
+		return b
+	}
+	lb.active[a]++
+	return a
+}
+
+func (lb *Balancer) Done(i int) { lb.active[i]-- }
+
+func (lb *Balancer) Active() []int { return append([]int(nil), lb.active...) }
