@@ -4,7 +4,7 @@ GO ?= go
 BIN := bin/kurs
 WORKSPACE ?= kurs-workspace
 
-.PHONY: run build test vet fmt cross bench clean
+.PHONY: run build test vet fmt cross bench mutants clean
 
 ## run: build kurs and show the course in a default workspace (created once, never overwritten)
 run: build
@@ -34,6 +34,10 @@ cross:
 bench:
 	$(GO) run ./bench/watch
 	$(GO) test -run '^$$' -bench . -benchtime 20x ./checker/
+
+## mutants: mutation testing of the hidden tests (about 3 minutes for the whole course)
+mutants:
+	$(GO) run ./cmd/kurs validate --mutants
 
 clean:
 	rm -rf bin

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"time"
@@ -80,7 +81,11 @@ func (e *env) courseFS() (fs.FS, error) {
 	if err != nil {
 		return nil, err
 	}
-	if info, err := os.Stat(abs); err != nil || !info.IsDir() {
+	// A folder without lessons/ and exercises/ is no course at all, not a
+	// course with problems.
+	_, lerr := os.Stat(filepath.Join(abs, "lessons"))
+	_, xerr := os.Stat(filepath.Join(abs, "exercises"))
+	if lerr != nil && xerr != nil {
 		return nil, &usageError{e.p.T("error.course_dir", "Dir", abs)}
 	}
 	return os.DirFS(abs), nil

@@ -14,6 +14,7 @@ package lessons_test
 import (
 	"bytes"
 	"encoding/binary"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"math"
@@ -755,6 +756,71 @@ func TestLastverteilungSimCopies(t *testing.T) {
 	others, err := os.ReadDir(filepath.Join(dir, "twochoices", "sim"))
 	require.NoError(t, err)
 	require.Len(t, others, n, "exercises/twochoices/sim holds files that exercises/leastconn/sim does not")
+}
+
+// lbDecimals returns the numbers with a decimal separator in text, as
+// language lg writes them (IP addresses and the like are skipped).
+func lbDecimals(lg lbLang, text string) []string {
+	var out []string
+	one := regexp.MustCompile(`^\d+` + regexp.QuoteMeta(lg.decimal) + `\d+$`)
+	for _, tok := range regexp.MustCompile(`[\d.,]+`).FindAllString(text, -1) {
+		if tok = strings.TrimRight(tok, ".,"); one.MatchString(tok) {
+			out = append(out, tok)
+		}
+	}
+	return out
+}
+
+// TestLastverteilungProseFigures checks that every decimal figure in the
+// lesson's prose and in the quiz's texts is one of its tables' figures (or
+// one of the two parameters the prose derives: the arrival rate at 80 %
+// load and least time's weight), so that no number escapes the
+// recomputation.
+func TestLastverteilungProseFigures(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "exercises", "lbquiz", "exercise.json"))
+	require.NoError(t, err)
+	var quiz struct {
+		Summary map[string]string `json:"summary"`
+		Quiz    []struct {
+			Options map[string]map[string]string `json:"options"`
+		} `json:"quiz"`
+	}
+	require.NoError(t, json.Unmarshal(data, &quiz))
+	for _, lg := range lbLangs {
+		t.Run(lg.code, func(t *testing.T) {
+			l := lbLoad(t, lg.code)
+			known := map[string]bool{lg.num(0.8*lbBackends, 1): true, lg.param(lbAlpha): true}
+			for _, tb := range l.tables {
+				for _, r := range tb.rows {
+					for _, c := range r.cells {
+						for _, d := range lbDecimals(lg, c) {
+							known[d] = true
+						}
+					}
+				}
+			}
+			for _, p := range l.prose {
+				n, text, _ := strings.Cut(p, "\x00")
+				if strings.HasPrefix(text, "|") {
+					continue // a table row
+				}
+				for _, d := range lbDecimals(lg, text) {
+					require.True(t, known[d], "%s:%s: %s is in no table of the lesson", l.file, n, d)
+				}
+			}
+			texts := []string{quiz.Summary[lg.code]}
+			for _, c := range quiz.Quiz {
+				for _, o := range c.Options {
+					texts = append(texts, o[lg.code])
+				}
+			}
+			for _, text := range texts {
+				for _, d := range lbDecimals(lg, text) {
+					require.True(t, known[d], "exercises/lbquiz/exercise.json (%s): %s is in no table of the lesson", lg.code, d)
+				}
+			}
+		})
+	}
 }
 
 // TestLastverteilungStructure checks the form of both files and their

@@ -168,6 +168,7 @@ var r1Langs = []r1Lang{
 				fmt.Sprintf("auf %s pro Anfrage", r.amp(3, ",")),
 				fmt.Sprintf("(letzter Timeout in Tick %d)", r.policy[3].LastTimeout),
 				fmt.Sprintf("%d statt %d erfolgreiche Anfragen", r.policy[3].Succeeded, r.policy[0].Succeeded),
+				fmt.Sprintf("keinen Vorteil (%d statt %d)", r.policy[4].Succeeded, r.policy[3].Succeeded),
 				fmt.Sprintf("kommen unten bis zu %d Aufrufe an", r.fanout3),
 				fmt.Sprintf("`b.Next(1)` liefert %s, ein zweites `b.Next(1)` liefert %s, `b.Next(0.5)` liefert %s (Obergrenze %s, davon die Hälfte), und `b.Attempt()` ist danach %d",
 					r.example[0], r.example[1], r.example[2], r.example[3], r.exampleAttempt),
@@ -229,6 +230,7 @@ var r1Langs = []r1Lang{
 				fmt.Sprintf("to %s per request", r.amp(3, ".")),
 				fmt.Sprintf("(last timeout in tick %d)", r.policy[3].LastTimeout),
 				fmt.Sprintf("%d instead of %d requests succeed", r.policy[3].Succeeded, r.policy[0].Succeeded),
+				fmt.Sprintf("no advantage here (%d instead of %d)", r.policy[4].Succeeded, r.policy[3].Succeeded),
 				fmt.Sprintf("up to %d calls arrive at the bottom", r.fanout3),
 				fmt.Sprintf("`b.Next(1)` returns %s, a second `b.Next(1)` returns %s, `b.Next(0.5)` returns %s (upper bound %s, half of it), and `b.Attempt()` is %d afterwards",
 					r.example[0], r.example[1], r.example[2], r.example[3], r.exampleAttempt),
@@ -623,6 +625,18 @@ func TestResilienz1PolicyTable(t *testing.T) {
 func TestResilienz1Prose(t *testing.T) {
 	r := r1Compute(t)
 	require.Len(t, r.waveTicks, 4, "the herd without jitter comes in four waves")
+	// The claims the comparison paragraph makes in words.
+	end := r.ticks - 1
+	require.Equal(t, end, r.policy[1].LastTimeout, "immediate retries stay overloaded to the end")
+	require.Equal(t, end, r.policy[2].LastTimeout, "backoff alone changes nothing about that")
+	require.Less(t, r.policy[0].LastTimeout, end, "without retries the system recovers")
+	require.Less(t, r.policy[3].LastTimeout, end, "with a budget the system recovers")
+	require.Less(t, r.quietLost[3], r.quietLost[0], "the budget rescues more in quiet times")
+	require.Zero(t, r.quietLost[3], "with a budget no request is lost in quiet times")
+	require.Less(t, r.policy[3].Succeeded, r.policy[0].Succeeded, "the budget costs something over the whole run")
+	for _, q := range r1Storm(r1Policies[0]).Ticks[:r1TriggerFrom] {
+		require.Equal(t, 8, q.Sent, "the requests arrive evenly")
+	}
 	for _, lg := range r1Langs {
 		t.Run(lg.code, func(t *testing.T) {
 			l := r1Load(t, lg.code)

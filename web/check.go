@@ -40,7 +40,9 @@ func (s *Server) recheck(ex *course.Exercise) {
 	if !st.waiting.CompareAndSwap(false, true) {
 		return
 	}
+	s.background.Add(1)
 	go func() {
+		defer s.background.Done()
 		st.run.Lock()
 		defer st.run.Unlock()
 		st.waiting.Store(false)

@@ -250,22 +250,31 @@ func (e *errOutside) Error() string { return e.rel + ": leads outside the worksp
 // making sure that neither it nor its folder leads elsewhere through a
 // symbolic link. The file itself may not exist yet.
 func insideWorkspace(root, rel string) (string, error) {
+	if err := dirInside(root, path.Dir(rel)); err != nil {
+		return "", err
+	}
 	name := filepath.Join(root, filepath.FromSlash(rel))
-	realRoot, err := filepath.EvalSymlinks(root)
-	if err != nil {
-		return "", err
-	}
-	realDir, err := filepath.EvalSymlinks(filepath.Dir(name))
-	if err != nil {
-		return "", err
-	}
-	if r, err := filepath.Rel(realRoot, realDir); err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
-		return "", &errOutside{rel}
-	}
 	if info, err := os.Lstat(name); err == nil && !info.Mode().IsRegular() {
 		return "", &errOutside{rel}
 	}
 	return name, nil
+}
+
+// dirInside reports an error unless the folder dir of the workspace root
+// is inside it once symbolic links are followed.
+func dirInside(root, dir string) error {
+	realRoot, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return err
+	}
+	realDir, err := filepath.EvalSymlinks(filepath.Join(root, filepath.FromSlash(dir)))
+	if err != nil {
+		return err
+	}
+	if r, err := filepath.Rel(realRoot, realDir); err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+		return &errOutside{dir}
+	}
+	return nil
 }
 
 // readInside reads rel in the workspace root, refusing anything that

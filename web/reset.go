@@ -1,6 +1,8 @@
 package web
 
 import (
+	"errors"
+	"io/fs"
 	"net/http"
 )
 
@@ -12,6 +14,10 @@ func (s *Server) reset(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p := s.printer(w, r)
+	if err := dirInside(s.ws.Dir, ex.ID); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		s.message(w, r, http.StatusConflict, quizProblem(p, err))
+		return
+	}
 	// Reset also clears the last check in the progress file, which the
 	// server writes too.
 	s.mu.Lock()

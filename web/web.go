@@ -83,12 +83,15 @@ type Server struct {
 	printers        map[string]*i18n.Printer
 	hub             hub
 
-	// ctx ends when Serve returns; background checks run under it.
+	// ctx ends when Serve returns (stop); background checks run under it.
 	ctx   context.Context
+	stop  context.CancelFunc
 	hosts hosts
 
 	mu        sync.Mutex // guards progress writes and each exState's result
 	exercises map[string]*exState
+	// background counts the checks that saves started.
+	background sync.WaitGroup
 }
 
 // New returns a Server for the workspace and course in opt.
@@ -107,8 +110,8 @@ func New(opt Options) (*Server, error) {
 		printers:  map[string]*i18n.Printer{},
 		exercises: map[string]*exState{},
 		hub:       hub{subs: map[chan event]struct{}{}},
-		ctx:       context.Background(),
 	}
+	s.ctx, s.stop = context.WithCancel(context.Background())
 	if s.ck == nil {
 		s.ck = &checker.Checker{}
 	}
@@ -171,12 +174,27 @@ func random() (string, error) {
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	s.ctx = ctx
 	s.hosts = newHosts(ln.Addr())
+	following := make(chan struct{})
 	if s.watcher != nil {
-		defer s.watcher.Close()
-		go s.follow(ctx)
+		go func() {
+			defer close(following)
+			s.follow(ctx)
+		}()
+	} else {
+		close(following)
 	}
+	// On the way out: no more saves to follow, and no check left running
+	// in the workspace once Serve returns.
+	defer func() {
+		cancel()
+		s.stop()
+		if s.watcher != nil {
+			s.watcher.Close()
+		}
+		<-following
+		s.background.Wait()
+	}()
 	srv := &http.Server{
 		Handler:           s.handler(),
 		ReadHeaderTimeout: 10 * time.Second,

@@ -398,9 +398,15 @@ func TestNothingOutsideTheWorkspace(t *testing.T) {
 	code, body := ts.post(t, "/exercise/bulkheadquiz/answer", url.Values{"case1": {"D"}, "case2": {"A"}})
 	assert.Equal(t, http.StatusConflict, code)
 	assert.Contains(t, body, "outside the workspace")
+	code, body = ts.post(t, "/exercise/bulkheadquiz/reset", nil)
+	assert.Equal(t, http.StatusConflict, code)
+	assert.Contains(t, body, "outside the workspace")
 	data, err := os.ReadFile(secret)
 	require.NoError(t, err)
 	assert.Equal(t, quizBefore, string(data), "the file outside is untouched")
+	entries, err := os.ReadDir(outside)
+	require.NoError(t, err)
+	assert.Len(t, entries, 1, "nothing new outside")
 
 	// A learner's file that is a link to elsewhere is not shown.
 	target := filepath.Join(outside, "secret.txt")

@@ -38,8 +38,8 @@ func (b *Budget) Request(now int) {
 }
 
 // CanRetry meldet, ob zum Tick now ein Retry gesendet werden darf, also ob
-// danach noch mindestens ein ganzer Retry übrig ist, und zählt ihn in
-// diesem Fall. Ein abgelehnter Retry zählt nicht.
+// noch mindestens ein ganzer Retry übrig ist, und zählt ihn in diesem Fall.
+// Ein abgelehnter Retry zählt nicht.
 func (b *Budget) CanRetry(now int) bool {
 	// TODO: abgelaufene Ereignisse entfernen, Left() >= 1 prüfen, dann den
 	// Retry zählen.
