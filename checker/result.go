@@ -1,6 +1,7 @@
 package checker
 
 import (
+	"strings"
 	"time"
 
 	"github.com/kurs-course/kurs/harness"
@@ -89,4 +90,23 @@ type Problem struct {
 	Line int
 	// Detail is the import path, package name, compiler output or error.
 	Detail string
+	// Allowed lists the exercise's allowed imports, for a refused one.
+	Allowed []string
+}
+
+// Reaches reports whether the package at an import path could reach past
+// the learner's own code: files, processes, the network, memory outside the
+// type system, or the test program itself. Such imports are refused in
+// every exercise; others are refused only because an exercise does not
+// need them.
+func Reaches(path string) bool {
+	for _, p := range []string{"os", "syscall", "unsafe", "net", "reflect", "runtime", "embed", "C",
+		"plugin", "debug", "io/ioutil", "io/fs", "path/filepath", "log", "testing", "internal", "crypto/rand", "expvar"} {
+		if path == p || strings.HasPrefix(path, p+"/") {
+			return true
+		}
+	}
+	// Anything outside the standard library, kurs's own packages included.
+	first, _, _ := strings.Cut(path, "/")
+	return strings.Contains(first, ".")
 }

@@ -54,7 +54,7 @@ func inspect(id string, files []source, allowed []string) *Problem {
 				continue // the parser has already rejected a malformed path
 			}
 			if !slices.Contains(allowed, p) {
-				return &Problem{Kind: ProblemImport, File: f.Path, Line: fset.Position(imp.Pos()).Line, Detail: p}
+				return &Problem{Kind: ProblemImport, File: f.Path, Line: fset.Position(imp.Pos()).Line, Detail: p, Allowed: allowed}
 			}
 		}
 		if p := directive(fset, af, f.Path); p != nil {

@@ -62,6 +62,10 @@ func Problem(p *i18n.Printer, pr *checker.Problem) string {
 	switch pr.Kind {
 	case checker.ProblemCompile, checker.ProblemAPI:
 		return p.T("problem."+string(pr.Kind)) + "\n" + indent(pr.Detail, "  ")
+	case checker.ProblemImport:
+		if !checker.Reaches(pr.Detail) {
+			return p.T("problem.import_unneeded", "At", at, "Detail", pr.Detail, "Allowed", strings.Join(pr.Allowed, ", "))
+		}
 	case checker.ProblemCrash:
 		if pr.Detail == "" {
 			return p.T("problem.crash_silent")

@@ -91,7 +91,7 @@ func (s *Server) guard(next http.Handler) http.Handler {
 		hdr.Set("X-Content-Type-Options", "nosniff")
 		hdr.Set("X-Frame-Options", "DENY")
 		hdr.Set("Referrer-Policy", "no-referrer")
-		if false {
+		if !s.hosts.allowed(r.Host) {
 			s.refuse(w, r, http.StatusMisdirectedRequest, "web.refused.host", "Host", r.Host)
 			return
 		}
