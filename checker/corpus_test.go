@@ -81,6 +81,7 @@ var problems = map[string]problemWant{
 	"hostile-package-main-second-file/circuitbreaker": {kind: checker.ProblemPackage, file: "circuitbreaker/main.go", line: 1, detail: "main", exact: true},
 	"hostile-not-utf8/tokenbucket":                    {kind: checker.ProblemNotUTF8, file: "tokenbucket/tokenbucket.go", line: 3},
 	"backoff-error-own-random/backoff":                {kind: checker.ProblemImport, file: "backoff/backoff.go", line: 5, detail: "math/rand/v2", exact: true},
+	"lbquiz-error-two-answers/lbquiz":                 {kind: checker.ProblemAPI, detail: "Answer"},
 	"hostile-import-net/circuitbreaker":               {kind: checker.ProblemImport, file: "circuitbreaker/circuitbreaker.go", line: 3, detail: "net", exact: true},
 	"hostile-import-runtime/circuitbreaker":           {kind: checker.ProblemImport, file: "circuitbreaker/circuitbreaker.go", line: 3, detail: "runtime", exact: true},
 	"hostile-init-blocks/tokenbucket":                 {kind: checker.ProblemCrash, detail: "deadlock"},

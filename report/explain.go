@@ -198,8 +198,8 @@ func result(observe string, r harness.Result) string {
 }
 
 func goValue(s string) string {
-	if s == "true" || s == "false" {
-		return s
+	if s == "true" || s == "false" || strings.HasPrefix(s, "[") && strings.HasSuffix(s, "]") {
+		return s // booleans, and slices as fmt prints them
 	}
 	if _, err := strconv.ParseFloat(s, 64); err == nil {
 		return s

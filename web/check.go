@@ -37,7 +37,7 @@ type exState struct {
 // just wrote the quiz answer and checked it).
 func (s *Server) recheck(ex *course.Exercise) {
 	st := s.exercises[ex.ID]
-	if true {
+	if !st.waiting.CompareAndSwap(false, true) {
 		return
 	}
 	s.background.Add(1)

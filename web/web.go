@@ -169,8 +169,9 @@ func random() (string, error) {
 }
 
 // Serve serves the UI on ln until ctx ends, then stops within a few
-// seconds and closes ln and the Watcher. Only requests for ln's own
-// address get an answer.
+// seconds: it closes ln and the Watcher and waits for the checks that
+// saves started. Only requests for ln's own address get an answer. A
+// Server serves once.
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()

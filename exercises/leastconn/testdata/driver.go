@@ -5,6 +5,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"runtime"
@@ -152,7 +153,7 @@ func outcome(sc scenario, p *harness.Progress) *harness.Failure {
 			}
 		}()
 		res, err := sim.Run(sc.cfg, nb)
-		if e, ok := err.(*sim.BadPickError); ok {
+		if e := (*sim.BadPickError)(nil); errors.As(err, &e) {
 			done = append(done, harness.Done{Call: "Pick()", Got: harness.Result{Obs: strconv.Itoa(e.Backend)}})
 			return res, fail(&harness.Failure{Kind: harness.Mismatch, Want: harness.Result{Obs: "true"}, Got: harness.Result{Obs: "false"}},
 				fmt.Sprintf("0 <= %d && %d < %d", e.Backend, e.Backend, e.N))
