@@ -30,20 +30,44 @@ func loadCourse(t *testing.T) *course.Course {
 	return c
 }
 
-// TestCourseHasTheSpecExercises pins the exercise ids of SPEC §1, which are
-// also package and folder names in every workspace.
+// TestCourseHasTheSpecExercises pins the exercises of SPEC §1 (ids,
+// which are package and folder names in every workspace, and points), and
+// the order of the lessons: part 1 before part 2.
 func TestCourseHasTheSpecExercises(t *testing.T) {
 	c := loadCourse(t)
+	points := map[string]int{}
 	var ids []string
 	for _, e := range c.Exercises {
+		points[e.ID] = e.Points
 		ids = append(ids, e.ID)
 	}
-	assert.Equal(t, []string{"circuitbreaker", "tokenbucket", "bulkheadquiz"}, ids)
-	total := 0
-	for _, e := range c.Exercises {
-		total += e.Points
+	assert.Equal(t, 4, points["circuitbreaker"], "circuitbreaker in %v", ids)
+	assert.Equal(t, 3, points["tokenbucket"], "tokenbucket in %v", ids)
+	assert.Equal(t, 2, points["bulkheadquiz"], "bulkheadquiz in %v", ids)
+	var lessons []string
+	for _, l := range c.Lessons {
+		lessons = append(lessons, l.ID)
 	}
-	assert.Equal(t, 9, total)
+	require.NotEmpty(t, lessons)
+	assert.Less(t, indexOf(lessons, "resilienz-1"), indexOf(lessons, "resilienz-2"), "lessons in order: %v", lessons)
+	for _, l := range c.Lessons {
+		var mine []string
+		for _, e := range c.Exercises {
+			if e.Lesson == l.ID {
+				mine = append(mine, e.ID)
+			}
+		}
+		assert.Equal(t, l.Exercises, mine, "lesson %s lists its exercises in course order", l.ID)
+	}
+}
+
+func indexOf(list []string, s string) int {
+	for i, x := range list {
+		if x == s {
+			return i
+		}
+	}
+	return -1
 }
 
 func writeFiles(t *testing.T, dir string, files []course.File) {
