@@ -716,7 +716,7 @@ func TestFehlertoleranzStructure(t *testing.T) {
 	de, en := ftLoad(t, "de"), ftLoad(t, "en")
 	must := map[string][]string{
 		"de": {"## Merksatz", "## Prüfstein", "## Falle", "## Übungen", "## Quelle"},
-		"en": {"## Key takeaway", "## Checkpoint", "## Pitfall", "## Exercises", "## Source"},
+		"en": {"## Key takeaway", "## Checkpoint", "## Pitfalls", "## Exercises", "## Source"},
 	}
 	for _, d := range []*ftDoc{de, en} {
 		lang := strings.TrimSuffix(filepath.Base(d.file), ".md")

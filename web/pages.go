@@ -268,20 +268,19 @@ type quizCaseView struct {
 }
 
 type exerciseData struct {
-	ID, Title    string
-	Lesson       string
-	LessonTitle  string
-	Summary      template.HTML
-	Dir          string
-	Files        []fileView
-	Points       int
-	Quiz         []quizCaseView
-	QuizProblem  string
-	Hints        hintView
-	Passed       bool
-	Notice       string
-	Result       *resultView
-	ResultLoaded bool
+	ID, Title   string
+	Lesson      string
+	LessonTitle string
+	Summary     template.HTML
+	Dir         string
+	Files       []fileView
+	Points      int
+	Quiz        []quizCaseView
+	QuizProblem string
+	Hints       hintView
+	Passed      bool
+	Notice      string
+	Result      *resultView
 }
 
 // exercise looks up the exercise of a request; it answers 404 itself.
@@ -372,7 +371,7 @@ func (s *Server) exerciseData(p *i18n.Printer, ex *course.Exercise) (*exerciseDa
 			d.Quiz = append(d.Quiz, v)
 		}
 	}
-	d.Result, d.ResultLoaded = s.resultView(p, ex)
+	d.Result = s.resultView(p, ex)
 	return d, nil
 }
 

@@ -50,23 +50,22 @@ type rowView struct {
 	WantRet, WantObs        string
 	GotRet, GotObs          string
 	Failing, RetBad, ObsBad bool
-	Panic, Timeout          bool
 }
 
-// resultView returns the latest result of ex since the server started, and
-// whether there is one.
-func (s *Server) resultView(p *i18n.Printer, ex *course.Exercise) (*resultView, bool) {
+// resultView returns the latest result of ex since the server started, or
+// nil.
+func (s *Server) resultView(p *i18n.Printer, ex *course.Exercise) *resultView {
 	st := s.exercises[ex.ID]
 	s.mu.Lock()
 	res, at, seq := st.res, st.at, st.seq
 	s.mu.Unlock()
 	if res == nil {
-		return nil, false
+		return nil
 	}
 	v := newResultView(p, ex, res)
 	v.Checked = at.Local().Format(time.TimeOnly)
 	v.Seq = seq
-	return v, true
+	return v
 }
 
 func newResultView(p *i18n.Printer, ex *course.Exercise, res *checker.Result) *resultView {
@@ -143,10 +142,10 @@ func traceRows(p *i18n.Printer, f *harness.Failure) []rowView {
 			r.WantObs, r.GotObs = quoteEmpty(f.Want.Obs), quoteEmpty(f.Got.Obs)
 			r.ObsBad = !sameValue(f.Want.Obs, f.Got.Obs)
 		case harness.Panicked:
-			r.Panic, r.GotRet = true, p.T("web.trace.panic")
+			r.GotRet = p.T("web.trace.panic")
 			r.WantObs = f.Want.Obs
 		case harness.Timeout:
-			r.Timeout, r.GotRet = true, p.T("web.trace.timeout")
+			r.GotRet = p.T("web.trace.timeout")
 		}
 		if f.Call != "" && !strings.HasPrefix(f.Call, "New(") {
 			r.Call = harness.FormatCall("New", f.New) + "; " + f.Call
@@ -165,9 +164,9 @@ func traceRows(p *i18n.Printer, f *harness.Failure) []rowView {
 		r.ObsBad = !sameValue(f.Want.Obs, f.Got.Obs)
 	case harness.Panicked:
 		r.WantRet, r.WantObs = f.Want.Ret, f.Want.Obs
-		r.Panic, r.GotRet, r.RetBad = true, p.T("web.trace.panic"), true
+		r.GotRet, r.RetBad = p.T("web.trace.panic"), true
 	case harness.Timeout:
-		r.Timeout, r.GotRet, r.RetBad = true, p.T("web.trace.timeout"), true
+		r.GotRet, r.RetBad = p.T("web.trace.timeout"), true
 	}
 	return append(rows, r)
 }
