@@ -3,15 +3,15 @@
 GO ?= go
 BIN := bin/kurs
 WORKSPACE ?= kurs-workspace
+ADDR ?= 127.0.0.1:8421
 
 .PHONY: run build test vet fmt cross bench mutants clean
 
-## run: build kurs and show the course in a default workspace (created once, never overwritten)
+## run: build kurs and serve the course in the browser on the default workspace (created once, never overwritten); kurs serve prints the address to open, Ctrl-C stops it
 run: build
 	@test -f $(WORKSPACE)/kurs.toml || ./$(BIN) init $(WORKSPACE)
-	@./$(BIN) list --workspace $(WORKSPACE)
-	@echo
-	@echo "Edit the files in $(WORKSPACE)/, then: ./$(BIN) check --workspace $(WORKSPACE)"
+	@echo "Edit the files in $(WORKSPACE)/; the page shows each save's result."
+	@./$(BIN) serve --workspace $(WORKSPACE) --addr $(ADDR)
 
 build:
 	$(GO) build -o $(BIN) ./cmd/kurs
@@ -33,6 +33,7 @@ cross:
 
 bench:
 	$(GO) run ./bench/watch
+	$(GO) run ./bench/web
 	$(GO) test -run '^$$' -bench . -benchtime 20x ./checker/
 
 ## mutants: mutation testing of the hidden tests (about 3 minutes for the whole course)
