@@ -11,9 +11,10 @@
 //	go run ./bench/grade                  # N = 10 and 50, about 2 minutes
 //	go run ./bench/grade -n 10,50,200     # about 10 minutes on 2 cores
 //
-// Every learner file gets a comment naming its submission, so no two
-// submissions share a build: as with real students, the learner's package
-// is compiled anew each time, for kurs and for the baseline alike. Both
+// Every learner file gets a comment naming its submission and the run, so
+// no two submissions share a build, not even with an earlier run: as with
+// real students, the learner's package is compiled anew each time, for
+// kurs and for the baseline alike. Both
 // start from a warm build cache (the standard library, kurs's harness, the
 // testing package), as on a grading machine after the first run.
 //
@@ -86,7 +87,7 @@ func main() {
 	kurs := filepath.Join(work, "kurs")
 	run("go", "build", "-o", kurs, "./cmd/kurs")
 	variants := corpus()
-	b := &bench{kurs: kurs, work: work, jobs: *jobs, timeout: *timeout, variants: variants}
+	b := &bench{kurs: kurs, work: work, run: time.Now().UnixNano(), jobs: *jobs, timeout: *timeout, variants: variants}
 
 	// Warm both sides' caches with a few submissions, untimed.
 	warm := b.generate("warm", 3)
@@ -115,6 +116,7 @@ func main() {
 
 type bench struct {
 	kurs, work string
+	run        int64 // makes this run's sources differ from any earlier run's
 	jobs       int
 	timeout    time.Duration
 	variants   map[string]map[string][]variant // exercise → verdict → variants
@@ -195,8 +197,9 @@ func (b *bench) generate(name string, n int) *set {
 				}
 				data, err := os.ReadFile(f)
 				check(err)
-				// A comment of its own makes every submission a new build.
-				data = append([]byte(fmt.Sprintf("// %s, %s\n", id, name)), data...)
+				// A comment of its own makes every submission a new build,
+				// in this run and against any earlier run's build cache.
+				data = append([]byte(fmt.Sprintf("// %s, %s, run %d\n", id, name, b.run)), data...)
 				check(os.WriteFile(filepath.Join(dst, filepath.Base(f)), data, 0o644))
 			}
 		}
