@@ -209,7 +209,7 @@ func (c *Checker) writeModule(tmp string, ex *course.Exercise, files []source) e
 	}
 	for dir, files := range support {
 		for _, f := range files {
-			if err := write(path.Join("exercises", ex.ID, dir, f.Name), f.Data); err != nil {
+			if err := write(path.Join("exercises", dir, f.Name), f.Data); err != nil {
 				return err
 			}
 		}

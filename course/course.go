@@ -64,14 +64,19 @@ type Exercise struct {
 	Imports []string            `json:"imports"`
 	Hints   map[string][]string `json:"hints"`
 	Quiz    []QuizCase          `json:"quiz,omitempty"`
-	// Support names folders of the exercise that hold Go packages the
-	// test program needs besides the driver (e.g. a simulator). Each is
-	// compiled at its import path github.com/kurs-course/kurs/exercises/ID/DIR,
-	// so the same package serves the lesson's own tests and every check.
+	// Support names folders that hold Go packages the test program needs
+	// besides the driver (e.g. a simulator), relative to the exercise's
+	// folder: "sim", or "../leastconn/sim" to share another exercise's.
+	// Each is compiled at its import path
+	// github.com/kurs-course/kurs/exercises/ID/DIR, so the same package
+	// serves the lesson's own tests and every check.
 	Support []string `json:"support,omitempty"`
 	// Suite holds the hidden tests, from testdata/suite.json.
 	Suite harness.Suite `json:"-"`
 	fsys  fs.FS
+	// exercises is the course's exercises/ folder, for shared support
+	// packages.
+	exercises fs.FS
 }
 
 // QuizCase holds, for one case of a quiz, why each option is right or wrong.
@@ -115,18 +120,20 @@ func (e *Exercise) Tests() (driver, api []File, err error) {
 }
 
 // SupportFiles returns the non-test .go files of each support folder,
-// keyed by the folder's path inside the exercise.
+// keyed by the folder's path below the course's exercises/ folder (e.g.
+// "leastconn/sim").
 func (e *Exercise) SupportFiles() (map[string][]File, error) {
 	out := map[string][]File{}
 	for _, dir := range e.Support {
-		if !fs.ValidPath(dir) || strings.HasPrefix(dir, "testdata") {
-			return nil, fmt.Errorf("exercise %s: support folder %q must be a path inside the exercise", e.ID, dir)
+		rel := path.Clean(path.Join(e.ID, dir))
+		if path.IsAbs(dir) || !fs.ValidPath(rel) || strings.Contains("/"+rel+"/", "/testdata/") {
+			return nil, fmt.Errorf("exercise %s: support folder %q must be a folder of an exercise", e.ID, dir)
 		}
-		files, err := goFiles(e.fsys, dir)
+		files, err := goFiles(e.exercises, rel)
 		if err != nil {
 			return nil, fmt.Errorf("exercise %s: %w", e.ID, err)
 		}
-		out[dir] = slices.DeleteFunc(files, func(f File) bool { return strings.HasSuffix(f.Name, "_test.go") })
+		out[rel] = slices.DeleteFunc(files, func(f File) bool { return strings.HasSuffix(f.Name, "_test.go") })
 	}
 	return out, nil
 }
@@ -197,7 +204,7 @@ func Load(fsys fs.FS) (*Course, error) {
 		if !d.IsDir() {
 			continue
 		}
-		e := &Exercise{fsys: sub(fsys, path.Join("exercises", d.Name()))}
+		e := &Exercise{fsys: sub(fsys, path.Join("exercises", d.Name())), exercises: sub(fsys, "exercises")}
 		if err := readJSON(e.fsys, "exercise.json", e); err != nil {
 			errs = append(errs, fmt.Errorf("exercise %s: %w", d.Name(), err))
 			continue

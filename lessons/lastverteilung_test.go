@@ -12,7 +12,6 @@ package lessons_test
 //	go test ./lessons -run TestLastverteilungTables -lbtables
 
 import (
-	"bytes"
 	"encoding/binary"
 	"encoding/json"
 	"flag"
@@ -731,31 +730,6 @@ func TestLastverteilungRules(t *testing.T) {
 			require.Equal(t, p2.Pick(a, b), simP2.Pick(rand.New(st)), "seed %d, step %d: two choices", seed, step)
 		}
 	}
-}
-
-// TestLastverteilungSimCopies checks that the simulator the exercise
-// twochoices ships is the same as the one of leastconn, which the lesson's
-// figures come from.
-func TestLastverteilungSimCopies(t *testing.T) {
-	dir := filepath.Join("..", "exercises")
-	entries, err := os.ReadDir(filepath.Join(dir, "leastconn", "sim"))
-	require.NoError(t, err)
-	n := 0
-	for _, e := range entries {
-		name := e.Name()
-		if e.IsDir() || !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
-			continue
-		}
-		a, err := os.ReadFile(filepath.Join(dir, "leastconn", "sim", name))
-		require.NoError(t, err)
-		b, err := os.ReadFile(filepath.Join(dir, "twochoices", "sim", name))
-		require.NoError(t, err, "exercises/twochoices/sim lacks %s", name)
-		require.True(t, bytes.Equal(a, b), "exercises/twochoices/sim/%s differs from exercises/leastconn/sim/%s: copy it over", name, name)
-		n++
-	}
-	others, err := os.ReadDir(filepath.Join(dir, "twochoices", "sim"))
-	require.NoError(t, err)
-	require.Len(t, others, n, "exercises/twochoices/sim holds files that exercises/leastconn/sim does not")
 }
 
 // lbDecimals returns the numbers with a decimal separator in text, as

@@ -216,7 +216,7 @@ func (v *validator) replay(ctx context.Context, e *exCode, req replayRequest) (*
 	}
 	for dir, files := range support {
 		for _, f := range files {
-			if err := write(path.Join("exercises", e.ex.ID, dir, f.Name), f.Data); err != nil {
+			if err := write(path.Join("exercises", dir, f.Name), f.Data); err != nil {
 				return nil, err
 			}
 		}

@@ -63,6 +63,7 @@ func main() {
 	jobs := flag.Int("j", runtime.NumCPU(), "kurs grade -j")
 	timeout := flag.Duration("timeout", 10*time.Second, "time limit per exercise, for kurs and go test alike")
 	keep := flag.Bool("keep", false, "keep the generated submissions and print where they are")
+	withBaseline := flag.Bool("baseline", true, "also run the baseline (turn off to compare kurs settings, e.g. -j, alone)")
 	flag.Parse()
 
 	var ns []int
@@ -102,7 +103,10 @@ func main() {
 		set := b.generate(fmt.Sprintf("n%d", n), n)
 		before := load()
 		kd, kRight := b.kursGrade(set)
-		bd, bRight := b.baseline(set)
+		bd, bRight := time.Duration(0), 0
+		if *withBaseline {
+			bd, bRight = b.baseline(set)
+		}
 		total := n * len(exercises)
 		perMin := func(d time.Duration) float64 { return float64(n) / d.Minutes() }
 		fmt.Printf("| %d | %.1f s | %.1f s | %.0f | %.0f | %.2f× | %.3f | %.3f | %d/%d, %d/%d | %s, %s |\n",

@@ -18,10 +18,8 @@
 //
 // The package uses only the standard library: the checker compiles it into
 // the test program of the exercises leastconn and twochoices, which run
-// the learner's balancer in it. Since a check copies only the exercise's
-// own support folders, the package lives twice, in exercises/leastconn/sim
-// and exercises/twochoices/sim; the lesson's tests keep the two copies
-// byte for byte equal.
+// the learner's balancer in it (twochoices names it as its support folder
+// "../leastconn/sim").
 package sim
 
 import (

@@ -12,7 +12,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/kurs-course/kurs/exercises/twochoices/sim"
+	"github.com/kurs-course/kurs/exercises/leastconn/sim"
 	"github.com/kurs-course/kurs/harness"
 	reference "github.com/kurs-course/kurs/internal/reference/twochoices"
 	learner "github.com/kurs-course/kurs/twochoices"
