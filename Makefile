@@ -5,7 +5,7 @@ BIN := bin/kurs
 WORKSPACE ?= kurs-workspace
 ADDR ?= 127.0.0.1:8421
 
-.PHONY: run build test vet fmt cross bench mutants clean
+.PHONY: run build test vet fmt cross bench bench-grade mutants clean
 
 ## run: build kurs and serve the course in the browser on the default workspace (created once, never overwritten); kurs serve prints the address to open, Ctrl-C stops it
 run: build
@@ -35,6 +35,10 @@ bench:
 	$(GO) run ./bench/watch
 	$(GO) run ./bench/web
 	$(GO) test -run '^$$' -bench . -benchtime 20x ./checker/
+
+## bench-grade: batch grading against one go test per submission and exercise (N=200 by hand: go run ./bench/grade -n 200)
+bench-grade:
+	$(GO) run ./bench/grade -n 10,50
 
 ## mutants: mutation testing of the hidden tests (about 3 minutes for the whole course)
 mutants:

@@ -1,10 +1,8 @@
 package cli
 
 import (
-	"errors"
 	"flag"
 	"fmt"
-	"os"
 	"path"
 	"runtime/debug"
 	"strings"
@@ -149,7 +147,6 @@ type checkFlags struct {
 	seed    uint64
 	timeout time.Duration
 	format  string
-	grading bool // grade: the submission's kurs.toml does not choose the course
 }
 
 func (f *checkFlags) register(fs *flag.FlagSet) {
@@ -179,26 +176,10 @@ func checkVerb() *verb {
 // code either way.
 func (e *env) runChecks(f *checkFlags, names []string) (*workspace.Workspace, []report.Graded, int) {
 	ws, err := e.workspace()
-	if f.grading && e.g.workspace != "" && errors.Is(err, workspace.ErrNotFound) {
-		// A submission may be just the exercise folders, without kurs.toml.
-		dir, aerr := e.abs(e.g.workspace)
-		if aerr != nil {
-			return nil, nil, e.setupError(aerr)
-		}
-		if info, serr := os.Stat(dir); serr == nil && info.IsDir() {
-			ws, err = &workspace.Workspace{Dir: dir}, nil
-		}
-	}
 	if err != nil {
 		return nil, nil, e.setupError(err)
 	}
-	courseOf := ws
-	if f.grading {
-		// A submission's kurs.toml must not choose the course it is graded
-		// against.
-		courseOf = nil
-	}
-	c, err := e.course(courseOf)
+	c, err := e.course(ws)
 	if err != nil {
 		return nil, nil, e.setupError(err)
 	}

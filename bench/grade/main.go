@@ -11,10 +11,11 @@
 //	go run ./bench/grade                  # N = 10 and 50, about 2 minutes
 //	go run ./bench/grade -n 10,50,200     # about 10 minutes on 2 cores
 //
-// Every learner file gets a comment naming its submission and the run, so
-// no two submissions share a build, not even with an earlier run: as with
-// real students, the learner's package is compiled anew each time, for
-// kurs and for the baseline alike. Both
+// Every learner package gets an exported constant naming its submission
+// and the run, so no two submissions share a build, not even with an
+// earlier run: as with real students, the learner's package, the test
+// program that imports it and the link are done anew each time, for kurs
+// and for the baseline alike. Both
 // start from a warm build cache (the standard library, kurs's harness, the
 // testing package), as on a grading machine after the first run.
 //
@@ -195,15 +196,22 @@ func (b *bench) generate(name string, n int) *set {
 			check(os.MkdirAll(dst, 0o755))
 			files, err := filepath.Glob(filepath.Join(v.dir, "*.go"))
 			check(err)
+			first := true
 			for _, f := range files {
 				if strings.HasSuffix(f, "_test.go") {
 					continue
 				}
 				data, err := os.ReadFile(f)
 				check(err)
-				// A comment of its own makes every submission a new build,
-				// in this run and against any earlier run's build cache.
-				data = append([]byte(fmt.Sprintf("// %s, %s, run %d\n", id, name, b.run)), data...)
+				if first {
+					// An exported constant of its own makes every submission a
+					// new build down to the link, as different code from
+					// real students does; a comment alone would leave the
+					// compiled package the same, and Go's cache would skip
+					// the rest.
+					data = fmt.Appendf(data, "\n// Added by bench/grade.\nconst BenchRun = %q\n", fmt.Sprintf("%s %s %d", id, name, b.run))
+					first = false
+				}
 				check(os.WriteFile(filepath.Join(dst, filepath.Base(f)), data, 0o644))
 			}
 		}
