@@ -279,7 +279,13 @@ func (c *Checker) build(ctx context.Context, tmp string) (string, *Problem, erro
 	defer cancel()
 	cmd := exec.CommandContext(ctx, goCmd, "build", "-trimpath", "-ldflags=-s -w", "-o", prog, "./internal/run")
 	cmd.Dir = tmp
-	cmd.Env = c.goEnv()
+	// go's own work folder goes inside the temporary module, so that it
+	// is removed with it even when go is killed before it can clean up.
+	gotmp := filepath.Join(tmp, ".gotmp")
+	if err := os.Mkdir(gotmp, 0o700); err != nil {
+		return "", nil, err
+	}
+	cmd.Env = append(c.goEnv(), "GOTMPDIR="+gotmp)
 	// The compiler and linker are children of go; on cancel they must die
 	// too, before the temporary module is removed.
 	isolate(cmd)
