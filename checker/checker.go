@@ -243,9 +243,10 @@ func (c *Checker) writeModule(tmp string, ex *course.Exercise, files []source) e
 	return write("suite.json", suite)
 }
 
-// goEnv is the environment of the go command: offline, reproducible, and
-// deaf to the user's go env file and workspace.
-func (c *Checker) goEnv() []string {
+// BuildEnv returns the environment for the go command when it builds
+// learner code: offline, reproducible, and deaf to the user's go env file
+// and workspace, but with the user's build cache.
+func BuildEnv() []string {
 	var env []string
 	for _, kv := range os.Environ() {
 		k, _, _ := strings.Cut(kv, "=")
@@ -285,7 +286,7 @@ func (c *Checker) build(ctx context.Context, tmp string) (string, *Problem, erro
 	if err := os.Mkdir(gotmp, 0o700); err != nil {
 		return "", nil, err
 	}
-	cmd.Env = append(c.goEnv(), "GOTMPDIR="+gotmp)
+	cmd.Env = append(BuildEnv(), "GOTMPDIR="+gotmp)
 	// The compiler and linker are children of go; on cancel they must die
 	// too, before the temporary module is removed.
 	isolate(cmd)

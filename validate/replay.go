@@ -17,9 +17,9 @@ import (
 	"path/filepath"
 	"runtime"
 	"strconv"
-	"strings"
 	"time"
 
+	"github.com/kurs-course/kurs/checker"
 	"github.com/kurs-course/kurs/harness"
 )
 
@@ -263,7 +263,7 @@ func (v *validator) replay(ctx context.Context, e *exCode, req replayRequest) (*
 		prog += ".exe"
 	}
 	build := exec.CommandContext(ctx, v.goCommand(), "build", "-trimpath", "-o", prog, "./internal/run")
-	build.Dir, build.Env, build.WaitDelay = tmp, goEnv(), time.Second
+	build.Dir, build.Env, build.WaitDelay = tmp, checker.BuildEnv(), time.Second
 	if out, err := build.CombinedOutput(); err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
@@ -345,22 +345,4 @@ func (v *validator) goCommand() string {
 		return g
 	}
 	return filepath.Join(runtime.GOROOT(), "bin", "go")
-}
-
-// goEnv is the checker's build environment: offline, reproducible, deaf to
-// the user's go env file, but with the user's build cache.
-func goEnv() []string {
-	var env []string
-	for _, kv := range os.Environ() {
-		k, _, _ := strings.Cut(kv, "=")
-		if strings.HasPrefix(k, "GO") || k == "CGO_ENABLED" {
-			if k == "GOCACHE" || k == "GOPATH" || k == "GOROOT" || k == "GOMODCACHE" {
-				env = append(env, kv)
-			}
-			continue
-		}
-		env = append(env, kv)
-	}
-	return append(env, "GOENV=off", "GOFLAGS=", "GOPROXY=off", "GOTOOLCHAIN=local", "GOWORK=off",
-		"CGO_ENABLED=0", "GO111MODULE=on", "GOSUMDB=off", "GOTELEMETRY=off")
 }
