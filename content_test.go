@@ -20,7 +20,7 @@ import (
 
 	"github.com/kurs-course/kurs"
 	"github.com/kurs-course/kurs/checker"
-	"github.com/kurs-course/kurs/course"
+	"github.com/kurs-course/kurs/internal/course"
 )
 
 func loadCourse(t *testing.T) *course.Course {

@@ -26,7 +26,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"github.com/kurs-course/kurs/cli"
+	"github.com/kurs-course/kurs/internal/cli"
 )
 
 var updateScripts = flag.Bool("update", false, "update the cmp files in testdata/script from the actual output")

@@ -27,8 +27,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/kurs-course/kurs/course"
-	"github.com/kurs-course/kurs/harness"
+	"github.com/kurs-course/kurs/internal/course"
+	"github.com/kurs-course/kurs/internal/harness"
 )
 
 // module is the module path of the temporary module; it equals kurs's own,
@@ -231,7 +231,7 @@ func (c *Checker) writeModule(tmp string, ex *course.Exercise, files []source) e
 		if err != nil {
 			return err
 		}
-		return write(path.Join("harness", name), data)
+		return write(path.Join("internal/harness", name), data)
 	})
 	if err != nil {
 		return err

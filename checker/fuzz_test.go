@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kurs-course/kurs/harness"
+	"github.com/kurs-course/kurs/internal/harness"
 )
 
 var allowed = []string{"errors", "fmt", "math", "strconv", "strings", "sync", "sync/atomic"}

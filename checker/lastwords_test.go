@@ -9,7 +9,7 @@ import (
 
 func TestLastWordsFindsMessageAndLearnerFrame(t *testing.T) {
 	out := "learner output\npanic: tokenbucket: bad\n\ngoroutine 1 [running]:\n" +
-		module + "/harness.(*Traces).guard(...)\n\t" + module + "/harness/trace.go:12 +0x1\n" +
+		module + "/internal/harness.(*Traces).guard(...)\n\t" + module + "/internal/harness/trace.go:12 +0x1\n" +
 		module + "/tokenbucket.New(...)\n\t" + module + "/tokenbucket/tb.go:7 +0x2c\n"
 	assert.Equal(t, "panic: tokenbucket: bad\ntokenbucket.New(...)\n\ttokenbucket/tb.go:7", lastWords(out))
 	assert.Equal(t, "fatal error: stack overflow", lastWords("fatal error: stack overflow\n\nruntime stack:\n"))

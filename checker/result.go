@@ -4,7 +4,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/kurs-course/kurs/harness"
+	"github.com/kurs-course/kurs/internal/harness"
 )
 
 // Status is the outcome of an exercise or a test.

@@ -29,7 +29,7 @@ import (
 	"github.com/kurs-course/kurs/exercises/retrybudget/sim"
 	retrybudget "github.com/kurs-course/kurs/exercises/retrybudget/solution"
 	retryquiz "github.com/kurs-course/kurs/exercises/retryquiz/solution"
-	"github.com/kurs-course/kurs/harness"
+	"github.com/kurs-course/kurs/internal/harness"
 )
 
 // The scenarios of the lesson. The text states each of them; r1Config

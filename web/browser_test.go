@@ -31,9 +31,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/kurs-course/kurs"
-	"github.com/kurs-course/kurs/cli"
-	"github.com/kurs-course/kurs/course"
-	"github.com/kurs-course/kurs/workspace"
+	"github.com/kurs-course/kurs/internal/cli"
+	"github.com/kurs-course/kurs/internal/course"
+	"github.com/kurs-course/kurs/internal/workspace"
 )
 
 // chromium finds the browser, or skips or fails the test.

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/kurs-course/kurs/checker"
-	"github.com/kurs-course/kurs/course"
+	"github.com/kurs-course/kurs/internal/course"
 )
 
 // exState is what the server knows of one exercise.

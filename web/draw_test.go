@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/kurs-course/kurs/harness"
+	"github.com/kurs-course/kurs/internal/harness"
 	"github.com/kurs-course/kurs/i18n"
 )
 

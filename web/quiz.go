@@ -16,10 +16,10 @@ import (
 	"strings"
 
 	"github.com/kurs-course/kurs/checker"
-	"github.com/kurs-course/kurs/course"
-	"github.com/kurs-course/kurs/harness"
+	"github.com/kurs-course/kurs/internal/course"
+	"github.com/kurs-course/kurs/internal/harness"
 	"github.com/kurs-course/kurs/i18n"
-	"github.com/kurs-course/kurs/workspace"
+	"github.com/kurs-course/kurs/internal/workspace"
 )
 
 // The quiz is answered in the page, but graded like every exercise: from

@@ -7,10 +7,10 @@ import (
 	"time"
 
 	"github.com/kurs-course/kurs/checker"
-	"github.com/kurs-course/kurs/course"
-	"github.com/kurs-course/kurs/harness"
+	"github.com/kurs-course/kurs/internal/course"
+	"github.com/kurs-course/kurs/internal/harness"
 	"github.com/kurs-course/kurs/i18n"
-	"github.com/kurs-course/kurs/report"
+	"github.com/kurs-course/kurs/internal/report"
 )
 
 // resultView is a check's result as the page shows it.

@@ -31,9 +31,9 @@ import (
 	"time"
 
 	"github.com/kurs-course/kurs/checker"
-	"github.com/kurs-course/kurs/course"
+	"github.com/kurs-course/kurs/internal/course"
 	"github.com/kurs-course/kurs/i18n"
-	"github.com/kurs-course/kurs/workspace"
+	"github.com/kurs-course/kurs/internal/workspace"
 )
 
 //go:embed templates/*.html

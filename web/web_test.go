@@ -22,9 +22,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/kurs-course/kurs"
-	"github.com/kurs-course/kurs/course"
+	"github.com/kurs-course/kurs/internal/course"
 	"github.com/kurs-course/kurs/i18n"
-	"github.com/kurs-course/kurs/workspace"
+	"github.com/kurs-course/kurs/internal/workspace"
 )
 
 // fakeWatcher stands in for package watch: the test says which exercise

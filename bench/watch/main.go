@@ -30,7 +30,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/kurs-course/kurs/watch"
+	"github.com/kurs-course/kurs/internal/watch"
 )
 
 // baselineTest is the tiny test of the baseline module: the seed's trace,

@@ -5,7 +5,7 @@ package main
 import (
 	"os"
 
-	"github.com/kurs-course/kurs/cli"
+	"github.com/kurs-course/kurs/internal/cli"
 )
 
 func main() { os.Exit(cli.Run(os.Args[1:])) }

@@ -8,7 +8,7 @@ import (
 	"strconv"
 
 	learner "github.com/kurs-course/kurs/backoff"
-	"github.com/kurs-course/kurs/harness"
+	"github.com/kurs-course/kurs/internal/harness"
 	reference "github.com/kurs-course/kurs/internal/reference/backoff"
 )
 

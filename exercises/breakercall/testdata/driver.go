@@ -25,7 +25,7 @@ import (
 
 	learner "github.com/kurs-course/kurs/breakercall"
 	"github.com/kurs-course/kurs/exercises/breakercall/sim"
-	"github.com/kurs-course/kurs/harness"
+	"github.com/kurs-course/kurs/internal/harness"
 	reference "github.com/kurs-course/kurs/internal/reference/breakercall"
 )
 

@@ -17,7 +17,7 @@ import (
 	"strings"
 
 	learner "github.com/kurs-course/kurs/bulkheadpool"
-	"github.com/kurs-course/kurs/harness"
+	"github.com/kurs-course/kurs/internal/harness"
 	reference "github.com/kurs-course/kurs/internal/reference/bulkheadpool"
 )
 

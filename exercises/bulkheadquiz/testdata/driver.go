@@ -4,7 +4,7 @@ package main
 
 import (
 	learner "github.com/kurs-course/kurs/bulkheadquiz"
-	"github.com/kurs-course/kurs/harness"
+	"github.com/kurs-course/kurs/internal/harness"
 	reference "github.com/kurs-course/kurs/internal/reference/bulkheadquiz"
 )
 

@@ -6,7 +6,7 @@ import (
 	"math/rand/v2"
 
 	learner "github.com/kurs-course/kurs/circuitbreaker"
-	"github.com/kurs-course/kurs/harness"
+	"github.com/kurs-course/kurs/internal/harness"
 	reference "github.com/kurs-course/kurs/internal/reference/circuitbreaker"
 )
 

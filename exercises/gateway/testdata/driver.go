@@ -31,7 +31,7 @@ import (
 	"strings"
 
 	learner "github.com/kurs-course/kurs/gateway"
-	"github.com/kurs-course/kurs/harness"
+	"github.com/kurs-course/kurs/internal/harness"
 	reference "github.com/kurs-course/kurs/internal/reference/gateway"
 )
 

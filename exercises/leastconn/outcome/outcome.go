@@ -13,7 +13,7 @@ import (
 	"strings"
 
 	"github.com/kurs-course/kurs/exercises/leastconn/sim"
-	"github.com/kurs-course/kurs/harness"
+	"github.com/kurs-course/kurs/internal/harness"
 )
 
 // Driver runs the measured-outcome tests (names starting "outcome/") itself

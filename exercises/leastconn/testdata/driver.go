@@ -11,7 +11,7 @@ import (
 
 	"github.com/kurs-course/kurs/exercises/leastconn/outcome"
 	"github.com/kurs-course/kurs/exercises/leastconn/sim"
-	"github.com/kurs-course/kurs/harness"
+	"github.com/kurs-course/kurs/internal/harness"
 	reference "github.com/kurs-course/kurs/internal/reference/leastconn"
 	learner "github.com/kurs-course/kurs/leastconn"
 )

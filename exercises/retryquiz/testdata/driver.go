@@ -3,7 +3,7 @@
 package main
 
 import (
-	"github.com/kurs-course/kurs/harness"
+	"github.com/kurs-course/kurs/internal/harness"
 	reference "github.com/kurs-course/kurs/internal/reference/retryquiz"
 	learner "github.com/kurs-course/kurs/retryquiz"
 )

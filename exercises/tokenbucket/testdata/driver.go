@@ -5,7 +5,7 @@ package main
 import (
 	"math/rand/v2"
 
-	"github.com/kurs-course/kurs/harness"
+	"github.com/kurs-course/kurs/internal/harness"
 	reference "github.com/kurs-course/kurs/internal/reference/tokenbucket"
 	learner "github.com/kurs-course/kurs/tokenbucket"
 )

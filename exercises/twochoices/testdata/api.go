@@ -1,6 +1,6 @@
 package twochoices
 
-import _ "github.com/kurs-course/kurs/harness/guard"
+import _ "github.com/kurs-course/kurs/internal/harness/guard"
 
 // The API that kurs expects; a compile error here means a name, a parameter
 // or a result type differs from the exercise's.

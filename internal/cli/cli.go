@@ -1,0 +1,337 @@
+// Package cli implements the kurs command line: it parses verbs and flags,
+// finds the workspace and the course, and calls the checker and the report
+// package. Only Main's caller exits.
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+
+	"github.com/kurs-course/kurs"
+	"github.com/kurs-course/kurs/internal/course"
+	"github.com/kurs-course/kurs/i18n"
+	"github.com/kurs-course/kurs/internal/workspace"
+)
+
+// Exit codes, the same for every verb.
+const (
+	ExitOK    = 0 // everything checked passes, or the verb succeeded
+	ExitFail  = 1 // some exercise fails, does not build or is refused
+	ExitUsage = 2 // bad usage or setup
+)
+
+// IO is what a command reads and writes; tests pass buffers.
+type IO struct {
+	In       io.Reader // keys for watch; nil means no input
+	Out, Err io.Writer
+	Getenv   func(string) string
+	Getwd    func() (string, error)
+}
+
+// System returns the process's real IO.
+func System() IO {
+	return IO{In: os.Stdin, Out: os.Stdout, Err: os.Stderr, Getenv: os.Getenv, Getwd: os.Getwd}
+}
+
+// globals are the flags every verb takes.
+type globals struct {
+	workspace string
+	lang      string
+	course    string
+	help      bool
+}
+
+// env is what a verb runs with: its streams, the chosen language, and the
+// workspace and course once found.
+type env struct {
+	IO
+	ctx  context.Context
+	g    globals
+	p    *i18n.Printer
+	verb string
+}
+
+// verb is one kurs command.
+type verb struct {
+	name  string
+	flags func(fs *flag.FlagSet) // registers the verb's own flags
+	run   func(e *env, args []string) int
+}
+
+func verbs() []*verb {
+	return []*verb{
+		initVerb(), listVerb(), lessonVerb(), checkVerb(), watchVerb(), serveVerb(), hintVerb(),
+		resetVerb(), solutionVerb(), gradeVerb(), validateVerb(), newVerb(), helpVerb(), versionVerb(),
+	}
+}
+
+// usageError is a mistake in how kurs was called; its text is localized.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+// Run is the kurs command as a whole: Main with the process's streams,
+// ending the run early, and cleanly, on Ctrl-C or SIGTERM.
+func Run(args []string) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return Main(ctx, args, System())
+}
+
+// Main runs kurs with args (without the program name) and returns the exit
+// code. The context ends the run early, e.g. on Ctrl-C.
+func Main(ctx context.Context, args []string, io IO) int {
+	g, rest := peekGlobals(args)
+	e := &env{IO: io, ctx: ctx, g: g}
+	e.p = i18n.New(i18n.Choose(g.lang, "", io.Getenv))
+	if len(rest) == 0 {
+		fmt.Fprintln(io.Err, e.p.T("help.usage"))
+		return ExitUsage
+	}
+	name := rest[0]
+	if name == "--help" || name == "-h" || name == "-help" {
+		// "kurs -h check" asks for check's help.
+		if len(rest) > 1 && !strings.HasPrefix(rest[1], "-") {
+			name, rest = "help", []string{"help", rest[1]}
+		} else {
+			fmt.Fprintln(io.Out, e.p.T("help.usage"))
+			return ExitOK
+		}
+	}
+	var v *verb
+	for _, c := range verbs() {
+		if c.name == name {
+			v = c
+		}
+	}
+	if v == nil {
+		fmt.Fprintln(io.Err, e.p.T("error.unknown_verb", "Verb", name))
+		return ExitUsage
+	}
+	e.verb = name
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Err)
+	fs.Usage = func() {}
+	fs.StringVar(&e.g.workspace, "workspace", "", "")
+	fs.StringVar(&e.g.lang, "lang", "", "")
+	fs.StringVar(&e.g.course, "course", "", "")
+	fs.BoolVar(&e.g.help, "help", false, "")
+	fs.BoolVar(&e.g.help, "h", false, "")
+	if v.flags != nil {
+		v.flags(fs)
+	}
+	fs.SetOutput(discard{})
+	pos, err := parse(fs, rest[1:])
+	if err != nil {
+		fmt.Fprintln(io.Err, e.p.T("error.flag", "Err", flagError(e.p, err, rest[1:])))
+		fmt.Fprintln(io.Err, e.p.T("error.see_help", "Verb", name))
+		return ExitUsage
+	}
+	if e.g.lang != "" && !i18n.Supported(e.g.lang) {
+		fmt.Fprintln(io.Err, e.p.T("error.lang", "Lang", e.g.lang))
+		return ExitUsage
+	}
+	if e.g.help {
+		_, _ = e.workspace() // only for its language; help needs no workspace
+		fmt.Fprintln(io.Out, e.p.T("help."+name))
+		return ExitOK
+	}
+	return v.run(e, pos)
+}
+
+// peekGlobals finds --lang early, so that even errors in parsing the verb
+// are in the user's language.
+func peekGlobals(args []string) (globals, []string) {
+	var g globals
+	for i, a := range args {
+		switch {
+		case a == "--lang" || a == "-lang":
+			if i+1 < len(args) {
+				g.lang = args[i+1]
+			}
+		case strings.HasPrefix(a, "--lang=") || strings.HasPrefix(a, "-lang="):
+			_, g.lang, _ = strings.Cut(a, "=")
+		}
+	}
+	// The verb is the first argument that is not a global flag or its value.
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--lang" || a == "-lang" || a == "--workspace" || a == "-workspace" || a == "--course" || a == "-course" {
+			i++
+			continue
+		}
+		if n, _, ok := strings.Cut(strings.TrimLeft(a, "-"), "="); ok && strings.HasPrefix(a, "-") && (n == "lang" || n == "workspace" || n == "course") {
+			continue
+		}
+		return g, append(args[i:i+1:i+1], append(append([]string(nil), args[:i]...), args[i+1:]...)...)
+	}
+	return g, nil
+}
+
+// parse parses flags that may stand before or after the arguments.
+func parse(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return pos, nil
+		}
+		if args[0] == "--" {
+			return append(pos, args[1:]...), nil
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
+	}
+}
+
+// flagError localizes the flag package's errors and names the flag as the
+// user typed it.
+func flagError(p *i18n.Printer, err error, args []string) string {
+	s := err.Error()
+	for prefix, id := range map[string]string{
+		"flag provided but not defined: ": "error.flag_unknown",
+		"flag needs an argument: ":        "error.flag_needs_value",
+	} {
+		if rest, ok := strings.CutPrefix(s, prefix); ok {
+			name := strings.TrimLeft(rest, "-")
+			for _, a := range args {
+				if n, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "="); n == name && strings.HasPrefix(a, "-") {
+					rest, _, _ = strings.Cut(a, "=")
+					break
+				}
+			}
+			return p.T(id, "Flag", rest)
+		}
+	}
+	if strings.HasPrefix(s, "invalid value ") {
+		return p.T("error.flag_value", "Detail", strings.TrimPrefix(s, "invalid value "))
+	}
+	return s
+}
+
+type discard struct{}
+
+func (discard) Write(p []byte) (int, error) { return len(p), nil }
+
+// usage reports a usage mistake and returns ExitUsage.
+func (e *env) usage(id string, kv ...any) int {
+	fmt.Fprintln(e.Err, e.p.T(id, kv...))
+	return ExitUsage
+}
+
+// fail reports a setup error (no workspace, unreadable course) and returns
+// ExitUsage.
+func (e *env) setupError(err error) int {
+	var ue *usageError
+	switch {
+	case errors.As(err, &ue):
+		fmt.Fprintln(e.Err, ue.msg)
+	case errors.Is(err, workspace.ErrNotFound):
+		dir := e.g.workspace
+		if dir == "" {
+			dir, _ = e.Getwd()
+		}
+		fmt.Fprintln(e.Err, e.p.T("error.no_workspace", "Dir", dir))
+	default:
+		fmt.Fprintln(e.Err, e.p.T("error.setup", "Err", err))
+	}
+	return ExitUsage
+}
+
+// abs resolves a path given on the command line against the working folder.
+func (e *env) abs(p string) (string, error) {
+	if filepath.IsAbs(p) {
+		return filepath.Clean(p), nil
+	}
+	wd, err := e.Getwd()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(wd, p), nil
+}
+
+// workspace finds the workspace: --workspace, or the current folder and its
+// parents. It also settles the language, which the workspace may set.
+func (e *env) workspace() (*workspace.Workspace, error) {
+	var ws *workspace.Workspace
+	var err error
+	if e.g.workspace != "" {
+		dir, aerr := e.abs(e.g.workspace)
+		if aerr != nil {
+			return nil, aerr
+		}
+		ws, err = workspace.Open(dir)
+	} else {
+		wd, werr := e.Getwd()
+		if werr != nil {
+			return nil, werr
+		}
+		ws, err = workspace.Find(wd)
+	}
+	if err != nil {
+		return nil, err
+	}
+	e.p = i18n.New(i18n.Choose(e.g.lang, ws.Config.Lang, e.Getenv))
+	return ws, nil
+}
+
+// course loads the course: --course, else the workspace's, else the
+// embedded one.
+func (e *env) course(ws *workspace.Workspace) (*course.Course, error) {
+	dir := e.g.course
+	if dir == "" && ws != nil && ws.Config.Course != "" && ws.Config.Course != "embedded" {
+		dir = ws.Config.Course
+	}
+	var fsys fs.FS = kurs.Content()
+	if dir != "" {
+		abs, err := e.abs(dir)
+		if err != nil {
+			return nil, err
+		}
+		if _, err := os.Stat(filepath.Join(abs, "exercises")); err != nil {
+			return nil, &usageError{e.p.T("error.course_dir", "Dir", abs)}
+		}
+		fsys = os.DirFS(abs)
+	}
+	c, err := course.Load(fsys)
+	if err != nil {
+		return nil, &usageError{e.p.T("error.course", "Err", err)}
+	}
+	return c, nil
+}
+
+// exercises returns the named exercises, or all of them.
+func (e *env) exercises(c *course.Course, names []string) ([]*course.Exercise, error) {
+	if len(names) == 0 {
+		return c.Exercises, nil
+	}
+	var out []*course.Exercise
+	for _, n := range names {
+		n = strings.Trim(filepath.ToSlash(n), "/.")
+		ex, ok := c.Exercise(n)
+		if !ok {
+			var ids []string
+			for _, x := range c.Exercises {
+				ids = append(ids, x.ID)
+			}
+			return nil, &usageError{e.p.T("error.unknown_exercise", "Name", n, "Known", strings.Join(ids, ", "))}
+		}
+		if !slices.Contains(out, ex) {
+			out = append(out, ex)
+		}
+	}
+	return out, nil
+}

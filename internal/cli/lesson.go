@@ -1,0 +1,142 @@
+package cli
+
+import (
+	"errors"
+	"os"
+	"strconv"
+	"strings"
+
+	"golang.org/x/term"
+
+	"github.com/kurs-course/kurs/internal/course"
+	"github.com/kurs-course/kurs/internal/termdoc"
+	"github.com/kurs-course/kurs/internal/workspace"
+)
+
+// maxTextWidth bounds the width of running text: lines much longer than
+// this are hard to read, however wide the window.
+const maxTextWidth = 100
+
+// screen describes where a verb's output goes.
+type screen struct {
+	tty   bool // a terminal: clear it, colour it
+	fd    int
+	width int
+	color bool
+}
+
+// screen finds out whether stdout is a terminal and how wide it is. A pipe
+// or file gets plain text at the width in COLUMNS, else 80 columns.
+func (e *env) screen() screen {
+	s := screen{width: termdoc.DefaultWidth}
+	if f, ok := e.Out.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		s.tty, s.fd = true, int(f.Fd())
+		if w, _, err := term.GetSize(s.fd); err == nil && w > 0 {
+			s.width = w
+		}
+		// NO_COLOR is the common way to ask for no colours (no-color.org).
+		s.color = e.Getenv("NO_COLOR") == "" && e.Getenv("TERM") != "dumb"
+		return s
+	}
+	if n, err := strconv.Atoi(e.Getenv("COLUMNS")); err == nil && n > 0 {
+		s.width = n
+	}
+	return s
+}
+
+// text returns the rendering options for running text on this screen.
+func (s screen) text() termdoc.Options {
+	return termdoc.Options{Width: min(s.width, maxTextWidth), Color: s.color}
+}
+
+func lessonVerb() *verb {
+	return &verb{name: "lesson", run: func(e *env, args []string) int {
+		if len(args) > 1 {
+			return e.usage("error.lesson_args")
+		}
+		// A lesson can be read before there is a workspace; with one, kurs
+		// knows the learner's language and where they are.
+		ws, err := e.workspace()
+		if err != nil {
+			if e.g.workspace != "" || !errors.Is(err, workspace.ErrNotFound) {
+				return e.setupError(err)
+			}
+			ws = nil
+		}
+		c, err := e.course(ws)
+		if err != nil {
+			return e.setupError(err)
+		}
+		l, err := e.lesson(c, ws, args)
+		if err != nil {
+			return e.setupError(err)
+		}
+		lang := e.p.Lang()
+		md, err := l.Markdown(lang)
+		if err != nil {
+			if md, err = l.Markdown("en"); err != nil {
+				return e.setupError(err)
+			}
+		}
+		// What to do next, wrapped like the lesson; a hard line break
+		// ("\\" at a line's end) keeps each note on a line of its own.
+		next := []string{e.p.T("lesson.exercises", "Exercises", strings.Join(l.Exercises, ", "))}
+		if ws == nil {
+			next = append(next, e.p.T("lesson.no_workspace"))
+		}
+		if len(c.Lessons) > 1 {
+			var others []string
+			for _, o := range c.Lessons {
+				if o != l {
+					others = append(others, o.ID)
+				}
+			}
+			next = append(next, e.p.T("lesson.others", "Lessons", strings.Join(others, ", ")))
+		}
+		md = append(md, "\n\n---\n\n"+strings.Join(next, "\\\n")+"\n"...)
+		if err := termdoc.Render(e.Out, md, e.screen().text()); err != nil {
+			return e.setupError(err)
+		}
+		return ExitOK
+	}}
+}
+
+// lesson returns the lesson args name, by its id or by one of its
+// exercises; without a name, the first lesson with an exercise the learner
+// has not passed yet.
+func (e *env) lesson(c *course.Course, ws *workspace.Workspace, args []string) (*course.Lesson, error) {
+	if len(c.Lessons) == 0 {
+		return nil, &usageError{e.p.T("error.no_lessons")}
+	}
+	if len(args) == 1 {
+		name := strings.Trim(args[0], "/.")
+		if l, ok := c.Lesson(name); ok {
+			return l, nil
+		}
+		if ex, ok := c.Exercise(name); ok {
+			if l, ok := c.Lesson(ex.Lesson); ok {
+				return l, nil
+			}
+		}
+		var ids []string
+		for _, l := range c.Lessons {
+			ids = append(ids, l.ID)
+		}
+		return nil, &usageError{e.p.T("error.unknown_lesson", "Name", name, "Known", strings.Join(ids, ", "))}
+	}
+	if ws == nil {
+		return c.Lessons[0], nil
+	}
+	prog, err := ws.Progress()
+	if err != nil {
+		return nil, err
+	}
+	for _, l := range c.Lessons {
+		for _, id := range l.Exercises {
+			if ep := prog.Exercises[id]; ep == nil || !ep.Passed {
+				return l, nil
+			}
+		}
+	}
+	return c.Lessons[0], nil
+}

@@ -1,0 +1,153 @@
+package cli
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+
+	"github.com/kurs-course/kurs/internal/scaffold"
+	"github.com/kurs-course/kurs/internal/tracegen"
+	"github.com/kurs-course/kurs/internal/validate"
+	"github.com/kurs-course/kurs/internal/workspace"
+)
+
+// newVerb scaffolds a lesson or an exercise in a course folder (--course,
+// else the current folder), and regenerates an exercise's driver. It never
+// overwrites a file an author wrote.
+func newVerb() *verb {
+	var lesson string
+	return &verb{name: "new", flags: func(fs *flag.FlagSet) {
+		fs.StringVar(&lesson, "lesson", "", "")
+	}, run: func(e *env, args []string) int {
+		if len(args) != 2 {
+			return e.usage("validate.new_args")
+		}
+		_, _ = e.workspace() // only for its language
+		dir := e.g.course
+		if dir == "" {
+			dir = "."
+		}
+		root, err := e.abs(dir)
+		if err != nil {
+			return e.setupError(err)
+		}
+		if info, err := os.Stat(root); err != nil || !info.IsDir() {
+			return e.setupError(&usageError{e.p.T("error.course_dir", "Dir", root)})
+		}
+		fsys := os.DirFS(root)
+		what, id := args[0], args[1]
+		var files []scaffold.File
+		switch what {
+		case "lesson":
+			files, err = scaffold.Lesson(fsys, id)
+		case "exercise":
+			files, err = scaffold.Exercise(fsys, id, lesson)
+		case "driver":
+			files, err = scaffold.Driver(fsys, id)
+		default:
+			return e.usage("validate.new_args")
+		}
+		if err != nil {
+			return e.newError(fsys, id, err)
+		}
+		if what == "driver" {
+			// Generated files: replacing them is their purpose, and Driver
+			// has made sure they are not hand-written.
+			for _, f := range files {
+				if err := workspace.WriteFileAtomic(filepath.Join(root, filepath.FromSlash(f.Path)), f.Data); err != nil {
+					return e.setupError(err)
+				}
+				fmt.Fprintln(e.Out, e.p.T("validate.new_wrote", "File", f.Path))
+			}
+			return ExitOK
+		}
+		if err := create(root, files); err != nil {
+			var exists *existsError
+			if errors.As(err, &exists) {
+				return e.usage("validate.new_exists", "Path", exists.path)
+			}
+			return e.setupError(err)
+		}
+		fmt.Fprintln(e.Out, e.p.T(key("validate.new_created_", what), "ID", id))
+		for _, f := range files {
+			fmt.Fprintf(e.Out, "  %s\n", f.Path)
+		}
+		// Without --course, kurs validate checks the built-in course, so
+		// the hint names the folder.
+		course := " --course ."
+		if e.g.course != "" {
+			course = " --course " + e.g.course
+		}
+		fmt.Fprintln(e.Out, e.p.T(key("validate.new_next_", what), "ID", id, "Course", course))
+		return ExitOK
+	}}
+}
+
+type existsError struct{ path string }
+
+func (e *existsError) Error() string { return e.path + " exists" }
+
+// create writes new files under root. It checks first that none exists,
+// so that it writes all or nothing, and creates each exclusively, so that
+// a file made meanwhile is not overwritten either.
+func create(root string, files []scaffold.File) error {
+	for _, f := range files {
+		if _, err := os.Lstat(filepath.Join(root, filepath.FromSlash(f.Path))); err == nil {
+			return &existsError{f.Path}
+		}
+	}
+	for _, f := range files {
+		name := filepath.Join(root, filepath.FromSlash(f.Path))
+		if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+			return err
+		}
+		out, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		if errors.Is(err, fs.ErrExist) {
+			return &existsError{f.Path}
+		}
+		if err != nil {
+			return err
+		}
+		if _, err := out.Write(f.Data); err != nil {
+			out.Close()
+			return err
+		}
+		if err := out.Close(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// newError explains why kurs new refused, in the author's language.
+func (e *env) newError(fsys fs.FS, id string, err error) int {
+	var ms tracegen.Mistakes
+	if errors.As(err, &ms) {
+		file := path.Join("exercises", id, "testdata", "suite.json")
+		lines := jsonLinesOf(fsys, file)
+		for _, m := range ms {
+			msg := e.p.T(key("validate.gen_", m.Kind), m.Args...)
+			fmt.Fprintf(e.Err, "%s:%d: %s\n", file, lines(m.Path), e.p.T("validate.problem_generate", "Detail", msg))
+		}
+		return ExitUsage
+	}
+	if se, ok := scaffold.IsError(err); ok {
+		return e.usage(key("validate.new_", se.Kind), se.Args...)
+	}
+	return e.setupError(err)
+}
+
+// jsonLinesOf returns a function giving the line of a JSON path in file,
+// for messages; 1 when it cannot tell.
+func jsonLinesOf(fsys fs.FS, file string) func(string) int {
+	data, err := fs.ReadFile(fsys, file)
+	if err != nil || !json.Valid(data) {
+		return func(string) int { return 1 }
+	}
+	return func(p string) int { return validate.JSONLine(data, p) }
+}

@@ -1,0 +1,192 @@
+package cli
+
+import (
+	"flag"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/kurs-course/kurs"
+	"github.com/kurs-course/kurs/checker"
+	"github.com/kurs-course/kurs/internal/report"
+	"github.com/kurs-course/kurs/internal/validate"
+)
+
+// validateVerb checks a course for its authors and lists every problem,
+// each with its file and line.
+func validateVerb() *verb {
+	var (
+		mutants bool
+		jobs    int
+		timeout time.Duration
+	)
+	return &verb{name: "validate", flags: func(fs *flag.FlagSet) {
+		fs.BoolVar(&mutants, "mutants", false, "")
+		fs.IntVar(&jobs, "j", runtime.NumCPU(), "")
+		fs.DurationVar(&timeout, "timeout", checker.DefaultTimeout, "")
+	}, run: func(e *env, args []string) int {
+		if len(args) != 0 {
+			return e.usage("error.no_args", "Verb", "validate")
+		}
+		fsys, err := e.courseFS()
+		if err != nil {
+			return e.setupError(err)
+		}
+		rep, err := validate.Run(e.ctx, fsys, validate.Options{
+			Checker: &checker.Checker{Timeout: timeout}, Jobs: jobs, Mutants: mutants,
+		})
+		if err != nil {
+			if e.ctx.Err() != nil {
+				fmt.Fprintln(e.Err, e.p.T("error.interrupted"))
+				return ExitUsage
+			}
+			return e.setupError(err)
+		}
+		files := map[string]bool{}
+		for _, p := range rep.Problems {
+			fmt.Fprintln(e.Out, e.problemText(p))
+			files[p.File] = true
+		}
+		if mutants {
+			e.mutantReport(rep, jobs)
+		}
+		if n := len(rep.Problems); n > 0 {
+			fmt.Fprintln(e.Out, e.p.T("validate.summary_problems", "Count", n, "Files", len(files)))
+			return ExitFail
+		}
+		fmt.Fprintln(e.Out, e.p.T("validate.summary_ok", "Lessons", rep.Lessons, "Exercises", rep.Exercises))
+		return ExitOK
+	}}
+}
+
+// courseFS returns the course to validate or extend: --course, else the
+// workspace's course when one is found, else the embedded one. Unlike
+// env.course it does not load the course, whose problems are validate's to
+// report.
+func (e *env) courseFS() (fs.FS, error) {
+	dir := e.g.course
+	if dir == "" {
+		if ws, err := e.workspace(); err == nil && ws.Config.Course != "" && ws.Config.Course != "embedded" {
+			dir = ws.Config.Course
+		}
+	}
+	if dir == "" {
+		return kurs.Content(), nil
+	}
+	abs, err := e.abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	// A folder without lessons/ and exercises/ is no course at all, not a
+	// course with problems.
+	_, lerr := os.Stat(filepath.Join(abs, "lessons"))
+	_, xerr := os.Stat(filepath.Join(abs, "exercises"))
+	if lerr != nil && xerr != nil {
+		return nil, &usageError{e.p.T("error.course_dir", "Dir", abs)}
+	}
+	return os.DirFS(abs), nil
+}
+
+// problemText explains a problem as "file:line: message", with its detail
+// indented below.
+func (e *env) problemText(p validate.Problem) string {
+	args := make([]any, len(p.Args))
+	copy(args, p.Args)
+	gen := ""
+	for i := 0; i+1 < len(args); i += 2 {
+		switch args[i] {
+		case "Lang":
+			args[i+1] = e.p.T(key("validate.lang_", args[i+1]))
+		case "Why":
+			args[i+1] = e.p.T(key("validate.why_", args[i+1]))
+		case "Gen":
+			gen = fmt.Sprint(args[i+1])
+		}
+	}
+	if gen != "" {
+		args = []any{"Detail", e.p.T(key("validate.gen_", gen), args...)}
+	}
+	msg := e.p.T(key("validate.problem_", p.Kind), args...)
+	var b strings.Builder
+	switch {
+	case p.File != "" && p.Line > 0:
+		fmt.Fprintf(&b, "%s:%d: %s", p.File, p.Line, msg)
+	case p.File != "":
+		fmt.Fprintf(&b, "%s: %s", p.File, msg)
+	default:
+		b.WriteString(msg)
+	}
+	detail := p.Detail
+	if f := p.Failure; f != nil {
+		switch {
+		case f.Test != nil:
+			detail = report.Test(e.p, f.Exercise, f.Result, f.Test)
+		case f.Result != nil && f.Result.Problem != nil:
+			pr := *f.Result.Problem
+			pr.File, pr.Line = p.File, p.Line
+			if p.Detail != "" {
+				pr.Detail = p.Detail
+			}
+			detail = report.Problem(e.p, &pr)
+		}
+	}
+	if detail = strings.TrimRight(detail, "\n"); detail != "" {
+		b.WriteString("\n    " + strings.ReplaceAll(detail, "\n", "\n    "))
+	}
+	if p.Kind == validate.MutantSurvives {
+		b.WriteString("\n    " + e.p.T("validate.mutant_mark", "File", markFile(p), "Mutant", fmt.Sprintf("%q", mutantID(p))))
+	}
+	return b.String()
+}
+
+// key joins a message id from a prefix and a name known only at run time;
+// validate's tests check that every such id exists in both catalogs.
+func key(prefix string, name any) string { return prefix + fmt.Sprint(name) }
+
+func markFile(p validate.Problem) string { return argOf(p, "Marks") }
+
+func mutantID(p validate.Problem) string { return argOf(p, "Mutant") }
+
+func argOf(p validate.Problem, key string) string {
+	for i := 0; i+1 < len(p.Args); i += 2 {
+		if p.Args[i] == key {
+			return fmt.Sprint(p.Args[i+1])
+		}
+	}
+	return ""
+}
+
+// mutantReport prints, per exercise, how many mutants the hidden tests
+// kill, and the mutation score with the time it took.
+func (e *env) mutantReport(rep *validate.Report, jobs int) {
+	fmt.Fprintln(e.Out, e.p.T("validate.mutants_header"))
+	killed, counted := 0, 0
+	for _, s := range rep.Mutants {
+		switch {
+		case s.Skipped != "":
+			fmt.Fprintf(e.Out, "  %-16s %s\n", s.Exercise, e.p.T(key("validate.mutants_skipped_", s.Skipped)))
+			continue
+		case s.Mutants == 0:
+			fmt.Fprintf(e.Out, "  %-16s %s\n", s.Exercise, e.p.T("validate.mutants_none", "Invalid", s.Invalid))
+			continue
+		}
+		fmt.Fprintf(e.Out, "  %-16s %s\n", s.Exercise, e.p.T("validate.mutants_line",
+			"Mutants", s.Mutants, "Killed", s.Killed, "Survived", len(s.Survivors), "Equivalent", len(s.Equivalent),
+			"Invalid", s.Invalid, "Score", fmt.Sprintf("%.0f", 100*s.Score()), "Seconds", fmt.Sprintf("%.1f", s.Duration.Seconds())))
+		for _, q := range s.Equivalent {
+			fmt.Fprintf(e.Out, "      %s\n", e.p.T("validate.mutants_equivalent", "Mutant", q.ID, "Why", q.Why))
+		}
+		killed += s.Killed
+		counted += s.Mutants - len(s.Equivalent)
+	}
+	score := 100.0
+	if counted > 0 {
+		score = 100 * float64(killed) / float64(counted)
+	}
+	fmt.Fprintln(e.Out, e.p.T("validate.mutants_total", "Score", fmt.Sprintf("%.0f", score), "Killed", killed,
+		"Counted", counted, "Seconds", fmt.Sprintf("%.1f", rep.MutantTime.Seconds()), "Jobs", jobs))
+}

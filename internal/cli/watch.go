@@ -1,0 +1,576 @@
+package cli
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"golang.org/x/term"
+
+	"github.com/kurs-course/kurs/checker"
+	"github.com/kurs-course/kurs/internal/course"
+	"github.com/kurs-course/kurs/internal/report"
+	"github.com/kurs-course/kurs/internal/termdoc"
+	"github.com/kurs-course/kurs/internal/watch"
+	"github.com/kurs-course/kurs/internal/workspace"
+)
+
+// pollFlag is --poll: alone it polls at watch.DefaultPoll, --poll=2s at the
+// interval given. It is a boolean flag to the flag package, so that
+// "--poll" needs no value.
+type pollFlag time.Duration
+
+func (p *pollFlag) String() string { return time.Duration(*p).String() }
+
+func (p *pollFlag) Set(s string) error {
+	switch s {
+	case "true":
+		*p = pollFlag(watch.DefaultPoll)
+	case "false":
+		*p = 0
+	default:
+		d, err := time.ParseDuration(s)
+		if err != nil || d <= 0 {
+			return errors.New("not a duration such as 500ms")
+		}
+		*p = pollFlag(d)
+	}
+	return nil
+}
+
+func (p *pollFlag) IsBoolFlag() bool { return true }
+
+func watchVerb() *verb {
+	f := &checkFlags{}
+	var poll pollFlag
+	return &verb{name: "watch", flags: func(fs *flag.FlagSet) {
+		f.register(fs)
+		fs.Var(&poll, "poll", "")
+	}, run: func(e *env, args []string) int {
+		ws, err := e.workspace()
+		if err != nil {
+			return e.setupError(err)
+		}
+		c, err := e.course(ws)
+		if err != nil {
+			return e.setupError(err)
+		}
+		exs, err := e.exercises(c, args)
+		if err != nil {
+			return e.setupError(err)
+		}
+		ids := make([]string, len(exs))
+		for i, ex := range exs {
+			ids[i] = ex.ID
+		}
+		w, err := watch.New(ws.Dir, ids, watch.Options{Poll: time.Duration(poll)})
+		if err != nil {
+			return e.setupError(err)
+		}
+		defer w.Close()
+
+		s := &session{
+			e: e, ws: ws, course: c, exs: exs, w: w, out: e.Out, scr: e.screen(),
+			ck:      &checker.Checker{Seed: f.seed, Timeout: f.timeout},
+			verbose: f.verbose,
+		}
+		in := e.In
+		if in == nil {
+			in = strings.NewReader("")
+		}
+		raw := false
+		// Single keys need raw mode, which only a terminal has.
+		if f, ok := in.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+			fd := int(f.Fd())
+			if old, err := term.MakeRaw(fd); err == nil {
+				raw, s.raw = true, true
+				defer term.Restore(fd, old)
+				if s.scr.tty {
+					// Raw mode also stops the terminal from turning "\n"
+					// into a new line at its start.
+					s.out = crlf{e.Out}
+				}
+			}
+		}
+		done := make(chan struct{})
+		defer close(done)
+		s.keys = readKeys(in, raw, done)
+		s.focus = s.start()
+		// Ctrl-C, the usual way out, ends e.ctx (see Run), or comes as a
+		// key in raw mode: either way watch ends cleanly, with the
+		// terminal restored and no check left running.
+		return s.run(e.ctx)
+	}}
+}
+
+// session is one run of kurs watch: what it shows, and what it waits for.
+type session struct {
+	e       *env
+	ws      *workspace.Workspace
+	course  *course.Course
+	exs     []*course.Exercise // the watched exercises
+	w       *watch.Watcher
+	ck      *checker.Checker
+	verbose bool
+	out     io.Writer
+	scr     screen
+	focus   *course.Exercise // the exercise the learner works on
+	keys    <-chan byte      // nil once the input has ended
+	queued  []byte           // keys pressed during a check, in order
+	raw     bool             // keys come from a terminal in raw mode
+}
+
+// Keys that end watch: q, and Ctrl-C and Ctrl-D in raw mode, where the
+// terminal sends them as bytes instead of signals.
+func quits(k byte) bool { return k == 'q' || k == 3 || k == 4 }
+
+// start returns the exercise to begin with: the first one watched that
+// has not passed yet, else the first one watched.
+func (s *session) start() *course.Exercise {
+	if next := s.nextOpen(nil); next != nil {
+		return next
+	}
+	return s.exs[0]
+}
+
+// run checks the exercise in focus, then reacts to saves and keys until
+// the learner quits.
+func (s *session) run(ctx context.Context) int {
+	if s.checkAndShow(ctx, []*course.Exercise{s.focus}) {
+		return s.bye()
+	}
+	for {
+		var k byte
+		if len(s.queued) > 0 {
+			k, s.queued = s.queued[0], s.queued[1:]
+		} else {
+			select {
+			case <-ctx.Done():
+				return s.bye()
+			case id, ok := <-s.w.Changes():
+				if !ok {
+					return s.bye()
+				}
+				if ex, found := s.course.Exercise(id); found {
+					// The learner is working on the exercise they saved.
+					s.focus = ex
+					if s.checkAndShow(ctx, []*course.Exercise{ex}) {
+						return s.bye()
+					}
+				}
+				continue
+			case key, ok := <-s.keys:
+				if !ok {
+					s.keys = nil // no more input: watch on until q or Ctrl-C
+					continue
+				}
+				k = key
+			}
+		}
+		if k >= 'A' && k <= 'Z' {
+			k += 'a' - 'A'
+		}
+		if quits(k) {
+			return s.bye()
+		}
+		if s.key(ctx, k) {
+			return s.bye()
+		}
+	}
+}
+
+// key handles one key other than quit; it reports whether watch should end.
+func (s *session) key(ctx context.Context, k byte) bool {
+	switch k {
+	case 'h':
+		s.show(s.hint())
+	case 'l':
+		s.show(s.list())
+	case 'n':
+		if next := s.nextOpen(s.focus); next != nil {
+			s.focus = next
+		} else {
+			s.focus = s.after(s.focus)
+		}
+		s.show(s.task())
+	case 'c':
+		fmt.Fprintln(s.out, s.e.p.T("watch.checking_all"))
+		return s.checkAndShow(ctx, s.exs)
+	default:
+		if k <= ' ' {
+			return false // Enter, space and other keys that say nothing
+		}
+		fmt.Fprintln(s.out, s.e.p.T("watch.unknown_key", "Key", string(rune(k))))
+	}
+	return false
+}
+
+// checkAndShow checks exs, records the results and shows them. Keys
+// pressed meanwhile wait, except those that quit, which stop the check. It
+// reports whether watch should end.
+func (s *session) checkAndShow(ctx context.Context, exs []*course.Exercise) bool {
+	if len(exs) == 1 {
+		fmt.Fprintln(s.out, s.e.p.T("watch.checking", "Exercise", exs[0].ID))
+	}
+	before, err := s.ws.Progress()
+	if err != nil {
+		s.show(s.e.p.T("error.progress", "Err", err))
+		return false
+	}
+	graded, quit, err := s.check(ctx, exs)
+	switch {
+	case quit || ctx.Err() != nil:
+		return true
+	case err != nil:
+		s.show(s.e.p.T("watch.check_error", "Err", err))
+		return false
+	}
+	if err := s.e.record(s.ws, graded); err != nil {
+		fmt.Fprintln(s.e.Err, s.e.p.T("error.progress", "Err", err))
+	}
+	var b strings.Builder
+	_ = report.Text(&b, s.e.p, graded, s.verbose)
+	focusPassed, celebrated := false, false
+	for _, g := range graded {
+		if g.Result.Status != checker.Pass {
+			continue
+		}
+		focusPassed = focusPassed || g.Exercise == s.focus
+		// Celebrated once: the first time an exercise passes.
+		if ep := before.Exercises[g.Exercise.ID]; ep == nil || !ep.Passed {
+			b.WriteString("\n" + s.e.p.T("watch.passed_first", "Exercise", g.Exercise.ID) + "\n")
+			celebrated = true
+		}
+	}
+	if focusPassed {
+		if !celebrated {
+			b.WriteString("\n")
+		}
+		// Offer the next exercise; moving there is the learner's choice.
+		switch next := s.nextOpen(s.focus); {
+		case next != nil:
+			b.WriteString(s.e.p.T("watch.next", "Exercise", next.ID, "Title", next.Title.In(s.e.p.Lang())) + "\n")
+		case s.allPassed():
+			b.WriteString(s.e.p.T("watch.all_done") + "\n")
+		default:
+			b.WriteString(s.e.p.T("watch.watched_done") + "\n")
+		}
+	}
+	s.show(b.String())
+	return false
+}
+
+// check runs the checker on exs in the background, so that q and Ctrl-C
+// stop even a check of code that hangs. Keys read as lines (a pipe, a
+// script) keep their order instead: q then waits its turn, and Ctrl-C is a
+// signal that ends ctx.
+func (s *session) check(ctx context.Context, exs []*course.Exercise) (graded []report.Graded, quit bool, err error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	type outcome struct {
+		graded []report.Graded
+		err    error
+	}
+	done := make(chan outcome, 1)
+	go func() {
+		var g []report.Graded
+		for _, ex := range exs {
+			res, err := s.ck.Check(ctx, ex, s.ws.ExerciseDir(ex.ID))
+			if err != nil {
+				done <- outcome{err: fmt.Errorf("%s: %w", ex.ID, err)}
+				return
+			}
+			g = append(g, report.Graded{Exercise: ex, Result: res})
+		}
+		done <- outcome{graded: g}
+	}()
+	for {
+		select {
+		case o := <-done:
+			return o.graded, false, o.err
+		case k, ok := <-s.keys:
+			if !ok {
+				s.keys = nil
+				continue
+			}
+			if s.raw && quits(k) {
+				cancel()
+				<-done // the checker has ended the test program
+				return nil, true, nil
+			}
+			s.queued = append(s.queued, k)
+		}
+	}
+}
+
+// show draws a screen: the exercise in focus, body, and the progress across
+// the course with the keys. A terminal is cleared first; elsewhere a rule
+// separates the screens, so that a log stays readable.
+func (s *session) show(body string) {
+	var b strings.Builder
+	if s.scr.tty {
+		// The window may have been resized since the last screen.
+		if w, _, err := term.GetSize(s.scr.fd); err == nil && w > 0 {
+			s.scr.width = w
+		}
+		b.WriteString("\x1b[H\x1b[2J")
+	} else {
+		b.WriteString(strings.Repeat("─", min(s.scr.width, 72)) + "\n")
+	}
+	b.WriteString(s.e.p.T("watch.header", "Exercise", s.focus.ID, "Title", s.focus.Title.In(s.e.p.Lang())) + "\n\n")
+	b.WriteString(strings.TrimRight(body, "\n") + "\n\n")
+	b.WriteString(s.progress())
+	ids := make([]string, len(s.exs))
+	for i, ex := range s.exs {
+		ids[i] = ex.ID
+	}
+	if s.w.Polling() {
+		b.WriteString(s.e.p.T("watch.polling", "Exercises", strings.Join(ids, ", "), "Interval", s.w.Interval()) + "\n")
+	} else {
+		b.WriteString(s.e.p.T("watch.watching", "Exercises", strings.Join(ids, ", ")) + "\n")
+	}
+	b.WriteString(s.e.p.T("watch.keys") + "\n")
+	io.WriteString(s.out, b.String())
+}
+
+// progress returns each exercise of the course with its mark, and the
+// course's progress.
+func (s *session) progress() string {
+	prog, err := s.ws.Progress()
+	if err != nil {
+		return s.e.p.T("error.progress", "Err", err) + "\n"
+	}
+	var marks []string
+	passed, score, maxScore := 0, 0, 0
+	for _, ex := range s.course.Exercises {
+		ep := prog.Exercises[ex.ID]
+		mark := "·"
+		switch {
+		case ep != nil && ep.Status == string(checker.Pass):
+			mark = "✓"
+		case ep != nil && ep.Status != "":
+			mark = "✗"
+		}
+		if ep != nil {
+			score += ep.Score
+			if ep.Status == string(checker.Pass) {
+				passed++
+			}
+		}
+		maxScore += ex.Points
+		marks = append(marks, mark+" "+ex.ID)
+	}
+	// A long course wraps between exercises, never between a mark and its
+	// exercise.
+	var b strings.Builder
+	w := 0
+	for _, m := range marks {
+		switch {
+		case w == 0:
+		case w+3+termdoc.Width(m) > s.scr.width:
+			b.WriteString("\n")
+			w = 0
+		default:
+			b.WriteString("   ")
+			w += 3
+		}
+		b.WriteString(m)
+		w += termdoc.Width(m)
+	}
+	b.WriteString("\n" + s.e.p.T("list.progress", "Passed", passed, "Total", len(s.course.Exercises), "Score", score, "Max", maxScore) + "\n")
+	return b.String()
+}
+
+// hint returns the next hint for the exercise in focus and counts it as
+// seen, as kurs hint does.
+func (s *session) hint() string {
+	ex, lang := s.focus, s.e.p.Lang()
+	hints := ex.Hints[lang]
+	if len(hints) == 0 {
+		hints = ex.Hints["en"]
+	}
+	if len(hints) == 0 {
+		return s.e.p.T("hint.none", "Exercise", ex.ID)
+	}
+	prog, err := s.ws.Progress()
+	if err != nil {
+		return s.e.p.T("error.progress", "Err", err)
+	}
+	ep := prog.Of(ex.ID)
+	n := min(ep.HintsSeen+1, len(hints))
+	var b strings.Builder
+	b.WriteString(s.e.p.T("hint.header", "N", n, "Total", len(hints), "Exercise", ex.ID) + "\n")
+	_ = termdoc.Render(&b, []byte(hints[n-1]), s.scr.text())
+	if n == len(hints) {
+		b.WriteString(s.e.p.T("hint.last") + "\n")
+	}
+	if n > ep.HintsSeen {
+		ep.HintsSeen = n
+		if err := s.ws.SaveProgress(prog); err != nil {
+			b.WriteString(s.e.p.T("error.progress", "Err", err) + "\n")
+		}
+	}
+	return b.String()
+}
+
+// list returns the watched exercises with their states, the one in focus
+// marked.
+func (s *session) list() string {
+	prog, err := s.ws.Progress()
+	if err != nil {
+		return s.e.p.T("error.progress", "Err", err)
+	}
+	var b strings.Builder
+	for _, ex := range s.exs {
+		ep := prog.Exercises[ex.ID]
+		state, mark, score := s.e.p.T("list.not_started"), "·", 0
+		switch {
+		case ep != nil && ep.Status == string(checker.Pass):
+			state, mark = s.e.p.T("list.passed"), "✓"
+		case ep != nil && ep.Status != "":
+			state, mark = s.e.p.T("list.failing"), "✗"
+		}
+		if ep != nil {
+			score = ep.Score
+		}
+		focus := " "
+		if ex == s.focus {
+			focus = "▸"
+		}
+		fmt.Fprintf(&b, "%s %s %-16s %s — %s, %s\n", focus, mark, ex.ID, ex.Title.In(s.e.p.Lang()), state,
+			s.e.p.T("result.points", "Score", score, "Max", ex.Points))
+	}
+	return b.String()
+}
+
+// task returns the task of the exercise in focus and the files to edit.
+func (s *session) task() string {
+	ex, lang := s.focus, s.e.p.Lang()
+	// Exercises are numbered in their lesson, as the lesson numbers them.
+	n, total := 1, 1
+	if l, ok := s.course.Lesson(ex.Lesson); ok {
+		n, total = slices.Index(l.Exercises, ex.ID)+1, len(l.Exercises)
+	}
+	var b strings.Builder
+	b.WriteString(s.e.p.T("watch.task", "N", n, "Total", total, "Exercise", ex.ID, "Title", ex.Title.In(lang)) + "\n\n")
+	_ = termdoc.Render(&b, []byte(ex.Summary.In(lang)), s.scr.text())
+	files, _ := checker.ReadSources(s.ws.ExerciseDir(ex.ID), ex.ID)
+	if len(files) > 0 {
+		b.WriteString("\n" + s.e.p.T("watch.files", "Files", strings.Join(files, ", ")) + "\n")
+	}
+	return b.String()
+}
+
+// nextOpen returns the first watched exercise after ex (from the start
+// when ex is nil), going round, that has not passed yet; nil when all have.
+func (s *session) nextOpen(ex *course.Exercise) *course.Exercise {
+	prog, err := s.ws.Progress()
+	if err != nil {
+		return nil
+	}
+	start := 0
+	for i, x := range s.exs {
+		if x == ex {
+			start = i + 1
+		}
+	}
+	for i := range s.exs {
+		x := s.exs[(start+i)%len(s.exs)]
+		if x == ex {
+			continue
+		}
+		if ep := prog.Exercises[x.ID]; ep == nil || !ep.Passed {
+			return x
+		}
+	}
+	return nil
+}
+
+// after returns the watched exercise after ex, going round.
+func (s *session) after(ex *course.Exercise) *course.Exercise {
+	for i, x := range s.exs {
+		if x == ex {
+			return s.exs[(i+1)%len(s.exs)]
+		}
+	}
+	return s.exs[0]
+}
+
+// allPassed reports whether every exercise of the course has passed once.
+func (s *session) allPassed() bool {
+	prog, err := s.ws.Progress()
+	if err != nil {
+		return false
+	}
+	for _, ex := range s.course.Exercises {
+		if ep := prog.Exercises[ex.ID]; ep == nil || !ep.Passed {
+			return false
+		}
+	}
+	return true
+}
+
+func (s *session) bye() int {
+	fmt.Fprintln(s.out, s.e.p.T("watch.bye"))
+	return ExitOK
+}
+
+// readKeys reads keys from in until it ends or done is closed: in raw mode
+// each byte is a key; otherwise (a pipe, a test) the first letter of each
+// line is. The channel is closed at the end of the input.
+func readKeys(in io.Reader, raw bool, done <-chan struct{}) <-chan byte {
+	keys := make(chan byte)
+	send := func(k byte) bool {
+		select {
+		case keys <- k:
+			return true
+		case <-done:
+			return false
+		}
+	}
+	go func() {
+		defer close(keys)
+		if raw {
+			buf := make([]byte, 64)
+			for {
+				n, err := in.Read(buf)
+				// An escape sequence (an arrow key, F1) is no key of ours.
+				if n > 0 && buf[0] != 0x1b {
+					for _, k := range buf[:n] {
+						if !send(k) {
+							return
+						}
+					}
+				}
+				if err != nil {
+					return
+				}
+			}
+		}
+		sc := bufio.NewScanner(in)
+		for sc.Scan() {
+			if line := strings.TrimSpace(sc.Text()); line != "" && !send(line[0]) {
+				return
+			}
+		}
+	}()
+	return keys
+}
+
+// crlf writes "\n" as "\r\n", for a terminal in raw mode.
+type crlf struct{ w io.Writer }
+
+func (c crlf) Write(p []byte) (int, error) {
+	if _, err := c.w.Write(bytes.ReplaceAll(p, []byte("\n"), []byte("\r\n"))); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}

@@ -1,0 +1,280 @@
+// Package grade grades submissions for CI and for a course's deadline: one
+// workspace, or a folder holding hundreds, checked in parallel by one
+// Checker that shares one build cache.
+//
+// A submission is read only for its exercise sources: the checker takes the
+// non-test .go files directly in each exercise folder, and nothing else of
+// a submission (its go.mod, kurs.toml, test files, copies of kurs's hidden
+// tests or reference) takes effect. Which course, seed and language to
+// grade with is the caller's choice, never the submission's.
+//
+// The package does not render results; see the report package.
+package grade
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+
+	"github.com/kurs-course/kurs/checker"
+	"github.com/kurs-course/kurs/internal/course"
+	"github.com/kurs-course/kurs/i18n"
+	"github.com/kurs-course/kurs/internal/report"
+	"github.com/kurs-course/kurs/internal/workspace"
+)
+
+// Submission is one learner's work: a workspace, or a folder with the
+// exercise folders.
+type Submission struct {
+	// ID names the submission in results: the name of its folder.
+	ID string
+	// Dir is the folder that holds the exercise folders.
+	Dir string
+}
+
+// Find returns the submissions in dir, sorted by name: each sub-folder is
+// one. Folders whose names start with "." or "_" are skipped, as the go
+// command skips them (.git, __MACOSX), and so are files. A sub-folder that
+// is a symbolic link is followed, since whoever set up dir put it there;
+// inside a submission, nothing is followed.
+//
+// A sub-folder that holds neither kurs.toml nor an exercise folder but
+// exactly one folder, as an archive unpacked with its top folder does, is
+// graded from that folder.
+func Find(dir string, exercises []*course.Exercise) ([]Submission, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var subs []Submission
+	for _, e := range entries {
+		name := e.Name()
+		if skipped(name) {
+			continue
+		}
+		p := filepath.Join(dir, name)
+		if info, err := os.Stat(p); err != nil || !info.IsDir() {
+			continue
+		}
+		subs = append(subs, Submission{ID: name, Dir: root(p, exercises)})
+	}
+	return subs, nil
+}
+
+func skipped(name string) bool {
+	return strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")
+}
+
+// root returns the folder of a submission that holds its exercise folders.
+func root(dir string, exercises []*course.Exercise) string {
+	if _, err := os.Lstat(filepath.Join(dir, workspace.ConfigFile)); err == nil {
+		return dir
+	}
+	for _, ex := range exercises {
+		if realDir(filepath.Join(dir, ex.ID)) {
+			return dir
+		}
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return dir
+	}
+	var only string
+	for _, e := range entries {
+		if !e.IsDir() || skipped(e.Name()) {
+			continue
+		}
+		if only != "" {
+			return dir
+		}
+		only = filepath.Join(dir, e.Name())
+	}
+	if only == "" {
+		return dir
+	}
+	return only
+}
+
+// realDir reports whether name is a folder and not a symbolic link to one:
+// a submission's exercise folder that links elsewhere (to another
+// submission, or out of it) is not the learner's work.
+func realDir(name string) bool {
+	info, err := os.Lstat(name)
+	return err == nil && info.IsDir()
+}
+
+// Grader grades submissions. Its fields must not change while Run runs.
+type Grader struct {
+	// Checker checks each exercise; its Seed, Timeout and limits apply to
+	// every submission alike.
+	Checker *checker.Checker
+	// Exercises are the exercises every submission is graded in, in the
+	// order of the results.
+	Exercises []*course.Exercise
+	// Jobs is how many checks run at once; 0 means one per CPU.
+	Jobs int
+	// Warm builds kurs's harness and the references once before the
+	// first check, so that the parallel checks find them in the build
+	// cache instead of all compiling them at once. It pays off for
+	// batches, not for one submission with a warm cache.
+	Warm bool
+	// Progress, when set, is called each time a submission's last
+	// exercise has been checked, with the number of submissions graded so
+	// far. Calls never overlap.
+	Progress func(done, total int)
+}
+
+// Result is one submission's grading.
+type Result struct {
+	report.Submission
+	// Errs holds what kept kurs itself from checking an exercise, such as
+	// a missing go command or a full disk. That exercise's result is an
+	// error of kind internal, which the submission is not to blame for.
+	// Errs is empty when kurs did its job, whatever the verdicts.
+	Errs []*CheckError
+}
+
+// CheckError is kurs's own failure to check one exercise of a submission.
+type CheckError struct {
+	Submission string // the submission's id; "" when graded alone
+	Exercise   string
+	Err        error
+}
+
+func (e *CheckError) Error() string { return e.Where() + ": " + e.Err.Error() }
+
+func (e *CheckError) Unwrap() error { return e.Err }
+
+// Where names the exercise, and the submission when there is one:
+// "alice/circuitbreaker".
+func (e *CheckError) Where() string {
+	if e.Submission == "" {
+		return e.Exercise
+	}
+	return e.Submission + "/" + e.Exercise
+}
+
+// Run grades subs and returns their results in the same order, each with
+// one report.Graded per exercise in the order of g.Exercises.
+//
+// Checks of all submissions share Jobs slots, one check per slot; a check
+// that hangs or blows up its memory holds its slot until the checker's
+// limits end it, and affects no other check's result. Run returns an error
+// only when ctx ends before every check is done.
+func (g *Grader) Run(ctx context.Context, subs []Submission) ([]Result, error) {
+	if g.Warm {
+		// A failed warm-up only costs time: the checks meet the same
+		// failure and report it.
+		_ = g.Checker.Warm(ctx, g.Exercises)
+	}
+	jobs := g.Jobs
+	if jobs <= 0 {
+		jobs = runtime.NumCPU()
+	}
+	results := make([]Result, len(subs))
+	left := make([]int, len(subs))
+	for i, s := range subs {
+		results[i].ID = s.ID
+		results[i].Graded = make([]report.Graded, len(g.Exercises))
+		left[i] = len(g.Exercises)
+	}
+	var (
+		mu   sync.Mutex
+		done int
+		wg   sync.WaitGroup
+	)
+	slots := make(chan struct{}, jobs)
+	// Submission by submission, so that finished submissions (and the
+	// progress shown for them) come early and steadily.
+schedule:
+	for i, s := range subs {
+		for j, ex := range g.Exercises {
+			select {
+			case slots <- struct{}{}:
+			case <-ctx.Done():
+				break schedule
+			}
+			wg.Go(func() {
+				defer func() { <-slots }()
+				res, err := g.check(ctx, ex, s)
+				mu.Lock()
+				defer mu.Unlock()
+				results[i].Graded[j] = report.Graded{Exercise: ex, Result: res}
+				if err != nil {
+					results[i].Errs = append(results[i].Errs, err)
+				}
+				if left[i]--; left[i] == 0 {
+					done++
+					if g.Progress != nil {
+						g.Progress(done, len(subs))
+					}
+				}
+			})
+		}
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return results, nil
+}
+
+// check checks one exercise of a submission. A failure of kurs itself
+// becomes a result of kind internal, returned with the error.
+func (g *Grader) check(ctx context.Context, ex *course.Exercise, s Submission) (*checker.Result, *CheckError) {
+	seed := g.Checker.Seed
+	if seed == 0 {
+		seed = checker.DefaultSeed
+	}
+	failed := func(kind checker.ProblemKind, detail string) *checker.Result {
+		return &checker.Result{Exercise: ex.ID, Status: checker.Error, MaxScore: ex.Points, Seed: seed,
+			Problem: &checker.Problem{Kind: kind, Detail: detail}}
+	}
+	dir := filepath.Join(s.Dir, ex.ID)
+	if !realDir(dir) {
+		return failed(checker.ProblemNoFiles, ""), nil
+	}
+	res, err := g.Checker.Check(ctx, ex, dir)
+	if err != nil {
+		return failed(checker.ProblemInternal, err.Error()), &CheckError{Submission: s.ID, Exercise: ex.ID, Err: err}
+	}
+	steady(res)
+	return res, nil
+}
+
+// Document is the result document of a batch, `kurs grade --submissions DIR
+// --format json`: the seed every submission was graded with and, per
+// submission, the document of `kurs grade --format json` plus its id.
+type Document struct {
+	Version     int     `json:"version"`
+	Seed        uint64  `json:"seed"`
+	Submissions []Entry `json:"submissions"`
+}
+
+// Entry is one submission's entry in a Document.
+type Entry struct {
+	ID string `json:"id"`
+	*report.Document
+}
+
+// NewDocument builds the document of a batch, with messages in p's
+// language.
+func NewDocument(p *i18n.Printer, seed uint64, results []Result) *Document {
+	doc := &Document{Version: report.Version, Seed: seed, Submissions: []Entry{}}
+	for _, r := range results {
+		doc.Submissions = append(doc.Submissions, Entry{ID: r.ID, Document: report.NewDocument(p, r.Graded)})
+	}
+	return doc
+}
+
+// Submissions returns the results as the report package takes them.
+func Submissions(results []Result) []report.Submission {
+	subs := make([]report.Submission, len(results))
+	for i, r := range results {
+		subs[i] = r.Submission
+	}
+	return subs
+}

@@ -1,0 +1,156 @@
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/kurs-course/kurs/checker"
+	"github.com/kurs-course/kurs/internal/course"
+	"github.com/kurs-course/kurs/i18n"
+)
+
+// Version is the version of the result document's schema.
+const Version = 1
+
+// Document is the result document of `kurs grade --format json`.
+type Document struct {
+	Version   int        `json:"version"`
+	Status    string     `json:"status"`
+	Score     int        `json:"score"`
+	MaxScore  int        `json:"max_score"`
+	Exercises []Exercise `json:"exercises"`
+}
+
+// Exercise is one exercise's entry in a Document.
+type Exercise struct {
+	ID       string     `json:"id"`
+	Status   string     `json:"status"`
+	Score    int        `json:"score"`
+	MaxScore int        `json:"max_score"`
+	Message  string     `json:"message"`
+	Tests    []TestCase `json:"tests"`
+}
+
+// TestCase is one hidden test's entry in a Document.
+type TestCase struct {
+	Name    string `json:"name"`
+	Status  string `json:"status"`
+	Message string `json:"message"`
+}
+
+// Graded pairs an exercise with its result.
+type Graded struct {
+	Exercise *course.Exercise
+	Result   *checker.Result
+}
+
+// NewDocument builds the result document, with messages in p's language.
+func NewDocument(p *i18n.Printer, graded []Graded) *Document {
+	doc := &Document{Version: Version, Status: string(checker.Pass), Exercises: []Exercise{}}
+	for _, g := range graded {
+		res := g.Result
+		e := Exercise{
+			ID:       res.Exercise,
+			Status:   string(res.Status),
+			Score:    res.Score,
+			MaxScore: res.MaxScore,
+			Message:  Message(p, g.Exercise, res),
+			Tests:    []TestCase{},
+		}
+		for i := range res.Tests {
+			t := &res.Tests[i]
+			e.Tests = append(e.Tests, TestCase{Name: t.Name, Status: string(t.Status), Message: Test(p, g.Exercise, res, t)})
+		}
+		if res.Status != checker.Pass {
+			doc.Status = string(checker.Fail)
+		}
+		doc.Score += res.Score
+		doc.MaxScore += res.MaxScore
+		doc.Exercises = append(doc.Exercises, e)
+	}
+	return doc
+}
+
+// JSON writes doc as one indented JSON document.
+func JSON(w io.Writer, doc any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(doc)
+}
+
+// Text writes the results for people: each exercise's verdict, and for the
+// ones that fail, what to look at.
+func Text(w io.Writer, p *i18n.Printer, graded []Graded, verbose bool) error {
+	var b strings.Builder
+	score, maxScore, passed := 0, 0, 0
+	for _, g := range graded {
+		res := g.Result
+		score += res.Score
+		maxScore += res.MaxScore
+		mark := "✗"
+		if res.Status == checker.Pass {
+			mark, passed = "✓", passed+1
+		}
+		fmt.Fprintf(&b, "%s %s — %s  (%s)\n", mark, res.Exercise, g.Exercise.Title.In(p.Lang()),
+			p.T("result.points", "Score", res.Score, "Max", res.MaxScore))
+		switch res.Status {
+		case checker.Error:
+			b.WriteString(indent(Problem(p, res.Problem), "  ") + "\n")
+		case checker.Fail:
+			b.WriteString("  " + Summary(p, res) + "\n")
+			first := res.FirstFailure()
+			var others []string
+			for i := range res.Tests {
+				t := &res.Tests[i]
+				switch {
+				case t == first || t.Note != nil || verbose && t.Status != checker.Pass:
+					fmt.Fprintf(&b, "  %s %s\n%s\n", p.T("test.name"), t.Name, indent(Test(p, g.Exercise, res, t), "    "))
+				case t.Status != checker.Pass:
+					others = append(others, t.Name)
+				}
+			}
+			if len(others) > 0 {
+				fmt.Fprintf(&b, "  %s\n%s\n", p.T("test.also_fails", "Count", len(others)), indent(wrap(strings.Join(others, ", "), 72), "    "))
+			}
+			if res.Output != "" {
+				b.WriteString("  " + p.T("output.printed") + "\n" + indent(res.Output, "  | ") + "\n")
+				if res.Truncated {
+					b.WriteString("  " + p.T("output.truncated") + "\n")
+				}
+			}
+			b.WriteString("  " + p.T("result.next", "Exercise", res.Exercise) + "\n")
+		case checker.Pass:
+			for i := range res.Tests {
+				if t := &res.Tests[i]; t.Note != nil {
+					fmt.Fprintf(&b, "%s\n", indent(Test(p, g.Exercise, res, t), "  "))
+				}
+			}
+		}
+	}
+	if len(graded) > 1 {
+		fmt.Fprintf(&b, "\n%s\n", p.T("result.total", "Passed", passed, "Total", len(graded), "Score", score, "Max", maxScore))
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// wrap breaks s into lines of at most width runes at spaces.
+func wrap(s string, width int) string {
+	var b strings.Builder
+	n := 0
+	for i, w := range strings.Fields(s) {
+		if i > 0 && n+1+len([]rune(w)) > width {
+			b.WriteString("\n")
+			n = 0
+		} else if i > 0 {
+			b.WriteString(" ")
+			n++
+		}
+		b.WriteString(w)
+		n += len([]rune(w))
+	}
+	return b.String()
+}

@@ -1,0 +1,117 @@
+package report_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"slices"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/kurs-course/kurs/i18n"
+	"github.com/kurs-course/kurs/internal/report"
+)
+
+// gsResults holds the fields of Gradescope's results.json that kurs
+// writes; decoding refuses any other field, so a typo in a field name
+// (which Gradescope would silently ignore) fails here.
+type gsResults struct {
+	Score            *float64 `json:"score"`
+	ExecutionTime    *int     `json:"execution_time"`
+	Output           string   `json:"output"`
+	OutputFormat     string   `json:"output_format"`
+	Visibility       string   `json:"visibility"`
+	StdoutVisibility string   `json:"stdout_visibility"`
+	ExtraData        struct {
+		Seed     uint64 `json:"seed"`
+		MaxScore int    `json:"max_score"`
+	} `json:"extra_data"`
+	Tests []struct {
+		Name         string   `json:"name"`
+		Number       string   `json:"number"`
+		Score        *float64 `json:"score"`
+		MaxScore     *float64 `json:"max_score"`
+		Status       string   `json:"status"`
+		Output       string   `json:"output"`
+		OutputFormat string   `json:"output_format"`
+		Visibility   string   `json:"visibility"`
+		Tags         []string `json:"tags"`
+	} `json:"tests"`
+}
+
+// Values that Gradescope's specification allows.
+var (
+	gsVisibilities = []string{"hidden", "after_due_date", "after_published", "visible"}
+	gsFormats      = []string{"text", "html", "simple_format", "md", "ansi"}
+)
+
+func TestGradescope(t *testing.T) {
+	graded := fixture(t)
+	var b bytes.Buffer
+	require.NoError(t, report.Gradescope(&b, i18n.New("en"), graded))
+	dec := json.NewDecoder(&b)
+	dec.DisallowUnknownFields()
+	var r gsResults
+	require.NoError(t, dec.Decode(&r))
+
+	require.NotNil(t, r.Score)
+	require.Len(t, r.Tests, len(graded), "one Gradescope test per exercise")
+	var sum, maxSum float64
+	for i, tc := range r.Tests {
+		res := graded[i].Result
+		require.NotNil(t, tc.Score, tc.Name)
+		require.NotNil(t, tc.MaxScore, tc.Name)
+		assert.Equal(t, float64(res.Score), *tc.Score, tc.Name)
+		assert.Equal(t, float64(res.MaxScore), *tc.MaxScore, tc.Name)
+		assert.Contains(t, []string{"passed", "failed"}, tc.Status, tc.Name)
+		assert.Contains(t, gsVisibilities, tc.Visibility, tc.Name)
+		assert.Contains(t, gsFormats, tc.OutputFormat, tc.Name)
+		assert.NotEmpty(t, tc.Output, tc.Name)
+		assert.NotEmpty(t, tc.Number, tc.Name)
+		sum += *tc.Score
+		maxSum += *tc.MaxScore
+	}
+	assert.Equal(t, sum, *r.Score, "the score is the sum of the tests' scores")
+	assert.Equal(t, 1.0, *r.Score, "circuitbreaker 0 + tokenbucket 0 + bulkheadquiz 1")
+	assert.Equal(t, 9.0, maxSum)
+	assert.Equal(t, 9, r.ExtraData.MaxScore)
+	assert.Equal(t, uint64(fixtureSeed), r.ExtraData.Seed)
+	assert.Contains(t, gsVisibilities, r.Visibility)
+	assert.Contains(t, gsVisibilities, r.StdoutVisibility)
+	assert.Contains(t, gsFormats, r.OutputFormat)
+	require.NotNil(t, r.ExecutionTime)
+	assert.Equal(t, 1, *r.ExecutionTime, "0.75 s, rounded up to whole seconds")
+	assert.Contains(t, r.Output, "1 of 9 points")
+	assert.Contains(t, r.Output, "--seed 7")
+
+	cb := r.Tests[0]
+	assert.Equal(t, "failed", cb.Status)
+	assert.Contains(t, cb.Output, "Step 1, Failure(0), panicked", "the first failing test explained")
+	assert.Contains(t, cb.Output, graded[0].Result.Tests[2].Name, "the other failing tests named")
+	assert.Contains(t, cb.Output, "| debug", "what the code printed")
+	assert.Contains(t, r.Tests[1].Output, "mismatched types int and float64")
+	assert.Equal(t, "failed", r.Tests[1].Status)
+	assert.True(t, slices.Contains(r.Tests[1].Tags, "error"), "the tags tell error from fail")
+}
+
+// A perfect submission gets every point, and Gradescope sees only passes.
+func TestGradescopeAllPass(t *testing.T) {
+	graded := fixture(t)
+	for _, g := range graded {
+		g.Result.Status, g.Result.Score, g.Result.Problem = "pass", g.Result.MaxScore, nil
+		for i := range g.Result.Tests {
+			g.Result.Tests[i].Status, g.Result.Tests[i].Failure = "pass", nil
+		}
+	}
+	var b bytes.Buffer
+	require.NoError(t, report.Gradescope(&b, i18n.New("de"), graded))
+	var r gsResults
+	require.NoError(t, json.Unmarshal(b.Bytes(), &r))
+	assert.Equal(t, 9.0, *r.Score)
+	for _, tc := range r.Tests {
+		assert.Equal(t, "passed", tc.Status)
+		assert.Equal(t, *tc.MaxScore, *tc.Score)
+	}
+	assert.Contains(t, r.Output, "9 von 9 Punkten", "in the chosen language")
+}

@@ -1,0 +1,239 @@
+package report_test
+
+import (
+	"bytes"
+	"encoding/xml"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/kurs-course/kurs/checker"
+	"github.com/kurs-course/kurs/internal/course"
+	"github.com/kurs-course/kurs/internal/harness"
+	"github.com/kurs-course/kurs/i18n"
+	"github.com/kurs-course/kurs/internal/report"
+)
+
+// fixtureSeed is the seed of the fixture's results; not the default, so
+// that a format that prints a constant instead of the seed is caught.
+const fixtureSeed = 7
+
+// fixture returns results as the checker gives them for a submission with
+// one exercise of each kind of verdict:
+//   - circuitbreaker fails: its first failing test panics in the learner's
+//     file at line 43 with a value holding Markdown and a percent sign,
+//     the next one departs at step 4, and the code printed control
+//     characters that XML cannot hold;
+//   - tokenbucket does not build (status error);
+//   - bulkheadquiz has case 1 right and case 2 wrong (1 of 2 points).
+func fixture(t *testing.T) []report.Graded {
+	t.Helper()
+	// Other exercises of the course, finished or not, are not these
+	// tests' business.
+	c, err := course.Load(os.DirFS("../.."))
+	ex := func(id string) *course.Exercise {
+		e, ok := c.Exercise(id)
+		require.True(t, ok, "exercise %s: %v", id, err)
+		return e
+	}
+	cb, tb, quiz := ex("circuitbreaker"), ex("tokenbucket"), ex("bulkheadquiz")
+
+	cbRes := &checker.Result{Exercise: cb.ID, Status: checker.Fail, MaxScore: cb.Points, Seed: fixtureSeed,
+		Duration: 420 * time.Millisecond, Output: "debug \x16=== RUN\x00 <b>&amp;</b>\n"}
+	for i, st := range cb.Suite.Tests {
+		tr := checker.Test{Name: st.Name, Status: checker.Pass}
+		switch i {
+		case 1:
+			tr.Status = checker.Fail
+			tr.Failure = &harness.Failure{Kind: harness.Panicked, New: []float64{3, 5}, Step: 1, Call: "Failure(0)",
+				Panic: "100% broken, %0A stays text ```\n# not a heading", Frame: "github.com/kurs-course/kurs/circuitbreaker/circuitbreaker.go:43"}
+		case 2:
+			tr.Status = checker.Fail
+			tr.Failure = &harness.Failure{Kind: harness.Mismatch, New: []float64{3, 5}, Observe: "State()",
+				Done: []harness.Done{{Call: "Failure(0)", Got: harness.Result{Obs: "closed"}}, {Call: "Failure(1)", Got: harness.Result{Obs: "closed"}}, {Call: "Success()", Got: harness.Result{Obs: "closed"}}},
+				Step: 4, Call: "Failure(2)", Want: harness.Result{Obs: "closed"}, Got: harness.Result{Obs: "open"}}
+		}
+		cbRes.Tests = append(cbRes.Tests, tr)
+	}
+
+	tbRes := &checker.Result{Exercise: tb.ID, Status: checker.Error, MaxScore: tb.Points, Seed: fixtureSeed,
+		Duration: 180 * time.Millisecond,
+		Problem: &checker.Problem{Kind: checker.ProblemCompile,
+			Detail: "tokenbucket/tokenbucket.go:15:38: invalid operation: (now - b.last) * b.rate (mismatched types int and float64)"}}
+
+	quizRes := &checker.Result{Exercise: quiz.ID, Status: checker.Fail, Score: 1, MaxScore: quiz.Points, Seed: fixtureSeed,
+		Duration: 150 * time.Millisecond,
+		Tests: []checker.Test{
+			{Name: quiz.Suite.Tests[0].Name, Status: checker.Pass, Note: &harness.Failure{Kind: harness.Quiz, Pass: true, Case: 1, Given: "D"}},
+			{Name: quiz.Suite.Tests[1].Name, Status: checker.Fail, Failure: &harness.Failure{Kind: harness.Quiz, Case: 2, Given: "D"}},
+		}}
+	return []report.Graded{{Exercise: cb, Result: cbRes}, {Exercise: tb, Result: tbRes}, {Exercise: quiz, Result: quizRes}}
+}
+
+// The parts of JUnit XML that GitLab and Jenkins read.
+type (
+	xmlSuites struct {
+		XMLName  xml.Name   `xml:"testsuites"`
+		Tests    int        `xml:"tests,attr"`
+		Failures int        `xml:"failures,attr"`
+		Errors   int        `xml:"errors,attr"`
+		Time     float64    `xml:"time,attr"`
+		Suites   []xmlSuite `xml:"testsuite"`
+	}
+	xmlSuite struct {
+		Name       string    `xml:"name,attr"`
+		Tests      int       `xml:"tests,attr"`
+		Failures   int       `xml:"failures,attr"`
+		Errors     int       `xml:"errors,attr"`
+		Time       float64   `xml:"time,attr"`
+		Properties []xmlProp `xml:"properties>property"`
+		Cases      []xmlCase `xml:"testcase"`
+		SystemOut  string    `xml:"system-out"`
+	}
+	xmlProp struct {
+		Name  string `xml:"name,attr"`
+		Value string `xml:"value,attr"`
+	}
+	xmlCase struct {
+		Name      string      `xml:"name,attr"`
+		Classname string      `xml:"classname,attr"`
+		File      string      `xml:"file,attr"`
+		Line      int         `xml:"line,attr"`
+		Failure   *xmlProblem `xml:"failure"`
+		Error     *xmlProblem `xml:"error"`
+	}
+	xmlProblem struct {
+		Message string `xml:"message,attr"`
+		Type    string `xml:"type,attr"`
+		Text    string `xml:",chardata"`
+	}
+)
+
+func junit(t *testing.T, lang string, graded []report.Graded) xmlSuites {
+	t.Helper()
+	var b bytes.Buffer
+	require.NoError(t, report.JUnit(&b, i18n.New(lang), graded))
+	var doc xmlSuites
+	require.NoError(t, xml.Unmarshal(b.Bytes(), &doc), "not well-formed XML:\n%s", b.String())
+	return doc
+}
+
+func TestJUnitCounts(t *testing.T) {
+	graded := fixture(t)
+	doc := junit(t, "en", graded)
+
+	require.Len(t, doc.Suites, 3)
+	cases, failures, errors := 0, 0, 0
+	for i, s := range doc.Suites {
+		ex := graded[i].Exercise
+		assert.Equal(t, ex.ID, s.Name)
+		assert.Len(t, s.Cases, len(ex.Suite.Tests), "%s: one testcase per hidden test", s.Name)
+		f, e := 0, 0
+		for j, c := range s.Cases {
+			assert.Equal(t, ex.Suite.Tests[j].Name, c.Name)
+			assert.Equal(t, ex.ID, c.Classname)
+			if c.Failure != nil {
+				f++
+			}
+			if c.Error != nil {
+				e++
+			}
+			assert.False(t, c.Failure != nil && c.Error != nil, "%s: both failure and error", c.Name)
+		}
+		assert.Equal(t, len(s.Cases), s.Tests, "%s: tests attribute", s.Name)
+		assert.Equal(t, f, s.Failures, "%s: failures attribute", s.Name)
+		assert.Equal(t, e, s.Errors, "%s: errors attribute", s.Name)
+		cases, failures, errors = cases+len(s.Cases), failures+f, errors+e
+	}
+	assert.Equal(t, cases, doc.Tests)
+	assert.Equal(t, failures, doc.Failures)
+	assert.Equal(t, errors, doc.Errors)
+	// circuitbreaker: 2 failures; tokenbucket: every test an error;
+	// bulkheadquiz: case 2 fails.
+	assert.Equal(t, []int{2, 0, 1}, []int{doc.Suites[0].Failures, doc.Suites[1].Failures, doc.Suites[2].Failures})
+	assert.Equal(t, []int{0, len(graded[1].Exercise.Suite.Tests), 0}, []int{doc.Suites[0].Errors, doc.Suites[1].Errors, doc.Suites[2].Errors})
+	assert.InDelta(t, 0.42, doc.Suites[0].Time, 0.0005)
+	assert.InDelta(t, 0.75, doc.Time, 0.0005)
+}
+
+func TestJUnitFailuresNameTheStep(t *testing.T) {
+	graded := fixture(t)
+	doc := junit(t, "en", graded)
+	cb := doc.Suites[0]
+
+	panicked := cb.Cases[1].Failure
+	require.NotNil(t, panicked)
+	assert.Equal(t, "panic", panicked.Type)
+	assert.Contains(t, panicked.Message, "Step 1, Failure(0), panicked: 100% broken")
+	assert.Equal(t, "circuitbreaker/circuitbreaker.go", cb.Cases[1].File, "a panic points at the learner's file")
+	assert.Equal(t, 43, cb.Cases[1].Line)
+
+	mismatch := cb.Cases[2].Failure
+	require.NotNil(t, mismatch)
+	assert.Equal(t, "mismatch", mismatch.Type)
+	assert.Equal(t, "First difference at step 4, Failure(2)", mismatch.Message)
+	assert.Contains(t, mismatch.Text, "Success()", "the text shows the trace up to the step")
+	assert.Regexp(t, `expected: +State\(\) = "?closed"?\n`, mismatch.Text)
+	assert.Regexp(t, `got: +State\(\) = "?open"?$`, mismatch.Text)
+	assert.Empty(t, cb.Cases[2].File, "a mismatch has no line to point at")
+
+	assert.Contains(t, cb.SystemOut, "debug", "the learner's output of a failing exercise")
+	assert.Contains(t, cb.SystemOut, "<b>&amp;</b>", "markup in the output is text, not XML")
+
+	for _, c := range doc.Suites[1].Cases {
+		require.NotNil(t, c.Error, c.Name)
+		assert.Equal(t, "compile", c.Error.Type)
+		assert.Equal(t, "The code does not build", c.Error.Message)
+		assert.Contains(t, c.Error.Text, "mismatched types int and float64")
+		assert.Equal(t, "tokenbucket/tokenbucket.go", c.File)
+		assert.Equal(t, 15, c.Line)
+	}
+
+	quiz := doc.Suites[2]
+	assert.Nil(t, quiz.Cases[0].Failure)
+	require.NotNil(t, quiz.Cases[1].Failure)
+	assert.Equal(t, "quiz", quiz.Cases[1].Failure.Type)
+	assert.True(t, strings.HasPrefix(quiz.Cases[1].Failure.Message, "Case 2: D is not the best choice."), quiz.Cases[1].Failure.Message)
+
+	for _, s := range doc.Suites {
+		props := map[string]string{}
+		for _, p := range s.Properties {
+			props[p.Name] = p.Value
+		}
+		assert.Equal(t, "7", props["seed"], s.Name)
+	}
+	assert.Equal(t, map[string]string{"seed": "7", "score": "1", "max_score": "2"},
+		map[string]string{"seed": quiz.Properties[0].Value, "score": quiz.Properties[1].Value, "max_score": quiz.Properties[2].Value})
+}
+
+func TestJUnitGerman(t *testing.T) {
+	graded := fixture(t)
+	de := junit(t, "de", graded).Suites[0].Cases[2].Failure
+	en := junit(t, "en", graded).Suites[0].Cases[2].Failure
+	assert.NotEqual(t, en.Message, de.Message)
+	assert.Regexp(t, `^Erste .* Schritt 4, Failure\(2\)$`, de.Message)
+	res := graded[0].Result
+	assert.Equal(t, report.Test(i18n.New("de"), graded[0].Exercise, res, &res.Tests[2]), de.Text)
+}
+
+// A crash before the first test leaves every test missing in the result;
+// JUnit shows each as one error, not as an error and a failure.
+func TestJUnitCrashIsErrorOnly(t *testing.T) {
+	graded := fixture(t)[:1]
+	res := *graded[0].Result
+	res.Status, res.Problem = checker.Error, &checker.Problem{Kind: checker.ProblemTimeout}
+	res.Tests = nil
+	for _, st := range graded[0].Exercise.Suite.Tests {
+		res.Tests = append(res.Tests, checker.Test{Name: st.Name, Status: checker.Fail, Missing: true})
+	}
+	graded[0].Result = &res
+	doc := junit(t, "en", graded)
+	assert.Equal(t, len(res.Tests), doc.Tests)
+	assert.Equal(t, len(res.Tests), doc.Errors)
+	assert.Zero(t, doc.Failures)
+	assert.Equal(t, "timeout", doc.Suites[0].Cases[0].Error.Type)
+}

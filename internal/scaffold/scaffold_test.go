@@ -1,0 +1,147 @@
+package scaffold_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"testing/fstest"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/kurs-course/kurs/internal/scaffold"
+	"github.com/kurs-course/kurs/internal/tracegen"
+	"github.com/kurs-course/kurs/internal/validate"
+)
+
+func add(m fstest.MapFS, files []scaffold.File) {
+	for _, f := range files {
+		m[f.Path] = &fstest.MapFile{Data: f.Data}
+	}
+}
+
+func kind(t *testing.T, err error) string {
+	t.Helper()
+	e, ok := scaffold.IsError(err)
+	require.True(t, ok, "%v", err)
+	return e.Kind
+}
+
+// TestNewCourseListsWhatIsLeft scaffolds a lesson and an exercise into an
+// empty course: kurs validate then reports exactly what the author has
+// still to write, and nothing that works already (the example exercise
+// builds, its reference passes, its skeletons fail).
+func TestNewCourseListsWhatIsLeft(t *testing.T) {
+	m := fstest.MapFS{}
+	_, err := scaffold.Exercise(m, "fixedwindow", "")
+	assert.Equal(t, scaffold.NoLesson, kind(t, err), "an exercise needs a lesson")
+
+	files, err := scaffold.Lesson(m, "limits")
+	require.NoError(t, err)
+	add(m, files)
+	files, err = scaffold.Exercise(m, "fixedwindow", "")
+	require.NoError(t, err)
+	var paths []string
+	for _, f := range files {
+		paths = append(paths, f.Path)
+	}
+	assert.Equal(t, []string{
+		"exercises/fixedwindow/exercise.json",
+		"exercises/fixedwindow/solution/fixedwindow.go",
+		"exercises/fixedwindow/skeleton/de/fixedwindow.go",
+		"exercises/fixedwindow/skeleton/en/fixedwindow.go",
+		"exercises/fixedwindow/testdata/suite.json",
+		"exercises/fixedwindow/testdata/driver.go",
+		"exercises/fixedwindow/testdata/api.go",
+	}, paths)
+	add(m, files)
+
+	r, err := validate.Run(context.Background(), m, validate.Options{Jobs: 2})
+	require.NoError(t, err)
+	var got []string
+	for _, p := range r.Problems {
+		got = append(got, fmt.Sprintf("%s:%d %s %v", p.File, p.Line, p.Kind, p.Args))
+	}
+	assert.Equal(t, []string{
+		"exercises/fixedwindow/exercise.json:7 text_missing [Field title Lang de]",
+		"exercises/fixedwindow/exercise.json:8 text_missing [Field title Lang en]",
+		"exercises/fixedwindow/exercise.json:11 text_missing [Field summary Lang de]",
+		"exercises/fixedwindow/exercise.json:12 text_missing [Field summary Lang en]",
+		"exercises/fixedwindow/exercise.json:24 hints_missing [Lang de]",
+		"exercises/fixedwindow/exercise.json:25 hints_missing [Lang en]",
+		"exercises/fixedwindow/skeleton/de/fixedwindow.go:3 todo [Text Beschreibe die Aufgabe für die Lernenden.]",
+		"exercises/fixedwindow/skeleton/en/fixedwindow.go:3 todo [Text describe the task for the learners.]",
+		"exercises/fixedwindow/solution/fixedwindow.go:3 todo [Text replace this example with the reference solution. Its API]",
+		"exercises/fixedwindow/testdata/suite.json:13 todo [Text seed/worked-example]",
+		"lessons/limits/de.md:1 todo [Text Titel der Lektion]",
+		"lessons/limits/de.md:3 todo [Text Ein Satz dazu, worum es geht und wie lange die Lektion dauert.]",
+		"lessons/limits/de.md:7 todo [Text Was die Lernenden am Ende können.]",
+		"lessons/limits/de.md:11 todo [Text Das Konzept, Schritt für Schritt. Eine durchgerechnete Tabelle]",
+		"lessons/limits/de.md:18 todo [Text Die Übungen der Lektion, jeweils mit `kurs check ÜBUNG`.]",
+		"lessons/limits/de.md:22 todo [Text Das Wichtigste in einem Satz.]",
+		"lessons/limits/en.md:1 todo [Text title of the lesson]",
+		"lessons/limits/en.md:3 todo [Text A sentence on what this is about and how long the lesson takes.]",
+		"lessons/limits/en.md:7 todo [Text What learners can do by the end.]",
+		"lessons/limits/en.md:11 todo [Text The concept, step by step. A worked table can be tied to a]",
+		"lessons/limits/en.md:17 todo [Text The lesson's exercises, each with `kurs check EXERCISE`.]",
+		"lessons/limits/en.md:21 todo [Text The essentials in one sentence.]",
+		"lessons/limits/lesson.json:5 text_missing [Field title Lang de]",
+		"lessons/limits/lesson.json:6 text_missing [Field title Lang en]",
+		"lessons/limits/lesson.json:9 lesson_omits [Exercise fixedwindow]",
+	}, got)
+}
+
+func TestIDs(t *testing.T) {
+	m := fstest.MapFS{}
+	for _, id := range []string{"", "Limits", "3rd", "-x", "x-", "über"} {
+		_, err := scaffold.Lesson(m, id)
+		assert.Equal(t, scaffold.BadLessonID, kind(t, err), "%q", id)
+	}
+	files, err := scaffold.Lesson(m, "resilienz-3")
+	require.NoError(t, err)
+	add(m, files)
+	for _, id := range []string{"", "Fixed", "fixed-window", "fixed_window", "func", "main", "1x"} {
+		_, err := scaffold.Exercise(m, id, "")
+		assert.Equal(t, scaffold.BadExerciseID, kind(t, err), "%q", id)
+	}
+	_, err = scaffold.Lesson(m, "resilienz-3")
+	assert.Equal(t, scaffold.Exists, kind(t, err))
+	_, err = scaffold.Exercise(m, "window", "resilienz-9")
+	assert.Equal(t, scaffold.UnknownLesson, kind(t, err))
+	files, err = scaffold.Exercise(m, "window2", "resilienz-3")
+	require.NoError(t, err)
+	add(m, files)
+	_, err = scaffold.Exercise(m, "window2", "")
+	assert.Equal(t, scaffold.Exists, kind(t, err))
+}
+
+// TestDriver regenerates the driver after the reference changes, and never
+// replaces one written by hand.
+func TestDriver(t *testing.T) {
+	m := fstest.MapFS{}
+	files, _ := scaffold.Lesson(m, "l")
+	add(m, files)
+	files, _ = scaffold.Exercise(m, "x", "l")
+	add(m, files)
+	before := string(m["exercises/x/testdata/driver.go"].Data)
+
+	m["exercises/x/solution/x.go"].Data = append(m["exercises/x/solution/x.go"].Data, []byte("\n// Reset sets the count to 0.\nfunc (c *Counter) Reset() { c.n = 0 }\n")...)
+	files, err := scaffold.Driver(m, "x")
+	require.NoError(t, err)
+	require.Len(t, files, 2)
+	assert.NotEqual(t, before, string(files[0].Data))
+	assert.Contains(t, string(files[0].Data), `case "Reset":`)
+	assert.Contains(t, string(files[1].Data), "(*Counter).Reset")
+
+	m["exercises/x/testdata/suite.json"].Data = []byte(`{"observe": "Nothing", "tests": []}`)
+	_, err = scaffold.Driver(m, "x")
+	var ms tracegen.Mistakes
+	require.ErrorAs(t, err, &ms)
+	assert.Equal(t, "observe", ms[0].Path)
+
+	m["exercises/x/testdata/driver.go"].Data = []byte("package main\n\nfunc main() {}\n")
+	_, err = scaffold.Driver(m, "x")
+	assert.Equal(t, scaffold.HandWritten, kind(t, err))
+	_, err = scaffold.Driver(m, "y")
+	assert.Equal(t, scaffold.UnknownEx, kind(t, err))
+}

@@ -1,0 +1,169 @@
+package validate
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"path"
+	"slices"
+	"time"
+
+	"github.com/kurs-course/kurs/checker"
+	"github.com/kurs-course/kurs/internal/course"
+	"github.com/kurs-course/kurs/internal/mutate"
+)
+
+// mutantTimeout bounds the run of one mutant's hidden tests. The
+// references run in well under a second; a mutant that loops forever is
+// killed, and killed is what it should be.
+const mutantTimeout = 5 * time.Second
+
+// MutantSummary is how an exercise's hidden tests fared against the
+// mutants of its reference solution.
+type MutantSummary struct {
+	Exercise string
+	// Mutants is how many mutants compile and ran; Invalid how many more
+	// were made but do not compile (they count for nothing).
+	Mutants, Invalid int
+	Killed           int
+	// Survivors are mutants the hidden tests pass and mutants.json does
+	// not mark; Equivalent those it marks as equivalent to the reference.
+	Survivors  []Survivor
+	Equivalent []Survivor
+	// Skipped says why no mutants ran ("" when they did): the reference
+	// fails its own tests, or does not type-check.
+	Skipped  string
+	Duration time.Duration
+}
+
+// Score returns the share of the mutants that the tests kill, of those not
+// marked equivalent; 1 when there are none.
+func (s MutantSummary) Score() float64 {
+	n := s.Mutants - len(s.Equivalent)
+	if n <= 0 {
+		return 1
+	}
+	return float64(s.Killed) / float64(n)
+}
+
+// Survivor is a mutant the hidden tests let through.
+type Survivor struct {
+	ID   string
+	File string // course path of the changed file
+	Line int
+	Diff string
+	Why  string // for a marked one, why it is equivalent
+}
+
+// marks is exercises/ID/mutants.json.
+type marks struct {
+	Equivalent []struct {
+		Mutant string `json:"mutant"`
+		Why    string `json:"why"`
+	} `json:"equivalent"`
+}
+
+// mutants runs the hidden tests of every exercise against the mutants of
+// its reference solution, Options.Jobs at a time.
+func (v *validator) mutants(ctx context.Context, c *course.Course, codes map[string]*exCode) ([]MutantSummary, time.Duration, error) {
+	start := time.Now()
+	ck := *v.opts.checker()
+	if ck.Timeout == 0 || ck.Timeout > mutantTimeout {
+		ck.Timeout = mutantTimeout
+	}
+	type run struct {
+		sum *MutantSummary
+		e   *exCode
+		m   mutate.Mutant
+		res *checker.Result
+		err error
+	}
+	var runs []*run
+	var sums []*MutantSummary
+	for _, ex := range c.Exercises {
+		e := codes[ex.ID]
+		sum := &MutantSummary{Exercise: ex.ID}
+		sums = append(sums, sum)
+		if e.solution == nil || !e.parsed || !e.refPassed {
+			sum.Skipped = "reference"
+			continue
+		}
+		ms, invalid, err := mutate.Generate(e.solution)
+		if err != nil {
+			sum.Skipped = "types"
+			continue
+		}
+		sum.Invalid = invalid
+		for _, m := range ms {
+			runs = append(runs, &run{sum: sum, e: e, m: m})
+		}
+	}
+	each(ctx, v.opts.jobs(), runs, func(r *run) {
+		r.res, r.err = checkFiles(ctx, &ck, r.e.checked(), r.m.Files)
+	})
+	if err := ctx.Err(); err != nil {
+		return nil, 0, err
+	}
+	survivors := map[*MutantSummary][]Survivor{}
+	for _, r := range runs {
+		if r.err != nil {
+			return nil, 0, r.err
+		}
+		r.sum.Duration += r.res.Duration
+		switch {
+		case r.res.Status == checker.Pass:
+			survivors[r.sum] = append(survivors[r.sum], Survivor{
+				ID: r.m.ID, File: path.Join(r.e.dir(), "solution", r.m.File), Line: r.m.Line, Diff: r.m.Diff,
+			})
+			r.sum.Mutants++
+		case r.res.Status == checker.Error && r.res.Problem != nil &&
+			(r.res.Problem.Kind == checker.ProblemCompile || r.res.Problem.Kind == checker.ProblemAPI):
+			r.sum.Invalid++ // go/types let it through, the compiler did not
+		default:
+			r.sum.Mutants++
+			r.sum.Killed++
+		}
+	}
+	var out []MutantSummary
+	for _, sum := range sums {
+		v.markSurvivors(sum, codes[sum.Exercise], survivors[sum])
+		out = append(out, *sum)
+	}
+	return out, time.Since(start), nil
+}
+
+// markSurvivors sorts the survivors into those mutants.json marks as
+// equivalent and the rest, which are problems; a mark that matches no
+// survivor is a problem too, so the file stays true.
+func (v *validator) markSurvivors(sum *MutantSummary, e *exCode, survivors []Survivor) {
+	file := path.Join(e.dir(), "mutants.json")
+	var mk marks
+	if _, err := fs.Stat(v.fsys, file); err != nil || !v.readJSON(file, &mk) {
+		mk = marks{}
+	}
+	used := make([]bool, len(mk.Equivalent))
+	for _, s := range survivors {
+		i := slices.IndexFunc(mk.Equivalent, func(m struct {
+			Mutant string `json:"mutant"`
+			Why    string `json:"why"`
+		}) bool {
+			return m.Mutant == s.ID
+		})
+		if i >= 0 {
+			used[i] = true
+			s.Why = mk.Equivalent[i].Why
+			sum.Equivalent = append(sum.Equivalent, s)
+			continue
+		}
+		sum.Survivors = append(sum.Survivors, s)
+		v.add(s.File, s.Line, MutantSurvives, "Mutant", s.ID, "Marks", file).Detail = s.Diff
+	}
+	if sum.Skipped != "" {
+		return
+	}
+	for i, m := range mk.Equivalent {
+		if !used[i] {
+			v.add(file, v.at(file, fmt.Sprintf("equivalent.%d", i)), MutantMarkStale, "Mutant", m.Mutant)
+		}
+	}
+}

@@ -1,0 +1,203 @@
+// Package validate checks a course the way its author needs: every problem
+// at once, each with the file and line to fix. It reads lessons and
+// exercises from any fs.FS, runs the reference solution and the skeletons
+// through the real checker, replays the traces that lesson tables are tied
+// to, and, when asked, measures the hidden tests with mutants of the
+// reference solution (see the mutate package).
+//
+// It reports problems as data (a Kind and its arguments); the cli package
+// turns them into text in the author's language. It never changes the
+// course.
+package validate
+
+import (
+	"cmp"
+	"context"
+	"io/fs"
+	"runtime"
+	"slices"
+	"time"
+
+	"github.com/kurs-course/kurs/checker"
+	"github.com/kurs-course/kurs/internal/course"
+)
+
+// Kind says what is wrong; the message "validate.problem_KIND" of the
+// i18n catalogs explains it, filled in from Problem.Args.
+type Kind string
+
+// Kinds of problems. The comments say where each is reported.
+const (
+	JSON             Kind = "json"              // a JSON file that does not parse, at the mistake
+	MissingFile      Kind = "missing_file"      // a file every lesson or exercise needs
+	IDMismatch       Kind = "id_mismatch"       // id differs from the folder, at "id"
+	IDInvalid        Kind = "id_invalid"        // an exercise id that is no Go package name
+	Load             Kind = "load"              // anything else the course loader refuses
+	NoExercises      Kind = "no_exercises"      // a course without exercises
+	LessonText       Kind = "lesson_text"       // a lesson without the Markdown file of a language
+	TextMissing      Kind = "text_missing"      // a title, summary or quiz text without a language
+	HintsMissing     Kind = "hints_missing"     // no hints in a language
+	HintsCount       Kind = "hints_count"       // a different number of hints in the two languages
+	SkeletonMissing  Kind = "skeleton_missing"  // no skeleton in a language
+	Points           Kind = "points"            // an exercise worth no points
+	LessonUnknown    Kind = "lesson_unknown"    // an exercise's lesson does not exist
+	ExerciseUnknown  Kind = "exercise_unknown"  // a lesson lists an exercise that does not exist
+	LessonOmits      Kind = "lesson_omits"      // the lesson does not list one of its exercises
+	Todo             Kind = "todo"              // TODO(author): something left to write
+	Headings         Kind = "headings"          // the languages' sections differ
+	Tables           Kind = "tables"            // the languages' tables differ in number
+	TableShape       Kind = "table_shape"       // a table has other columns or rows in the other language
+	CodeBlocks       Kind = "code_blocks"       // the languages' code blocks differ
+	Mentions         Kind = "mentions"          // an exercise mentioned in one language only
+	Markers          Kind = "markers"           // the languages tie different tables to traces
+	Link             Kind = "link"              // a link to a file or section that does not exist
+	Image            Kind = "image"             // an image that does not exist
+	MarkerSyntax     Kind = "marker_syntax"     // a kurs:trace marker that cannot be read
+	MarkerTarget     Kind = "marker_target"     // a marker naming an unknown exercise or test
+	MarkerNoTable    Kind = "marker_no_table"   // a marker not followed by a table
+	TableColumns     Kind = "table_columns"     // a marker naming more or fewer columns than the table has
+	TableRows        Kind = "table_rows"        // a tied table with another number of rows than the trace
+	TableCell        Kind = "table_cell"        // a number in a tied table that the reference does not produce
+	TableCalls       Kind = "table_calls"       // a row whose calls differ from the trace's
+	TableUnchecked   Kind = "table_unchecked"   // a tied table whose trace could not be replayed
+	AllowlistRefused Kind = "allowlist_refused" // the allowlist names a package kurs always refuses
+	RefImport        Kind = "ref_import"        // the reference imports a package outside the allowlist
+	RefParse         Kind = "ref_parse"         // the reference does not parse
+	RefFails         Kind = "ref_fails"         // the reference fails a hidden test
+	RefError         Kind = "ref_error"         // the reference does not build or crashes
+	SkeletonPasses   Kind = "skeleton_passes"   // a skeleton passes every hidden test
+	SkeletonError    Kind = "skeleton_error"    // a skeleton that does not compile (or is refused)
+	TraceNew         Kind = "trace_new"         // a trace passes New the wrong number of arguments
+	TraceCall        Kind = "trace_call"        // a step calls a method the reference does not have
+	TraceArgs        Kind = "trace_args"        // a step passes the wrong number of arguments
+	TraceWhole       Kind = "trace_whole"       // a step passes a fraction to an int parameter
+	TraceNoNew       Kind = "trace_no_new"      // traces for a reference without New
+	TracePanics      Kind = "trace_panics"      // the reference cannot run a fixed trace
+	RandomPanics     Kind = "random_panics"     // the reference cannot run a random trace
+	NoFixedTraces    Kind = "no_fixed_traces"   // a trace exercise without fixed traces
+	FewRandom        Kind = "few_random"        // fewer than 1,000 random traces
+	Generate         Kind = "generate"          // a mistake in suite.json's description of random traces
+	NoGenerate       Kind = "no_generate"       // random tests with a generated driver but no description
+	DriverStale      Kind = "driver_stale"      // a generated driver.go or api.go that is out of date
+	MutantSurvives   Kind = "mutant_survives"   // a mutant the hidden tests let through
+	MutantMarkStale  Kind = "mutant_mark_stale" // mutants.json marks a mutant that no longer survives
+)
+
+// Problem is one thing to fix in a course.
+type Problem struct {
+	// File is relative to the course's root, slash-separated.
+	File string
+	// Line is 1-based; 0 means the file as a whole.
+	Line int
+	Kind Kind
+	// Args fill in the message: name-value pairs, as i18n.Printer.T
+	// takes them.
+	Args []any
+	// Detail is shown verbatim under the message: compiler output, a
+	// panic, a diff.
+	Detail string
+	// Failure is set for RefFails: the check's result, so the caller can
+	// explain the failing test as kurs check would.
+	Failure *Failure
+}
+
+// Failure is a hidden test that the reference solution fails.
+type Failure struct {
+	Exercise *course.Exercise
+	Result   *checker.Result
+	Test     *checker.Test
+}
+
+// Report is the outcome of validating a course.
+type Report struct {
+	Problems  []Problem
+	Lessons   int
+	Exercises int
+	// Mutants holds one summary per exercise when Options.Mutants is set.
+	Mutants []MutantSummary
+	// MutantTime is how long the mutants took, all exercises together.
+	MutantTime time.Duration
+}
+
+// Options tune a validation.
+type Options struct {
+	// Checker runs the hidden tests; nil means a Checker with defaults.
+	Checker *checker.Checker
+	// Jobs is how many checks run at once; 0 means one per CPU.
+	Jobs int
+	// Mutants asks for mutation testing of the hidden tests.
+	Mutants bool
+}
+
+func (o Options) jobs() int {
+	if o.Jobs > 0 {
+		return o.Jobs
+	}
+	return runtime.NumCPU()
+}
+
+func (o Options) checker() *checker.Checker {
+	if o.Checker != nil {
+		return o.Checker
+	}
+	return &checker.Checker{}
+}
+
+// Run validates the course in fsys. The error is kurs's own failure (no go
+// command, a cancelled context), never the course's: those are Problems.
+func Run(ctx context.Context, fsys fs.FS, opts Options) (*Report, error) {
+	v := &validator{fsys: fsys, opts: opts}
+	c := v.structure()
+	r := &Report{}
+	if c != nil {
+		r.Lessons, r.Exercises = len(c.Lessons), len(c.Exercises)
+		v.texts(c)
+		docs := v.lessons(c)
+		codes := v.code(c)
+		runs, err := v.run(ctx, c, codes)
+		if err != nil {
+			return nil, err
+		}
+		v.tables(c, codes, docs, runs)
+		if opts.Mutants {
+			if r.Mutants, r.MutantTime, err = v.mutants(ctx, c, codes); err != nil {
+				return nil, err
+			}
+		}
+	}
+	v.todos()
+	slices.SortStableFunc(v.problems, func(a, b Problem) int {
+		return cmp.Or(cmp.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line))
+	})
+	r.Problems = slices.CompactFunc(v.problems, func(a, b Problem) bool {
+		return a.File == b.File && a.Line == b.Line && a.Kind == b.Kind && slices.Equal(a.Args, b.Args) && a.Detail == b.Detail
+	})
+	return r, nil
+}
+
+// validator collects problems while it goes through a course.
+type validator struct {
+	fsys     fs.FS
+	opts     Options
+	problems []Problem
+	// broken holds the lessons and exercises ("lessons/x", "exercises/y")
+	// that could not be read, so that nothing is reported twice.
+	broken map[string]bool
+	// json remembers the positions in every JSON file read.
+	json map[string]jsonLines
+}
+
+// add records a problem and returns it, for a Detail or Failure to be set
+// right away (the pointer is good until the next add).
+func (v *validator) add(file string, line int, kind Kind, args ...any) *Problem {
+	v.problems = append(v.problems, Problem{File: file, Line: line, Kind: kind, Args: args})
+	return &v.problems[len(v.problems)-1]
+}
+
+// at returns the line of a JSON path in file, which must have been read.
+func (v *validator) at(file, path string) int {
+	if l, ok := v.json[file]; ok {
+		return l.lineOf(path)
+	}
+	return 1
+}

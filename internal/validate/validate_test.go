@@ -1,0 +1,479 @@
+package validate
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/kurs-course/kurs"
+	"github.com/kurs-course/kurs/i18n"
+	"github.com/kurs-course/kurs/internal/scaffold"
+)
+
+func run(t *testing.T, fsys fs.FS, opts Options) *Report {
+	t.Helper()
+	opts.Jobs = 2
+	r, err := Run(context.Background(), fsys, opts)
+	require.NoError(t, err)
+	return r
+}
+
+// where lists the problems as "file:line kind", the way an author finds
+// them.
+func where(ps []Problem) []string {
+	var out []string
+	for _, p := range ps {
+		out = append(out, fmt.Sprintf("%s:%d %s", p.File, p.Line, p.Kind))
+	}
+	return out
+}
+
+// TestBrokenCourse validates testdata/broken, which has one planted defect
+// of every kind the issue names, and expects each reported once, with its
+// file and line, in one run, and nothing else.
+func TestBrokenCourse(t *testing.T) {
+	r := run(t, os.DirFS("testdata/broken"), Options{})
+	assert.Equal(t, []string{
+		// An i18n key missing in a language: the title has no "de".
+		"exercises/counter/exercise.json:6 text_missing",
+		// A hint missing in a language: one German hint, two English.
+		"exercises/counter/exercise.json:9 hints_count",
+		// An import in the reference outside the allowlist.
+		"exercises/counter/solution/counter.go:4 ref_import",
+		// A reference that fails a hidden test (the trace expects 3).
+		"exercises/counter/testdata/suite.json:14 ref_fails",
+		// Traces the reference cannot run: a call it has no method for,
+		// and a division by zero.
+		"exercises/counter/testdata/suite.json:18 trace_call",
+		"exercises/counter/testdata/suite.json:20 trace_panics",
+		// A skeleton that does not compile, and one that passes.
+		"exercises/freebie/skeleton/de/freebie.go:11 skeleton_error",
+		"exercises/freebie/skeleton/en/freebie.go:1 skeleton_passes",
+		// A lesson missing in a language.
+		"lessons/half/lesson.json:2 lesson_text",
+		// The languages of a lesson out of step: a table, a code block, a
+		// section, an exercise.
+		"lessons/main/de.md:17 table_shape",
+		"lessons/main/de.md:21 code_blocks",
+		"lessons/main/de.md:29 headings",
+		// A broken link and a broken image.
+		"lessons/main/en.md:7 link",
+		"lessons/main/en.md:9 image",
+		// A table tied to a trace whose number the reference does not
+		// produce.
+		"lessons/main/en.md:15 table_cell",
+		"lessons/main/en.md:30 mentions",
+	}, where(r.Problems))
+
+	byKind := map[Kind]Problem{}
+	for _, p := range r.Problems {
+		byKind[p.Kind] = p
+	}
+	assert.Contains(t, byKind[TracePanics].Detail, "integer divide by zero")
+	assert.Contains(t, byKind[SkeletonError].Detail, "exercises/freebie/skeleton/de/freebie.go:11", "compiler output names the course's file")
+	require.NotNil(t, byKind[RefFails].Failure, "the failing test can be explained as kurs check would")
+	assert.Equal(t, "edge/wrong-expectation", byKind[RefFails].Failure.Test.Name)
+	assert.Equal(t, []any{"Row", 2, "Column", "Count after", "Got", "3", "Want", "4", "Test", "seed/worked"}, byKind[TableCell].Args)
+}
+
+// TestLessonTablesAreTied changes one number in every worked table of the
+// first lesson and expects each change reported at its line: every table
+// is tied to a trace and really compared.
+func TestLessonTablesAreTied(t *testing.T) {
+	// Only the first lesson and its exercises: the rest of the course is
+	// not this test's business.
+	m := fstest.MapFS{}
+	require.NoError(t, fs.WalkDir(kurs.Content(), ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		parts := strings.Split(p, "/")
+		if len(parts) < 2 || !slices.Contains([]string{"resilienz-2", "circuitbreaker", "tokenbucket", "bulkheadquiz"}, parts[1]) {
+			return nil
+		}
+		data, err := fs.ReadFile(kurs.Content(), p)
+		m[p] = &fstest.MapFile{Data: data}
+		return err
+	}))
+	lj := m["lessons/resilienz-2/lesson.json"]
+	var l map[string]any
+	require.NoError(t, json.Unmarshal(lj.Data, &l))
+	l["exercises"] = []string{"circuitbreaker", "tokenbucket", "bulkheadquiz"}
+	lj.Data, _ = json.Marshal(l)
+	var want []string
+	for _, lang := range []string{"de", "en"} {
+		file := "lessons/resilienz-2/" + lang + ".md"
+		lines := strings.Split(string(m[file].Data), "\n")
+		tied := 0
+		for i, ln := range lines {
+			if !strings.HasPrefix(ln, "<!-- kurs:trace ") {
+				continue
+			}
+			tied++
+			// The last row of the table: header, delimiter, rows.
+			j := i + 3
+			for j+1 < len(lines) && strings.HasPrefix(lines[j+1], "|") {
+				j++
+			}
+			cells := strings.Split(lines[j], "|")
+			cells[len(cells)-2] = " `\"wrong\"` 999 "
+			lines[j] = strings.Join(cells, "|")
+			want = append(want, fmt.Sprintf("%s:%d table_cell", file, j+1))
+		}
+		assert.Equal(t, 3, tied, "%s: the breaker table, the bucket table and the example sequence", file)
+		m[file] = &fstest.MapFile{Data: []byte(strings.Join(lines, "\n"))}
+	}
+	r := run(t, m, Options{})
+	var got []string
+	for _, p := range r.Problems {
+		if p.Kind == TableCell {
+			got = append(got, fmt.Sprintf("%s:%d %s", p.File, p.Line, p.Kind))
+		}
+	}
+	assert.ElementsMatch(t, want, got)
+}
+
+// TestEveryMessageExists checks that both catalogs explain every kind of
+// problem; the command line builds these ids at run time.
+func TestEveryMessageExists(t *testing.T) {
+	ids := []string{"validate.lang_de", "validate.lang_en"}
+	// Every constant of type Kind, read from the source so that a new kind
+	// cannot be forgotten here.
+	f, err := parser.ParseFile(token.NewFileSet(), "validate.go", nil, 0)
+	require.NoError(t, err)
+	kinds := 0
+	for _, d := range f.Decls {
+		if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.CONST {
+			for _, spec := range g.Specs {
+				vs := spec.(*ast.ValueSpec)
+				if id, ok := vs.Type.(*ast.Ident); ok && id.Name == "Kind" {
+					k, _ := strconv.Unquote(vs.Values[0].(*ast.BasicLit).Value)
+					ids = append(ids, "validate.problem_"+k)
+					kinds++
+				}
+			}
+		}
+	}
+	require.Greater(t, kinds, 40, "the scan found too few kinds")
+	for _, why := range []string{"malformed", "empty", "absolute", "outside", "missing", "folder", "anchor"} {
+		ids = append(ids, "validate.why_"+why)
+	}
+	for _, s := range []string{"reference", "types"} {
+		ids = append(ids, "validate.mutants_skipped_"+s)
+	}
+	for _, lang := range i18n.Languages {
+		keys, err := i18n.Keys(lang)
+		require.NoError(t, err)
+		for _, id := range ids {
+			assert.Contains(t, keys, id, "%s catalogs", lang)
+		}
+	}
+}
+
+// TestMutants runs --mutants on testdata/weak, whose tests never reach the
+// ceiling: the mutants that drop the ceiling survive and are reported with
+// their diff at their line; the one marked equivalent is not a problem;
+// the stale mark is.
+func TestMutants(t *testing.T) {
+	r := run(t, os.DirFS("testdata/weak"), Options{Mutants: true})
+	require.Len(t, r.Mutants, 1)
+	s := r.Mutants[0]
+	assert.Equal(t, "clamp", s.Exercise)
+	assert.Equal(t, 7, s.Mutants)
+	assert.Equal(t, 4, s.Killed)
+	var survivors, equivalent []string
+	for _, x := range s.Survivors {
+		survivors = append(survivors, x.ID)
+	}
+	for _, x := range s.Equivalent {
+		equivalent = append(equivalent, x.ID)
+	}
+	assert.Equal(t, []string{
+		"Clamp.Add: drop `if c.n > c.ceiling { c.n = c.ceiling }`",
+		"Clamp.Add: drop `c.n = c.ceiling`",
+	}, survivors)
+	assert.Equal(t, []string{"Clamp.Add: > → >= in `c.n > c.ceiling`"}, equivalent)
+	assert.InDelta(t, 4.0/6, s.Score(), 1e-9)
+
+	var got []string
+	for _, p := range r.Problems {
+		if p.Kind == MutantSurvives || p.Kind == MutantMarkStale {
+			got = append(got, fmt.Sprintf("%s:%d %s", p.File, p.Line, p.Kind))
+		}
+		if p.Kind == MutantSurvives && p.Line == 14 {
+			assert.Contains(t, p.Detail, "-\t\tc.n = c.ceiling\n", "the diff shows the dropped statement")
+		}
+	}
+	assert.Equal(t, []string{
+		"exercises/clamp/mutants.json:4 mutant_mark_stale",
+		"exercises/clamp/solution/clamp.go:13 mutant_survives",
+		"exercises/clamp/solution/clamp.go:14 mutant_survives",
+	}, got)
+}
+
+// mapCourse returns the files of a course folder as a MapFS, to be changed.
+func mapCourse(t *testing.T, dir string) fstest.MapFS {
+	t.Helper()
+	m := fstest.MapFS{}
+	src := os.DirFS(dir)
+	require.NoError(t, fs.WalkDir(src, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := fs.ReadFile(src, p)
+		m[p] = &fstest.MapFile{Data: data}
+		return err
+	}))
+	return m
+}
+
+// TestFormProblems plants the mistakes of form that need no build: broken
+// JSON, ids, lessons and exercises that do not name each other, markers
+// that cannot be read, anchors, a description of random traces that does
+// not fit, and what an author marked as still to write.
+func TestFormProblems(t *testing.T) {
+	m := mapCourse(t, "testdata/weak")
+	m["lessons/broken/lesson.json"] = &fstest.MapFile{Data: []byte("{\n  \"id\": \"broken\",\n  \"order\": 2,\n}\n")}
+	m["lessons/other/lesson.json"] = &fstest.MapFile{Data: []byte("{\n  \"id\": \"wrong\"\n}\n")}
+	m["exercises/Bad/exercise.json"] = &fstest.MapFile{Data: []byte("{\n  \"id\": \"Bad\"\n}\n")}
+	m["exercises/Bad/testdata/suite.json"] = &fstest.MapFile{Data: []byte(`{"tests": [{"name": "x", "case": 1}]}`)}
+	m["lessons/main/lesson.json"] = &fstest.MapFile{Data: []byte(`{"id": "main", "order": 1,
+  "title": {"de": "Deckel", "en": "Ceiling"},
+  "exercises": ["clamp", "ghost"]}`)}
+	m["lessons/main/de.md"] = &fstest.MapFile{Data: []byte(`# Deckel
+
+Die Übung ` + "`clamp`" + ` zählt bis zu einem Deckel. [Oben](#s1), [weg](#s9).
+
+TODO(author): ein Beispiel
+
+<!-- kurs:trace clamp seed/nowhere columns=arg,after -->
+| a | b |
+|---|---|
+| 1 | 1 |
+
+<!-- kurs:trace clamp seed/below-the-ceiling columns=arg,after -->
+
+Kein Tabellenanfang.
+`)}
+	m["lessons/main/en.md"] = &fstest.MapFile{Data: []byte(`# Ceiling
+
+The exercise ` + "`clamp`" + ` counts up to a ceiling. [Here](/etc/passwd).
+
+<!-- kurs:trace clamp seed/below-the-ceiling columns=arg,sum -->
+| a | b |
+|---|---|
+| 1 | 1 |
+`)}
+	m["exercises/clamp/testdata/suite.json"] = &fstest.MapFile{Data: []byte(`{
+  "observe": "Value",
+  "generate": {
+    "new": [{"int": [1, 9]}],
+    "steps": [1, 5],
+    "time": {"step": [0, 0]},
+    "ops": [{"call": "Sub", "args": [1]}]
+  },
+  "tests": [
+    {"name": "seed/below-the-ceiling", "new": [10], "steps": [
+      {"call": "Add", "args": [1], "obs": "1"},
+      {"call": "Add", "args": [2, 3], "obs": "3"},
+      {"call": "Add", "args": [0.5]}
+    ]},
+    {"name": "random", "random": 1000}
+  ]
+}`)}
+	r := run(t, m, Options{})
+	assert.Equal(t, []string{
+		"exercises/Bad/exercise.json:2 id_invalid",
+		"exercises/clamp/testdata/suite.json:7 generate",
+		"exercises/clamp/testdata/suite.json:12 trace_args",
+		"exercises/clamp/testdata/suite.json:13 trace_whole",
+		"lessons/broken/lesson.json:4 json",
+		"lessons/main/de.md:3 link",
+		"lessons/main/de.md:5 todo",
+		"lessons/main/de.md:7 marker_target",
+		"lessons/main/de.md:7 markers",
+		"lessons/main/de.md:12 marker_no_table",
+		"lessons/main/en.md:3 link",
+		"lessons/main/en.md:5 marker_syntax",
+		"lessons/main/lesson.json:3 exercise_unknown",
+		"lessons/other/lesson.json:2 id_mismatch",
+	}, where(r.Problems))
+}
+
+// TestExerciseProblems plants mistakes in an exercise and its tied table:
+// random traces the reference cannot run, too few
+// random traces, an exercise its lesson does not list, no points, a
+// refused package on the allowlist, a missing skeleton and hints, and
+// tables that do not fit their trace.
+func TestExerciseProblems(t *testing.T) {
+	m := mapCourse(t, "testdata/weak")
+	delete(m, "exercises/clamp/skeleton/de/clamp.go")
+	m["exercises/clamp/exercise.json"] = &fstest.MapFile{Data: []byte(`{
+  "id": "clamp",
+  "lesson": "main",
+  "points": 0,
+  "title": {"de": "Deckel", "en": "Ceiling"},
+  "summary": {"de": "Zähle.", "en": "Count."},
+  "imports": ["os"],
+  "hints": {"de": ["Vergleiche."], "en": []}
+}`)}
+	m["lessons/main/lesson.json"] = &fstest.MapFile{Data: []byte(`{"id": "main", "order": 1,
+  "title": {"de": "Deckel", "en": "Ceiling"},
+  "exercises": []}`)}
+	// Add(d) with d drawn from 0 to 0 is fine; the ceiling drawn from -1
+	// to -1 makes New panic in the reference below.
+	m["exercises/clamp/solution/clamp.go"] = &fstest.MapFile{Data: []byte(`// Package clamp is the reference solution of the exercise "clamp".
+package clamp
+
+// Clamp counts up to a ceiling.
+type Clamp struct{ n, ceiling int }
+
+// New returns a count of 0 that never exceeds ceiling.
+func New(ceiling int) *Clamp {
+	if ceiling < 0 {
+		panic("negative ceiling")
+	}
+	return &Clamp{ceiling: ceiling}
+}
+
+// Add adds d, but not beyond the ceiling.
+func (c *Clamp) Add(d int) {
+	c.n += d
+	if c.n > c.ceiling {
+		c.n = c.ceiling
+	}
+}
+
+// Value returns the count.
+func (c *Clamp) Value() int { return c.n }
+`)}
+	suite := `{
+  "observe": "Value",
+  "generate": {
+    "new": [{"int": [-1, -1]}],
+    "steps": [1, 3],
+    "time": {"step": [0, 0]},
+    "ops": [{"call": "Add", "args": [{"int": [0, 2]}]}]
+  },
+  "tests": [
+    {"name": "seed/below-the-ceiling", "new": [10], "steps": [
+      {"call": "Add", "args": [1], "obs": "1"},
+      {"call": "Add", "args": [2], "obs": "3"}
+    ]},
+    {"name": "random", "random": 10}
+  ]
+}`
+	m["exercises/clamp/testdata/suite.json"] = &fstest.MapFile{Data: []byte(suite)}
+	files, err := generatedDriver(m, "clamp")
+	require.NoError(t, err)
+	for p, data := range files {
+		m[p] = &fstest.MapFile{Data: data}
+	}
+	m["lessons/main/en.md"] = &fstest.MapFile{Data: []byte(`# Ceiling
+
+The exercise ` + "`clamp`" + ` counts up to a ceiling.
+
+<!-- kurs:trace clamp seed/below-the-ceiling columns=arg -->
+| Added | Count |
+|---|---|
+| 1 | 1 |
+
+<!-- kurs:trace clamp seed/below-the-ceiling columns=arg,after -->
+| Added | Count |
+|---|---|
+| 1 | 1 |
+
+<!-- kurs:trace clamp seed/below-the-ceiling columns=calls,expect -->
+| Calls | Count |
+|---|---|
+| ` + "`Add(1)`, `Add(3)`" + ` | ` + "`\"3\"`" + ` |
+`)}
+	m["lessons/main/de.md"] = &fstest.MapFile{Data: []byte(`# Deckel
+
+Die Übung ` + "`clamp`" + ` zählt bis zu einem Deckel.
+
+<!-- kurs:trace clamp seed/below-the-ceiling columns=arg -->
+| Addiert | Stand |
+|---|---|
+| 1 | 1 |
+
+<!-- kurs:trace clamp seed/below-the-ceiling columns=arg,after -->
+| Addiert | Stand |
+|---|---|
+| 1 | 1 |
+
+<!-- kurs:trace clamp seed/below-the-ceiling columns=calls,expect -->
+| Aufrufe | Stand |
+|---|---|
+| ` + "`Add(1)`, `Add(2)`" + ` | ` + "`\"3\"`" + ` |
+`)}
+	r := run(t, m, Options{})
+	assert.Equal(t, []string{
+		"exercises/clamp/exercise.json:2 skeleton_missing",
+		"exercises/clamp/exercise.json:4 points",
+		"exercises/clamp/exercise.json:7 allowlist_refused",
+		"exercises/clamp/exercise.json:8 hints_missing",
+		"exercises/clamp/testdata/suite.json:9 few_random",
+		"exercises/clamp/testdata/suite.json:14 random_panics",
+		"lessons/main/de.md:5 table_columns",
+		"lessons/main/de.md:11 table_rows",
+		"lessons/main/en.md:5 table_columns",
+		"lessons/main/en.md:11 table_rows",
+		"lessons/main/en.md:18 table_calls",
+		"lessons/main/lesson.json:3 lesson_omits",
+	}, where(r.Problems))
+	for _, p := range r.Problems {
+		if p.Kind == RandomPanics {
+			// Drawing the trace runs the reference alongside, so New
+			// panics while the trace is drawn.
+			assert.Equal(t, "negative ceiling", p.Detail)
+			assert.Equal(t, []any{"Test", "random", "Index", 1, "Seed", uint64(1), "Step", -1}, p.Args)
+		}
+	}
+}
+
+// TestStaleDriver changes the description of random traces without
+// generating the driver again: that is all validate reports, since checks
+// built with the old driver would say nothing about the exercise.
+func TestStaleDriver(t *testing.T) {
+	m := mapCourse(t, "testdata/weak")
+	s := m["exercises/clamp/testdata/suite.json"]
+	s.Data = []byte(strings.Replace(string(s.Data), `"observe": "Value",`, `"observe": "Value", "generate": {"new": [{"int": [1, 9]}], "steps": [1, 3], "time": {"step": [0, 0]}, "ops": [{"call": "Add", "args": [{"int": [0, 2]}]}]},`, 1))
+	r := run(t, m, Options{})
+	assert.Equal(t, []string{"exercises/clamp/testdata/driver.go:1 driver_stale", "exercises/clamp/testdata/suite.json:3 few_random"}, where(r.Problems))
+
+	files, err := generatedDriver(m, "clamp")
+	require.NoError(t, err)
+	for p, data := range files {
+		m[p] = &fstest.MapFile{Data: data}
+	}
+	r = run(t, m, Options{})
+	assert.Equal(t, []string{"exercises/clamp/testdata/suite.json:3 few_random"}, where(r.Problems))
+}
+
+// generatedDriver returns the driver and API files kurs new driver would
+// write for exercise id of m.
+func generatedDriver(m fstest.MapFS, id string) (map[string][]byte, error) {
+	files, err := scaffold.Driver(m, id)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string][]byte{}
+	for _, f := range files {
+		out[f.Path] = f.Data
+	}
+	return out, nil
+}
