@@ -19,9 +19,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/kurs-course/kurs/checker"
+	"github.com/kurs-course/kurs/i18n"
 	"github.com/kurs-course/kurs/internal/course"
 	"github.com/kurs-course/kurs/internal/harness"
-	"github.com/kurs-course/kurs/i18n"
 	"github.com/kurs-course/kurs/internal/report"
 )
 

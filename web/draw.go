@@ -8,8 +8,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/kurs-course/kurs/internal/harness"
 	"github.com/kurs-course/kurs/i18n"
+	"github.com/kurs-course/kurs/internal/harness"
 )
 
 // A drawing shows a failing trace step by step: what the learner's code

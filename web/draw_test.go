@@ -11,8 +11,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/kurs-course/kurs/internal/harness"
 	"github.com/kurs-course/kurs/i18n"
+	"github.com/kurs-course/kurs/internal/harness"
 )
 
 // breakerLate is the seed's trace New(3, 5) as a breaker that probes one

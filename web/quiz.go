@@ -16,9 +16,9 @@ import (
 	"strings"
 
 	"github.com/kurs-course/kurs/checker"
+	"github.com/kurs-course/kurs/i18n"
 	"github.com/kurs-course/kurs/internal/course"
 	"github.com/kurs-course/kurs/internal/harness"
-	"github.com/kurs-course/kurs/i18n"
 	"github.com/kurs-course/kurs/internal/workspace"
 )
 

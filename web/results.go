@@ -7,9 +7,9 @@ import (
 	"time"
 
 	"github.com/kurs-course/kurs/checker"
+	"github.com/kurs-course/kurs/i18n"
 	"github.com/kurs-course/kurs/internal/course"
 	"github.com/kurs-course/kurs/internal/harness"
-	"github.com/kurs-course/kurs/i18n"
 	"github.com/kurs-course/kurs/internal/report"
 )
 

@@ -31,8 +31,8 @@ import (
 	"time"
 
 	"github.com/kurs-course/kurs/checker"
-	"github.com/kurs-course/kurs/internal/course"
 	"github.com/kurs-course/kurs/i18n"
+	"github.com/kurs-course/kurs/internal/course"
 	"github.com/kurs-course/kurs/internal/workspace"
 )
 

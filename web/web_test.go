@@ -22,8 +22,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/kurs-course/kurs"
-	"github.com/kurs-course/kurs/internal/course"
 	"github.com/kurs-course/kurs/i18n"
+	"github.com/kurs-course/kurs/internal/course"
 	"github.com/kurs-course/kurs/internal/workspace"
 )
 

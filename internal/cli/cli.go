@@ -18,8 +18,8 @@ import (
 	"syscall"
 
 	"github.com/kurs-course/kurs"
-	"github.com/kurs-course/kurs/internal/course"
 	"github.com/kurs-course/kurs/i18n"
+	"github.com/kurs-course/kurs/internal/course"
 	"github.com/kurs-course/kurs/internal/workspace"
 )
 

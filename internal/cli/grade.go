@@ -14,9 +14,9 @@ import (
 	"time"
 
 	"github.com/kurs-course/kurs/checker"
+	"github.com/kurs-course/kurs/i18n"
 	"github.com/kurs-course/kurs/internal/course"
 	"github.com/kurs-course/kurs/internal/grade"
-	"github.com/kurs-course/kurs/i18n"
 	"github.com/kurs-course/kurs/internal/report"
 	"github.com/kurs-course/kurs/internal/workspace"
 )

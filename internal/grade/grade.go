@@ -20,8 +20,8 @@ import (
 	"sync"
 
 	"github.com/kurs-course/kurs/checker"
-	"github.com/kurs-course/kurs/internal/course"
 	"github.com/kurs-course/kurs/i18n"
+	"github.com/kurs-course/kurs/internal/course"
 	"github.com/kurs-course/kurs/internal/report"
 	"github.com/kurs-course/kurs/internal/workspace"
 )

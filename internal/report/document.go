@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"github.com/kurs-course/kurs/checker"
-	"github.com/kurs-course/kurs/internal/course"
 	"github.com/kurs-course/kurs/i18n"
+	"github.com/kurs-course/kurs/internal/course"
 )
 
 // Version is the version of the result document's schema.

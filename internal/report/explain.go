@@ -9,9 +9,9 @@ import (
 	"strings"
 
 	"github.com/kurs-course/kurs/checker"
+	"github.com/kurs-course/kurs/i18n"
 	"github.com/kurs-course/kurs/internal/course"
 	"github.com/kurs-course/kurs/internal/harness"
-	"github.com/kurs-course/kurs/i18n"
 )
 
 // modulePrefix is how panicking frames name the learner's files; the
