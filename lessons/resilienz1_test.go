@@ -169,7 +169,10 @@ var r1Langs = []r1Lang{
 				fmt.Sprintf("(letzter Timeout in Tick %d)", r.policy[3].LastTimeout),
 				fmt.Sprintf("%d statt %d erfolgreiche Anfragen", r.policy[3].Succeeded, r.policy[0].Succeeded),
 				fmt.Sprintf("keinen Vorteil (%d statt %d)", r.policy[4].Succeeded, r.policy[3].Succeeded),
-				fmt.Sprintf("kommen unten bis zu %d Aufrufe an", r.fanout3),
+				fmt.Sprintf("Wiederholen App, API und Service je bis zu %smal, also mit je %s Versuchen, kommen unten bis zu %d Aufrufe an",
+					deWords[r.pitfallRetries], deWords[r.pitfallRetries+1], r.fanout3),
+				fmt.Sprintf("Mit bis zu %s Retries pro Schicht, also %s Versuchen, wären es %d Aufrufe",
+					deWords[r.pitfallRetries+1], deWords[r.pitfallRetries+2], r.fanoutOneMore),
 				fmt.Sprintf("`b.Next(1)` liefert %s, ein zweites `b.Next(1)` liefert %s, `b.Next(0.5)` liefert %s (Obergrenze %s, davon die Hälfte), und `b.Attempt()` ist danach %d",
 					r.example[0], r.example[1], r.example[2], r.example[3], r.exampleAttempt),
 				fmt.Sprintf("`b.Next(1)` liefert wieder %s", r.example[4]),
@@ -231,7 +234,10 @@ var r1Langs = []r1Lang{
 				fmt.Sprintf("(last timeout in tick %d)", r.policy[3].LastTimeout),
 				fmt.Sprintf("%d instead of %d requests succeed", r.policy[3].Succeeded, r.policy[0].Succeeded),
 				fmt.Sprintf("no advantage here (%d instead of %d)", r.policy[4].Succeeded, r.policy[3].Succeeded),
-				fmt.Sprintf("up to %d calls arrive at the bottom", r.fanout3),
+				fmt.Sprintf("If app, API and service each retry up to %s times, that is %s attempts each, up to %d calls arrive at the bottom",
+					enWords[r.pitfallRetries], enWords[r.pitfallRetries+1], r.fanout3),
+				fmt.Sprintf("with up to %s retries per layer, that is %s attempts, it would be %d calls",
+					enWords[r.pitfallRetries+1], enWords[r.pitfallRetries+2], r.fanoutOneMore),
 				fmt.Sprintf("`b.Next(1)` returns %s, a second `b.Next(1)` returns %s, `b.Next(0.5)` returns %s (upper bound %s, half of it), and `b.Attempt()` is %d afterwards",
 					r.example[0], r.example[1], r.example[2], r.example[3], r.exampleAttempt),
 				fmt.Sprintf("`b.Next(1)` returns %s again", r.example[4]),
@@ -240,6 +246,12 @@ var r1Langs = []r1Lang{
 		},
 	},
 }
+
+// Number words for the pitfalls' counts, as the prose spells them.
+var (
+	deWords = map[int]string{3: "drei", 4: "vier", 5: "fünf"}
+	enWords = map[int]string{3: "three", 4: "four", 5: "five"}
+)
 
 // r1Results are the figures the prose states, computed once.
 type r1Results struct {
@@ -253,7 +265,7 @@ type r1Results struct {
 	ticks, requests                                                 int
 	policy                                                          []sim.StormResult
 	quietLost                                                       []int
-	fanout3                                                         int
+	fanout3, fanoutOneMore, pitfallRetries                          int
 	example                                                         []string
 	exampleAttempt, checkRun                                        int
 }
@@ -342,7 +354,14 @@ func r1Compute(t *testing.T) *r1Results {
 		r.quietLost = append(r.quietLost, lost)
 	}
 	r.ticks, r.requests = len(none.Ticks), none.Requests
-	r.fanout3 = sim.Fanout(3, 4)
+	// Pitfall 1: three layers (app, API, service) that each retry up to
+	// three times make four attempts each; one retry more per layer makes
+	// five attempts and 5³ calls, not 4³.
+	r.pitfallRetries = 3
+	r.fanout3 = sim.Fanout(3, r.pitfallRetries+1)
+	r.fanoutOneMore = sim.Fanout(3, r.pitfallRetries+2)
+	require.Equal(t, 64, r.fanout3, "the fan-out table's last row")
+	require.Equal(t, 125, r.fanoutOneMore)
 
 	ex := backoff.New(10, 100)
 	for _, rnd := range []float64{1, 1, 0.5} {
