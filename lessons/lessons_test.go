@@ -380,3 +380,39 @@ func TestStructure(t *testing.T) {
 		require.Equal(t, len(dt.rows), len(et.rows), "table %d (%s:%d, %s:%d): different number of rows", i+1, de.file, dt.line, en.file, et.line)
 	}
 }
+
+var probeLineRE = regexp.MustCompile(`^b\.(Failure|Allow)\((\d+)\)\s*(?://\s*(?:(true|false)\b)?.*)?$`)
+
+// TestUnreportedProbe replays the pitfall of a probe whose result is never
+// reported: the code block's Allow results, as its comments state them,
+// and the breaker stuck in half_open afterwards.
+func TestUnreportedProbe(t *testing.T) {
+	for _, lg := range langs {
+		t.Run(lg.code, func(t *testing.T) {
+			l := load(t, lg.code)
+			start := strings.Index(l.text, "```go\nb := circuitbreaker.New(3, 5)\n")
+			require.GreaterOrEqual(t, start, 0, "%s: the pitfall's example starts with b := circuitbreaker.New(3, 5)", l.file)
+			block, _, ok := strings.Cut(l.text[start+len("```go\n"):], "```")
+			require.True(t, ok)
+			b := circuitbreaker.New(3, 5)
+			allows := 0
+			for _, ln := range strings.Split(block, "\n")[1:] {
+				ln = strings.TrimSpace(ln)
+				if ln == "" || strings.HasPrefix(ln, "//") {
+					continue
+				}
+				m := probeLineRE.FindStringSubmatch(ln)
+				require.NotNil(t, m, "%s: unexpected line in the pitfall's example: %q", l.file, ln)
+				now, _ := strconv.Atoi(m[2])
+				if m[1] == "Failure" {
+					b.Failure(now)
+					continue
+				}
+				allows++
+				require.Equal(t, m[3], strconv.FormatBool(b.Allow(now)), "%s: %s", l.file, ln)
+			}
+			require.Equal(t, 3, allows, "%s: the example asks Allow three times", l.file)
+			require.Equal(t, "half_open", b.State(), "%s: the breaker stays half_open", l.file)
+		})
+	}
+}
