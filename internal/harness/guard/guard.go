@@ -1,9 +1,15 @@
-// Package guard sets up the test program before any learner code runs: it
-// applies the resource limits and takes the result channel and its nonce
-// out of the learner's reach.
+// Package guard sets up the learner's program before any learner code runs:
+// it sets Go's memory limit and a maximum stack, and on Linux it forbids the
+// process to execute another program for the rest of its life.
 //
 // The checker makes the learner's package import guard, so Go's
 // initialization order runs guard's init before the learner's.
+//
+// guard is not the boundary: learner code that breaks Go's memory safety
+// (a data race on an interface value suffices) can undo anything done inside
+// the process. The kernel confinement that the checker's launcher applies
+// before the program starts (package sandbox) is the boundary; guard only
+// narrows what is left, and it holds no secret.
 package guard
 
 import (
@@ -13,27 +19,21 @@ import (
 	"strconv"
 )
 
-var (
-	results io.Writer
-	nonce   string
-)
-
 func init() {
-	nonce = os.Getenv("KURS_NONCE")
-	os.Unsetenv("KURS_NONCE")
-	if f := openResults(); f != nil {
-		results = f
-	}
 	if n, err := strconv.ParseInt(os.Getenv("KURS_MEMORY"), 10, 64); err == nil && n > 0 {
+		// The soft limit makes the garbage collector work harder before
+		// the launcher's RLIMIT_DATA ends the program.
 		debug.SetMemoryLimit(n)
-		setMemoryLimit(n)
 		// Deep recursion should fail fast, far below the memory limit.
 		debug.SetMaxStack(int(min(n/4, 256<<20)))
 	}
-	if n, err := strconv.ParseUint(os.Getenv("KURS_CPU"), 10, 64); err == nil && n > 0 {
-		setCPULimit(n)
-	}
+	// Best effort: the launcher's filter already refuses every exec.
+	_ = forbidExec()
 }
 
-// Results returns the writer for result records and the run's nonce.
-func Results() (io.Writer, string) { return results, nonce }
+// Results returns nothing: the learner's process no longer writes results
+// and holds no nonce.
+//
+// Deprecated: kept only until the harness stops calling it; it will be
+// removed.
+func Results() (io.Writer, string) { return nil, "" }
