@@ -7,16 +7,12 @@ import (
 	east "github.com/yuin/goldmark/extension/ast"
 )
 
-// minColumn is the narrowest a column is squeezed to when a table is wider
-// than the page, while there is room for it; narrower, most words break.
-// A table that has not even that room gets narrower columns still: words
-// broken in a cell read better than rows that the terminal breaks.
-const minColumn = 8
-
 // table draws a GFM table with box-drawing borders. Columns keep their
 // natural width when the table fits; otherwise the wide ones give way and
-// their cells wrap, and a rule then separates the rows so that a cell's
-// lines stay recognisably together.
+// their cells wrap at spaces, and a rule then separates the rows so that a
+// cell's lines stay recognisably together. A table that cannot fit without
+// breaking a word, because its longest words need more columns than the
+// page has, is shown as records instead (see records).
 func (r *renderer) table(n *east.Table, width int) []string {
 	var rows [][]string
 	header := -1
@@ -37,24 +33,30 @@ func (r *renderer) table(n *east.Table, width int) []string {
 	if cols == 0 {
 		return nil
 	}
+	for i := range rows {
+		for len(rows[i]) < cols {
+			rows[i] = append(rows[i], "")
+		}
+	}
 	natural := make([]int, cols)
+	least := make([]int, cols)
 	for _, row := range rows {
 		for i, c := range row {
 			natural[i] = max(natural[i], Width(c))
+			least[i] = max(least[i], longestWord(c))
 		}
 	}
-	widths := fit(natural, width-(3*cols+1))
+	widths, ok := fit(natural, least, width-(3*cols+1))
+	if !ok {
+		return r.records(rows, header, width)
+	}
 
 	cellLines := make([][][]string, len(rows))
 	multi := false
 	for i, row := range rows {
 		cellLines[i] = make([][]string, cols)
-		for j := range cols {
-			text := ""
-			if j < len(row) {
-				text = row[j]
-			}
-			cellLines[i][j] = wrapCell(text, widths[j])
+		for j, text := range row {
+			cellLines[i][j] = wrapTo(text, widths[j])
 			if len(cellLines[i][j]) > 1 {
 				multi = true
 			}
@@ -106,59 +108,113 @@ func (r *renderer) table(n *east.Table, width int) []string {
 	return append(out, rule("└", "┴", "┘"))
 }
 
-// fit shares avail columns among columns of the given natural widths: a
-// column that needs less than an even share keeps its width, the others
-// split what is left evenly, but none gets less than minColumn (or its
-// natural width, if that is less).
-func fit(natural []int, avail int) []int {
-	widths := make([]int, len(natural))
-	total := 0
-	for _, w := range natural {
-		total += w
+// records shows a table one row at a time, for pages too narrow for its
+// columns: each cell on a line of its own after its column's header, the
+// headers aligned, and a rule between the rows.
+//
+//	Tick              │ 3
+//	B's response time │ 10
+//	──────────────────┼────
+//	Tick              │ 4
+func (r *renderer) records(rows [][]string, header, width int) []string {
+	var labels []string
+	if header >= 0 {
+		labels = rows[header]
 	}
-	if total <= avail {
-		copy(widths, natural)
-		return widths
+	labelW, labelLeast, valueLeast := 0, 0, 0
+	for j := range rows[0] {
+		if j < len(labels) {
+			labelW = max(labelW, Width(labels[j]))
+			labelLeast = max(labelLeast, longestWord(labels[j]))
+		}
 	}
-	done := make([]bool, len(natural))
-	left, open := avail, len(natural)
-	for changed := true; changed && open > 0; {
-		changed = false
-		share := left / open
-		for i, w := range natural {
-			if !done[i] && w <= share {
-				widths[i], done[i] = w, true
-				left -= w
-				open--
-				changed = true
+	for i, row := range rows {
+		if i == header {
+			continue
+		}
+		for _, c := range row {
+			valueLeast = max(valueLeast, longestWord(c))
+		}
+	}
+	// The headers get at most two fifths of the page, unless a word of
+	// theirs needs more; the values get the rest, and at least their
+	// longest word if the page has room for it.
+	labelW = max(min(labelW, width*2/5), labelLeast)
+	labelW = max(min(labelW, width-3-valueLeast), labelLeast, 1)
+	valueW := max(width-3-labelW, 1)
+
+	var out []string
+	for i, row := range rows {
+		if i == header {
+			continue
+		}
+		if len(out) > 0 {
+			out = append(out, strings.Repeat("─", labelW+1)+"┼"+strings.Repeat("─", min(valueW+1, 8)))
+		}
+		for j, c := range row {
+			label := ""
+			if j < len(labels) {
+				label = labels[j]
+			}
+			ls, vs := wrapTo(label, labelW), wrapTo(c, valueW)
+			for k := range max(len(ls), len(vs)) {
+				l, v := "", ""
+				if k < len(ls) {
+					l = ls[k]
+				}
+				if k < len(vs) {
+					v = vs[k]
+				}
+				out = append(out, r.style(bold, pad(l, labelW, east.AlignLeft), boldOff)+" │ "+v)
 			}
 		}
 	}
-	floor := minColumn
-	if open > 0 && left/open < minColumn {
-		floor = max(left/open, 1)
-	}
-	for i, w := range natural {
-		if !done[i] {
-			widths[i] = min(w, max(floor, left/max(open, 1)))
-		}
-	}
-	return widths
+	return out
 }
 
-// wrapCell wraps a cell's text to width; a word longer than the column is
-// cut, since a table cannot let it stick out.
-func wrapCell(s string, width int) []string {
-	var out []string
-	for _, l := range wrap(s, width) {
-		for Width(l) > width {
-			head, tail := cut(l, width)
-			out = append(out, head)
-			l = tail
-		}
-		out = append(out, l)
+// longestWord returns the width of the widest word of s: the narrowest a
+// column can be without breaking a word.
+func longestWord(s string) int {
+	w := 0
+	for _, f := range strings.Fields(s) {
+		w = max(w, Width(f))
 	}
-	return balance(out)
+	return w
+}
+
+// fit shares avail columns among columns of the given natural widths,
+// none narrower than its least width (its longest word). If the natural
+// widths fit, they are kept; otherwise every column starts at its least
+// width and the rest is handed out a column at a time to the column that
+// lacks the most. It reports false if even the least widths do not fit.
+func fit(natural, least []int, avail int) ([]int, bool) {
+	widths := make([]int, len(natural))
+	total, need := 0, 0
+	for i, w := range natural {
+		total += w
+		need += least[i]
+	}
+	if total <= avail {
+		copy(widths, natural)
+		return widths, true
+	}
+	if need > avail {
+		return nil, false
+	}
+	copy(widths, least)
+	for left := avail - need; left > 0; left-- {
+		best, lack := -1, 0
+		for i, w := range widths {
+			if d := natural[i] - w; d > lack {
+				best, lack = i, d
+			}
+		}
+		if best < 0 {
+			break
+		}
+		widths[best]++
+	}
+	return widths, true
 }
 
 // cut splits s after width visible columns, keeping escape sequences with

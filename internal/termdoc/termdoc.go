@@ -1,14 +1,17 @@
 // Package termdoc renders Markdown as text for a terminal, for learners who
 // read the lessons where they work: headings, paragraphs wrapped to a
-// width, lists, block quotes, GFM tables drawn with aligned columns, code
-// blocks (highlighted with chroma when colour is on) and mermaid diagrams
-// as a list of their transitions.
+// width, lists, block quotes, GFM tables drawn with aligned columns (or, on
+// a page too narrow for them, one record per block), code blocks
+// (highlighted with chroma when colour is on) and mermaid diagrams as a
+// list of their transitions. Text and tables fit the width and break only
+// between words; a line of code too long for it is broken at a space.
 //
 // Without colour the output is plain UTF-8 text with no escape sequences,
 // fit for pipes, files and tests. termdoc renders what kurs's course texts
-// use; it does not page, does not interpret raw HTML (it shows it as text,
-// and HTML comments not at all) and does not draw diagrams or figures as
-// pictures.
+// use; it does not interpret raw HTML (it shows it as text, and HTML
+// comments not at all) and does not draw diagrams or figures as pictures.
+// Lines returns the rendered lines with the document's headings, for a
+// pager such as package pager.
 package termdoc
 
 import (
@@ -66,19 +69,53 @@ var markdown = goldmark.New(goldmark.WithExtensions(extension.GFM))
 
 // Render writes the Markdown document src to w as terminal text.
 func Render(w io.Writer, src []byte, opt Options) error {
+	lines, _ := Lines(src, opt)
+	var b strings.Builder
+	for _, l := range lines {
+		b.WriteString(l)
+		b.WriteByte('\n')
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// Heading is a section heading of a rendered document.
+type Heading struct {
+	Level int    // 1 for "#", 2 for "##", and so on
+	Title string // its text, without styles or Markdown
+	Line  int    // the index of its first line in the rendered lines
+}
+
+// Lines renders the Markdown document src as Render does and returns its
+// lines, without line ends, and its headings outside lists and quotes, in
+// order.
+func Lines(src []byte, opt Options) ([]string, []Heading) {
 	if opt.Width <= 0 {
 		opt.Width = DefaultWidth
 	}
 	doc := markdown.Parser().Parse(text.NewReader(src))
 	r := &renderer{src: src, opt: opt}
-	lines := r.blocks(doc, opt.Width)
-	var b strings.Builder
-	for _, l := range lines {
-		b.WriteString(strings.TrimRight(strings.ReplaceAll(l, string(nbsp), " "), " "))
-		b.WriteByte('\n')
+	plain := &renderer{src: src}
+	var lines []string
+	var heads []Heading
+	for c := doc.FirstChild(); c != nil; c = c.NextSibling() {
+		block := r.block(c, opt.Width)
+		if len(block) == 0 {
+			continue
+		}
+		if len(lines) > 0 {
+			lines = append(lines, "")
+		}
+		if h, ok := c.(*ast.Heading); ok {
+			title := strings.ReplaceAll(strings.ReplaceAll(plain.inline(h), string(nbsp), " "), "`", "")
+			heads = append(heads, Heading{Level: h.Level, Title: strings.Join(strings.Fields(title), " "), Line: len(lines)})
+		}
+		lines = append(lines, block...)
 	}
-	_, err := io.WriteString(w, b.String())
-	return err
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(strings.ReplaceAll(l, string(nbsp), " "), " ")
+	}
+	return lines, heads
 }
 
 type renderer struct {
@@ -127,9 +164,9 @@ func (r *renderer) block(n ast.Node, width int) []string {
 				return prefix(l, "  ", "  ")
 			}
 		}
-		return r.code(code, lang)
+		return r.code(code, lang, width)
 	case *ast.CodeBlock:
-		return r.code(r.lines(n), "")
+		return r.code(r.lines(n), "", width)
 	case *ast.HTMLBlock:
 		if n.HTMLBlockType == ast.HTMLBlockType2 {
 			return nil // a comment, such as a note to the course's tools
@@ -214,10 +251,161 @@ func (r *renderer) lines(n ast.Node) string {
 	return b.String()
 }
 
+// codeIndent is how far code blocks are indented.
+const codeIndent = "    "
+
 // code renders a code block indented by four spaces, highlighted when
-// colour is on. Code is not wrapped: a broken line of code misleads.
-func (r *renderer) code(code, lang string) []string {
-	return prefix(Highlight(code, lang, r.opt.Color), "    ", "    ")
+// colour is on. A line too long for width is broken at a space, after a
+// comma if it can be, and its rest indented one level deeper; a break in a
+// line comment starts the rest with "// " again.
+func (r *renderer) code(code, lang string, width int) []string {
+	plain := Highlight(code, lang, false)
+	shown := plain
+	if r.opt.Color {
+		shown = Highlight(code, lang, true)
+	}
+	avail := max(width-len(codeIndent), 20)
+	var out []string
+	for i, line := range plain {
+		out = append(out, breakCode(line, shown[i], avail)...)
+	}
+	return prefix(out, codeIndent, codeIndent)
+}
+
+// breakCode breaks one line of code (plain, and shown as it is output,
+// perhaps with colours) into pieces of at most width columns, each after
+// the first indented one level deeper than the line. A line comment goes
+// on with "// "; a break inside a string, the last resort, is marked with
+// "↪ ". A line without a space to break at stays whole.
+func breakCode(plain, shown string, width int) []string {
+	var out []string
+	base := strings.Repeat(" ", len(plain)-len(strings.TrimLeft(plain, " ")))
+	for utf8.RuneCountInString(plain) > width {
+		indent := len(plain) - len(strings.TrimLeft(plain, " "))
+		at, inString := codeBreak(plain, width, indent+1)
+		if at < 0 {
+			break
+		}
+		head, tail := cut(shown, utf8.RuneCountInString(plain[:at]))
+		rest := strings.TrimLeft(plain[at:], " ")
+		_, tail = cut(tail, len(plain)-at-len(rest)) // the spaces at the break
+		state := sgrState(head)
+		if state != "" {
+			head += "\x1b[0m"
+		}
+		out = append(out, strings.TrimRight(head, " "))
+		more := base + codeIndent
+		switch c := commentStart(plain); {
+		case inString:
+			more += "↪ "
+		case c == len(base):
+			more = base + "// " // a comment line goes on as one
+		case c >= 0 && c < at:
+			more += "// "
+		}
+		plain, shown = more+rest, more+state+tail
+	}
+	return append(out, shown)
+}
+
+// scanCode calls f with the byte index of every byte of line outside
+// string and rune literals, until f returns false.
+func scanCode(line string, f func(i int) bool) {
+	quote := byte(0)
+	for i := 0; i < len(line); i++ {
+		c := line[i]
+		switch {
+		case quote != 0:
+			if c == '\\' && quote != '`' {
+				i++
+			} else if c == quote {
+				quote = 0
+			}
+		case c == '"' || c == '`' || c == '\'':
+			quote = c
+		default:
+			if !f(i) {
+				return
+			}
+		}
+	}
+}
+
+// commentStart returns the byte index of the line comment in a line of
+// code, or -1.
+func commentStart(line string) int {
+	at := -1
+	scanCode(line, func(i int) bool {
+		if strings.HasPrefix(line[i:], "//") {
+			at = i
+			return false
+		}
+		return true
+	})
+	return at
+}
+
+// codeBreak returns the byte index of the space in line where a break
+// leaves at most width columns before it: the last one after a comma,
+// else the last one at or after from, outside strings if it can. inString reports a break inside a string.
+func codeBreak(line string, width, from int) (at int, inString bool) {
+	comma, space, any := -1, -1, -1
+	comment := commentStart(line)
+	fits := func(i int) bool { return utf8.RuneCountInString(line[:i]) <= width }
+	for i := from; i < len(line) && fits(i); i++ {
+		if line[i] == ' ' && line[i-1] != ' ' {
+			any = i
+		}
+	}
+	check := func(i int) bool {
+		if !fits(i) {
+			return false
+		}
+		if line[i] != ' ' || i < from || line[i-1] == ' ' {
+			return true
+		}
+		space = i
+		if line[i-1] == ',' && (comment < 0 || i < comment) {
+			comma = i
+		}
+		return true
+	}
+	if comment >= 0 {
+		// Inside a comment, quotes are words like any other.
+		scanCode(line[:comment], check)
+		for i := comment; i < len(line) && check(i); i++ {
+		}
+	} else {
+		scanCode(line, check)
+	}
+	for _, i := range []int{comma, space} {
+		if i > 0 {
+			return i, false
+		}
+	}
+	return any, any > 0
+}
+
+// sgrState returns the last colour escape sequence in s that no reset
+// follows, so that a line broken in the middle of a coloured token can
+// start its rest in the same colour.
+func sgrState(s string) string {
+	state := ""
+	for i := 0; i < len(s); {
+		if s[i] != 0x1b {
+			i++
+			continue
+		}
+		j := skipEscape(s, i)
+		switch code := s[i:j]; code {
+		case "\x1b[0m", "\x1b[m":
+			state = ""
+		default:
+			state = code
+		}
+		i = j
+	}
+	return state
 }
 
 // Highlight returns code split into lines, with ANSI colours for lang
@@ -389,9 +577,15 @@ func skipEscape(s string, i int) int {
 }
 
 // wrap breaks s into lines of at most width columns at spaces; "\n" forces
-// a break. A word longer than width gets a line of its own.
+// a break. A word longer than width gets a line of its own. Running text
+// gets at least 10 columns, however deep it is nested.
 func wrap(s string, width int) []string {
-	width = max(width, 10)
+	return wrapTo(s, max(width, 10))
+}
+
+// wrapTo is wrap without the least width, for table cells, which fit
+// gives room for their longest word.
+func wrapTo(s string, width int) []string {
 	var out []string
 	for _, para := range strings.Split(s, "\n") {
 		line, lw := "", 0

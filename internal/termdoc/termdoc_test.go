@@ -60,6 +60,72 @@ func TestTableFitsWidth(t *testing.T) {
 	assert.Equal(t, words(strings.ReplaceAll(got, "`", "")), words(escape.ReplaceAllString(colored, "")))
 }
 
+// A table whose words cannot fit side by side is shown one record per
+// block, each cell after its header, and no word is broken.
+func TestTableRecords(t *testing.T) {
+	md := `| Tick | B's response time | occupied slots | rejected: calls to B |
+|---|---|---|---|
+| 3 | 10 | 4 | 0 |
+| 4 | 10 | 6 | 1 |
+`
+	got := render(t, md, Options{Width: 30})
+	assert.Equal(t, `Tick         │ 3
+B's response │ 10
+time         │
+occupied     │ 4
+slots        │
+rejected:    │ 0
+calls to B   │
+─────────────┼────────
+Tick         │ 4
+B's response │ 10
+time         │
+occupied     │ 6
+slots        │
+rejected:    │ 1
+calls to B   │
+`, got)
+	// Wide enough for every word: a table again, its cells wrapped.
+	got = render(t, md, Options{Width: 50})
+	assert.Contains(t, got, "┌")
+	for _, l := range lines(got) {
+		assert.LessOrEqual(t, Width(l), 50, "%q", l)
+	}
+}
+
+// A line of code too long for the page breaks at a space, after a comma
+// if it can; a comment goes on as a comment; colours survive the break.
+func TestCodeBreaks(t *testing.T) {
+	md := "```go\nfunc call(ctx context.Context, budget *retrybudget.Budget, now func() int) error {\n\treturn err // give up: no attempts left or budget empty\n}\n```\n"
+	plain := render(t, md, Options{Width: 40})
+	assert.Equal(t, `    func call(ctx context.Context,
+        budget *retrybudget.Budget,
+        now func() int) error {
+        return err // give up: no
+            // attempts left or budget
+            // empty
+    }
+`, plain)
+	colored := render(t, md, Options{Width: 40, Color: true})
+	assert.Equal(t, plain, escape.ReplaceAllString(colored, ""))
+	for _, l := range lines(colored) {
+		assert.LessOrEqual(t, Width(l), 40, "%q", l)
+	}
+
+	// Inside a string, the break is marked; a word longer than the page
+	// stays whole.
+	got := render(t, "```go\nx := `a long string that does not fit`\ny := aVeryLongIdentifierWithoutAnySpaceInIt\n```\n", Options{Width: 30})
+	assert.Equal(t, "    x :=\n        `a long string that\n        ↪ does not fit`\n    y :=\n        aVeryLongIdentifierWithoutAnySpaceInIt\n", got)
+}
+
+// Lines reports where each heading starts, for a pager's contents.
+func TestLinesHeadings(t *testing.T) {
+	lines, heads := Lines([]byte("# Title\n\nText.\n\n## Step `1`\n\nMore.\n\n### Deeper\n"), Options{Width: 40})
+	require.Equal(t, []Heading{{1, "Title", 0}, {2, "Step 1", 5}, {3, "Deeper", 10}}, heads)
+	assert.Equal(t, "Step `1`", lines[5])
+	assert.Equal(t, "▸ Deeper", lines[10])
+}
+
 func TestParagraphWraps(t *testing.T) {
 	md := "The breaker **remembers** when it opened: `now - openedAt` is compared with *wait*, and a success resets the count of failures in a row to 0.\nA soft break joins lines."
 	got := render(t, md, Options{Width: 30})
@@ -171,8 +237,9 @@ func TestHTMLCommentsHidden(t *testing.T) {
 }
 
 // Every lesson of the course renders in both languages and at the usual
-// widths without Markdown left over, escape sequences or lines that stick
-// out, apart from code, which is never wrapped.
+// widths without Markdown left over, escape sequences, lines that stick
+// out (but for a line of code without a space) or words that are not the
+// lesson's: a word broken in two would be one.
 func TestLessons(t *testing.T) {
 	// Exercises being written may not load yet; the lessons matter here,
 	// and the course's own tests judge the rest.
@@ -187,6 +254,10 @@ func TestLessons(t *testing.T) {
 			}
 			require.NoError(t, err)
 			code := codeLines(string(md))
+			known := map[string]bool{"↪": true, "//": true}
+			for _, w := range words(string(md)) {
+				known[w] = true
+			}
 			for _, width := range []int{60, 80, 100} {
 				got := render(t, string(md), Options{Width: width})
 				where := l.ID + "/" + lang
@@ -197,6 +268,12 @@ func TestLessons(t *testing.T) {
 				for _, line := range lines(got) {
 					if Width(line) > width {
 						assert.True(t, code[strings.TrimSpace(line)], "%s at width %d: %q is %d wide", where, width, line, Width(line))
+					}
+					if !strings.Contains(line, "│") {
+						continue // tables and records are where words used to break
+					}
+					for _, w := range words(line) {
+						assert.True(t, known[w], "%s at width %d: %q is no word of the lesson, in %q", where, width, w, line)
 					}
 				}
 				if strings.Contains(string(md), "```mermaid") {
