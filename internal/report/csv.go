@@ -7,10 +7,10 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
-	"unicode"
 
 	"github.com/kurs-course/kurs/checker"
 	"github.com/kurs-course/kurs/i18n"
+	"github.com/kurs-course/kurs/internal/textsafe"
 )
 
 // Submission is one submission's results in a batch: its id (the name of
@@ -46,7 +46,9 @@ func (s *Submission) total() (score, maxScore int) {
 //
 // Submission ids are folder names, which students may choose; one that a
 // spreadsheet would run as a formula (starting with =, +, -, @, a tab or a
-// carriage return) gets a leading apostrophe, as OWASP advises.
+// carriage return) gets a leading apostrophe, as OWASP advises; control
+// characters in them are escaped (see package textsafe), since a CSV file
+// is often looked at in a terminal.
 func CSV(w io.Writer, exercises []string, subs []Submission) error {
 	cw := csv.NewWriter(w)
 	header := append(append([]string{"id"}, exercises...), "total")
@@ -55,7 +57,7 @@ func CSV(w io.Writer, exercises []string, subs []Submission) error {
 	}
 	for i := range subs {
 		s := &subs[i]
-		row := []string{inert(s.ID)}
+		row := []string{inert(textsafe.EscapeLine(s.ID))}
 		for _, id := range exercises {
 			v := ""
 			if n, ok := s.score(id); ok {
@@ -81,17 +83,6 @@ func inert(s string) string {
 	return s
 }
 
-// printable replaces control characters, which a folder name may hold and
-// a terminal would obey, with U+FFFD.
-func printable(s string) string {
-	return strings.Map(func(r rune) rune {
-		if unicode.IsControl(r) {
-			return '\uFFFD'
-		}
-		return r
-	}, s)
-}
-
 // Table writes a batch for people: one aligned row per submission with
 // each exercise's verdict and points, then how many submissions pass every
 // exercise.
@@ -102,7 +93,9 @@ func Table(w io.Writer, p *i18n.Printer, exercises []string, subs []Submission) 
 	for i := range subs {
 		s := &subs[i]
 		all := true
-		cells := []string{printable(s.ID)}
+		// A folder name may hold control characters that a terminal
+		// would obey.
+		cells := []string{textsafe.EscapeLine(s.ID)}
 		for _, id := range exercises {
 			c := ""
 			for _, g := range s.Graded {

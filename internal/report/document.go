@@ -9,6 +9,7 @@ import (
 	"github.com/kurs-course/kurs/checker"
 	"github.com/kurs-course/kurs/i18n"
 	"github.com/kurs-course/kurs/internal/course"
+	"github.com/kurs-course/kurs/internal/textsafe"
 )
 
 // Version is the version of the result document's schema.
@@ -47,6 +48,12 @@ type Graded struct {
 }
 
 // NewDocument builds the result document, with messages in p's language.
+//
+// Messages hold what the learner's code returned, panicked with and
+// printed; they are escaped and cut (see package textsafe) so that an
+// exercise's message stays within textsafe.MessageMax, a test's within
+// textsafe.TestMax, and the tests of one exercise together within
+// textsafe.MessageMax: a value of megabytes gives a document of kilobytes.
 func NewDocument(p *i18n.Printer, graded []Graded) *Document {
 	doc := &Document{Version: Version, Status: string(checker.Pass), Exercises: []Exercise{}}
 	for _, g := range graded {
@@ -56,12 +63,15 @@ func NewDocument(p *i18n.Printer, graded []Graded) *Document {
 			Status:   string(res.Status),
 			Score:    res.Score,
 			MaxScore: res.MaxScore,
-			Message:  Message(p, g.Exercise, res),
+			Message:  textsafe.Text(p, Message(p, g.Exercise, res), textsafe.MessageMax),
 			Tests:    []TestCase{},
 		}
+		budget := textsafe.MessageMax
 		for i := range res.Tests {
 			t := &res.Tests[i]
-			e.Tests = append(e.Tests, TestCase{Name: t.Name, Status: string(t.Status), Message: Test(p, g.Exercise, res, t)})
+			msg := textsafe.Text(p, Test(p, g.Exercise, res, t), min(textsafe.TestMax, budget))
+			budget = max(0, budget-len(msg))
+			e.Tests = append(e.Tests, TestCase{Name: t.Name, Status: string(t.Status), Message: msg})
 		}
 		if res.Status != checker.Pass {
 			doc.Status = string(checker.Fail)
@@ -98,7 +108,7 @@ func Text(w io.Writer, p *i18n.Printer, graded []Graded, verbose bool) error {
 			p.T("result.points", "Score", res.Score, "Max", res.MaxScore))
 		switch res.Status {
 		case checker.Error:
-			b.WriteString(indent(Problem(p, res.Problem), "  ") + "\n")
+			b.WriteString(indent(textsafe.Text(p, Problem(p, res.Problem), textsafe.MessageMax), "  ") + "\n")
 		case checker.Fail:
 			b.WriteString("  " + Summary(p, res) + "\n")
 			first := res.FirstFailure()
@@ -107,7 +117,7 @@ func Text(w io.Writer, p *i18n.Printer, graded []Graded, verbose bool) error {
 				t := &res.Tests[i]
 				switch {
 				case t == first || t.Note != nil || verbose && t.Status != checker.Pass:
-					fmt.Fprintf(&b, "  %s %s\n%s\n", p.T("test.name"), t.Name, indent(Test(p, g.Exercise, res, t), "    "))
+					fmt.Fprintf(&b, "  %s %s\n%s\n", p.T("test.name"), t.Name, indent(textsafe.Text(p, Test(p, g.Exercise, res, t), textsafe.TestMax), "    "))
 				case t.Status != checker.Pass:
 					others = append(others, t.Name)
 				}
@@ -116,7 +126,7 @@ func Text(w io.Writer, p *i18n.Printer, graded []Graded, verbose bool) error {
 				fmt.Fprintf(&b, "  %s\n%s\n", p.T("test.also_fails", "Count", len(others)), indent(wrap(strings.Join(others, ", "), 72), "    "))
 			}
 			if res.Output != "" {
-				b.WriteString("  " + p.T("output.printed") + "\n" + indent(res.Output, "  | ") + "\n")
+				b.WriteString("  " + p.T("output.printed") + "\n" + indent(textsafe.Text(p, res.Output, textsafe.OutputMax), "  | ") + "\n")
 				if res.Truncated {
 					b.WriteString("  " + p.T("output.truncated") + "\n")
 				}
@@ -125,7 +135,7 @@ func Text(w io.Writer, p *i18n.Printer, graded []Graded, verbose bool) error {
 		case checker.Pass:
 			for i := range res.Tests {
 				if t := &res.Tests[i]; t.Note != nil {
-					fmt.Fprintf(&b, "%s\n", indent(Test(p, g.Exercise, res, t), "  "))
+					fmt.Fprintf(&b, "%s\n", indent(textsafe.Text(p, Test(p, g.Exercise, res, t), textsafe.TestMax), "  "))
 				}
 			}
 		}

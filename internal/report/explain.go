@@ -12,6 +12,7 @@ import (
 	"github.com/kurs-course/kurs/i18n"
 	"github.com/kurs-course/kurs/internal/course"
 	"github.com/kurs-course/kurs/internal/harness"
+	"github.com/kurs-course/kurs/internal/textsafe"
 )
 
 // modulePrefix is how panicking frames name the learner's files; the
@@ -55,24 +56,27 @@ func Problem(p *i18n.Printer, pr *checker.Problem) string {
 	if pr == nil {
 		return p.T("problem.unknown")
 	}
-	at := pr.File
+	// The file name, import path or package name, compiler output and
+	// crash text come from the learner's files or program.
+	at := textsafe.Line(p, pr.File, textsafe.ValueMax)
 	if pr.Line > 0 {
-		at = fmt.Sprintf("%s:%d", pr.File, pr.Line)
+		at = fmt.Sprintf("%s:%d", at, pr.Line)
 	}
+	detail := textsafe.Line(p, pr.Detail, textsafe.ValueMax)
 	switch pr.Kind {
 	case checker.ProblemCompile, checker.ProblemAPI:
-		return p.T("problem."+string(pr.Kind)) + "\n" + indent(pr.Detail, "  ")
+		return p.T("problem."+string(pr.Kind)) + "\n" + indent(textsafe.Text(p, pr.Detail, textsafe.BlockMax), "  ")
 	case checker.ProblemImport:
 		if !checker.Reaches(pr.Detail) {
-			return p.T("problem.import_unneeded", "At", at, "Detail", pr.Detail, "Allowed", strings.Join(pr.Allowed, ", "))
+			return p.T("problem.import_unneeded", "At", at, "Detail", detail, "Allowed", strings.Join(pr.Allowed, ", "))
 		}
 	case checker.ProblemCrash:
 		if pr.Detail == "" {
 			return p.T("problem.crash_silent")
 		}
-		return p.T("problem.crash") + "\n" + indent(pr.Detail, "  ")
+		return p.T("problem.crash") + "\n" + indent(textsafe.Text(p, pr.Detail, textsafe.BlockMax), "  ")
 	}
-	return p.T("problem."+string(pr.Kind), "At", at, "Detail", pr.Detail)
+	return p.T("problem."+string(pr.Kind), "At", at, "Detail", detail)
 }
 
 // Test explains one test's outcome; for a failed trace it shows the trace
@@ -93,7 +97,7 @@ func Test(p *i18n.Printer, ex *course.Exercise, res *checker.Result, t *checker.
 		case res.Killed:
 			return p.T("test.missing_killed")
 		case res.Crash != "":
-			return p.T("test.missing_crash") + "\n" + indent(res.Crash, "  ")
+			return p.T("test.missing_crash") + "\n" + indent(textsafe.Text(p, res.Crash, textsafe.BlockMax), "  ")
 		}
 		return p.T("test.missing")
 	}
@@ -115,10 +119,11 @@ func Test(p *i18n.Printer, ex *course.Exercise, res *checker.Result, t *checker.
 		if f.Given == "" {
 			return p.T("quiz.empty", "Case", f.Case)
 		}
+		given := textsafe.Line(p, f.Given, textsafe.ValueMax)
 		if why := quizWhy(p, ex, f); why != "" {
-			return p.T("quiz.wrong", "Case", f.Case, "Given", f.Given, "Why", why)
+			return p.T("quiz.wrong", "Case", f.Case, "Given", given, "Why", why)
 		}
-		return p.T("quiz.unknown", "Case", f.Case, "Given", f.Given)
+		return p.T("quiz.unknown", "Case", f.Case, "Given", given)
 	case harness.Mismatch:
 		if f.Step == 0 {
 			b.WriteString(p.T("trace.first_new", "Call", f.Call))
@@ -126,7 +131,8 @@ func Test(p *i18n.Printer, ex *course.Exercise, res *checker.Result, t *checker.
 			b.WriteString(p.T("trace.first", "Step", f.Step, "Call", f.Call))
 		}
 	case harness.Panicked:
-		b.WriteString(p.T("trace.panic", "Step", f.Step, "Call", f.Call, "Value", f.Panic, "Frame", strings.TrimPrefix(f.Frame, modulePrefix)))
+		b.WriteString(p.T("trace.panic", "Step", f.Step, "Call", f.Call, "Value", textsafe.Line(p, f.Panic, textsafe.ValueMax),
+			"Frame", textsafe.Line(p, strings.TrimPrefix(f.Frame, modulePrefix), textsafe.ValueMax)))
 	case harness.Timeout:
 		b.WriteString(p.T("trace.timeout", "Step", f.Step, "Call", f.Call))
 	}
@@ -141,15 +147,15 @@ func traceTable(p *i18n.Printer, f *harness.Failure) string {
 	type row struct{ n, call, got, mark string }
 	rows := []row{{"", harness.FormatCall("New", f.New), "", ""}}
 	for i, d := range f.Done {
-		rows = append(rows, row{fmt.Sprint(i + 1), d.Call, result(f.Observe, d.Got), ""})
+		rows = append(rows, row{fmt.Sprint(i + 1), d.Call, result(p, f.Observe, d.Got), ""})
 	}
 	switch f.Kind {
 	case harness.Mismatch:
 		if f.Step == 0 {
-			rows[0].got = result(f.Observe, f.Got)
+			rows[0].got = result(p, f.Observe, f.Got)
 			rows[0].mark = "✗"
 		} else {
-			rows = append(rows, row{fmt.Sprint(f.Step), f.Call, result(f.Observe, f.Got), "✗"})
+			rows = append(rows, row{fmt.Sprint(f.Step), f.Call, result(p, f.Observe, f.Got), "✗"})
 		}
 	case harness.Panicked:
 		rows = append(rows, row{fmt.Sprint(f.Step), f.Call, "panic", "✗"})
@@ -178,23 +184,39 @@ func traceTable(p *i18n.Printer, f *harness.Failure) string {
 	}
 	if f.Kind == harness.Mismatch {
 		pad := strings.Repeat(" ", 4+wn)
-		fmt.Fprintf(&b, "%s%s %s\n", pad, p.T("trace.want"), result(f.Observe, f.Want))
-		fmt.Fprintf(&b, "%s%s %s\n", pad, p.T("trace.got"), result(f.Observe, f.Got))
+		fmt.Fprintf(&b, "%s%s %s\n", pad, p.T("trace.want"), result(p, f.Observe, f.Want))
+		fmt.Fprintf(&b, "%s%s %s\n", pad, p.T("trace.got"), result(p, f.Observe, f.Got))
 	}
 	return b.String()
 }
 
 // result formats what a call returned and what was observed after it, as
 // Go values: strings quoted, numbers and booleans bare.
-func result(observe string, r harness.Result) string {
-	o := observe + " = " + goValue(r.Obs)
+func result(p *i18n.Printer, observe string, r harness.Result) string {
+	o := observe + " = " + value(p, r.Obs)
 	if observe == "" {
-		o = goValue(r.Obs)
+		o = value(p, r.Obs)
 	}
 	if r.Ret != "" {
-		return goValue(r.Ret) + ", " + o
+		return value(p, r.Ret) + ", " + o
 	}
 	return o
+}
+
+// value is goValue for a value from the learner's code: at most
+// textsafe.ValueMax bytes of it as Go writes it, with control characters
+// escaped, and the note on what was cut.
+func value(p *i18n.Printer, s string) string {
+	head, cut := textsafe.Prefix(s, textsafe.ValueMax)
+	v := goValue(head)
+	for len(v) > textsafe.ValueMax+len(`""`) && head != "" {
+		// Quoting makes escapes longer: cut once more, in proportion.
+		var more int
+		head, more = textsafe.Prefix(head, len(head)*textsafe.ValueMax/len(v))
+		cut += more
+		v = goValue(head)
+	}
+	return textsafe.EscapeLine(v) + textsafe.Cut(p, cut)
 }
 
 func goValue(s string) string {
@@ -230,5 +252,5 @@ func crashText(p *i18n.Printer, crash string) string {
 	if crash == "" {
 		return p.T("test.crash_silent")
 	}
-	return crash
+	return textsafe.Text(p, crash, textsafe.BlockMax)
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/kurs-course/kurs/checker"
 	"github.com/kurs-course/kurs/i18n"
+	"github.com/kurs-course/kurs/internal/textsafe"
 )
 
 // GitHub writes the results as GitHub Actions workflow commands: an ::error
@@ -19,12 +20,17 @@ import (
 // folder relative to the repository root, slash-separated, so that GitHub
 // finds the files; "" or "." when the workspace is the root.
 //
-// GitHub shows at most ten error annotations per step; kurs writes one per
-// exercise, with the first failing test explained, so a course of up to
-// nine exercises fits.
+// GitHub shows at most ten error annotations per step and drops the rest;
+// kurs writes one per exercise, with the first failing test explained, for
+// the first ten exercises that do not pass, and names the others in one
+// more ::notice. A message holds at most textsafe.TestMax bytes before
+// escaping, far below GitHub's 64 KB; what the learner's code returned,
+// panicked with or printed, and file names, are escaped and cut (see
+// package textsafe).
 func GitHub(w io.Writer, p *i18n.Printer, graded []Graded, dir string) error {
 	var b strings.Builder
 	score, maxScore, passed := 0, 0, 0
+	errors, more := 0, []string(nil)
 	for _, g := range graded {
 		res := g.Result
 		score += res.Score
@@ -33,16 +39,25 @@ func GitHub(w io.Writer, p *i18n.Printer, graded []Graded, dir string) error {
 			passed++
 			continue
 		}
+		if errors == maxErrors {
+			more = append(more, res.Exercise)
+			continue
+		}
+		errors++
 		var props []string
 		if file, line := position(res); file != "" {
-			props = append(props, "file="+property(path.Join(dir, file)))
+			props = append(props, "file="+property(path.Join(dir, textsafe.Line(p, file, textsafe.ValueMax))))
 			if line > 0 {
 				props = append(props, "line="+strconv.Itoa(line))
 			}
 		}
 		title := fmt.Sprintf("%s: %s (%s)", res.Exercise, Summary(p, res), p.T("result.points", "Score", res.Score, "Max", res.MaxScore))
-		props = append(props, "title="+property(title))
-		fmt.Fprintf(&b, "::error %s::%s\n", strings.Join(props, ","), data(Message(p, g.Exercise, res)))
+		props = append(props, "title="+property(textsafe.EscapeLine(title)))
+		msg := textsafe.Text(p, Message(p, g.Exercise, res), textsafe.TestMax)
+		fmt.Fprintf(&b, "::error %s::%s\n", strings.Join(props, ","), data(msg))
+	}
+	if len(more) > 0 {
+		fmt.Fprintf(&b, "::notice title=kurs::%s\n", data(p.T("grade.github_more", "Count", len(more), "Exercises", strings.Join(more, ", "))))
 	}
 	total := p.T("result.total", "Passed", passed, "Total", len(graded), "Score", score, "Max", maxScore)
 	fmt.Fprintf(&b, "::notice title=kurs::%s\n", data(total))
@@ -54,6 +69,11 @@ func GitHub(w io.Writer, p *i18n.Printer, graded []Graded, dir string) error {
 // ($GITHUB_STEP_SUMMARY): a table of the exercises and, for each one that
 // does not pass, its message in a collapsed section. seed is the seed of
 // the random traces, shown so that a run can be repeated.
+//
+// GitHub takes a summary of up to 1 MiB per step. Each message is escaped
+// and cut to textsafe.TestMax (see package textsafe), and all of them
+// together to summaryMessages, which leaves room for the table of a course
+// of hundreds of exercises.
 func GitHubSummary(w io.Writer, p *i18n.Printer, graded []Graded, seed uint64) error {
 	var b strings.Builder
 	score, maxScore, passed := 0, 0, 0
@@ -74,11 +94,13 @@ func GitHubSummary(w io.Writer, p *i18n.Printer, graded []Graded, seed uint64) e
 		}
 		fmt.Fprintf(&b, "| %s | `%s` %s | %d/%d | %s |\n", mark, res.Exercise, cell(g.Exercise.Title.In(p.Lang())), res.Score, res.MaxScore, cell(Summary(p, res)))
 	}
+	budget := summaryMessages
 	for _, g := range graded {
 		if g.Result.Status == checker.Pass {
 			continue
 		}
-		msg := Message(p, g.Exercise, g.Result)
+		msg := textsafe.Text(p, Message(p, g.Exercise, g.Result), min(textsafe.TestMax, budget))
+		budget = max(0, budget-len(msg))
 		fence := codeFence(msg)
 		fmt.Fprintf(&b, "\n<details><summary><code>%s</code></summary>\n\n%stext\n%s\n%s\n\n</details>\n", g.Result.Exercise, fence, msg, fence)
 	}
@@ -86,6 +108,13 @@ func GitHubSummary(w io.Writer, p *i18n.Printer, graded []Graded, seed uint64) e
 	_, err := io.WriteString(w, b.String())
 	return err
 }
+
+// maxErrors is how many error annotations GitHub shows per step.
+const maxErrors = 10
+
+// summaryMessages bounds the bytes of all messages in a job summary
+// together; GitHub takes up to 1 MiB.
+const summaryMessages = 768 << 10
 
 // position returns the learner's file (relative to the workspace) and line
 // that a result points at, or "" when it points at none: the file of a

@@ -8,6 +8,7 @@ import (
 
 	"github.com/kurs-course/kurs/checker"
 	"github.com/kurs-course/kurs/i18n"
+	"github.com/kurs-course/kurs/internal/textsafe"
 )
 
 // Gradescope's results.json, as its autograder specification describes it
@@ -48,6 +49,9 @@ type (
 // the total and the seed, and extra_data holds the seed and the maximum
 // score for the instructor's exports.
 //
+// A test's output is escaped and cut to textsafe.MessageMax (see package
+// textsafe).
+//
 // execution_time is the only field that differs between two runs on the
 // same submission.
 func Gradescope(w io.Writer, p *i18n.Printer, graded []Graded) error {
@@ -67,7 +71,7 @@ func Gradescope(w io.Writer, p *i18n.Printer, graded []Graded) error {
 			Score:        res.Score,
 			MaxScore:     res.MaxScore,
 			Status:       "failed",
-			Output:       explain(p, g),
+			Output:       textsafe.Text(p, explain(p, g), textsafe.MessageMax),
 			OutputFormat: "text",
 			Visibility:   "visible",
 			Tags:         []string{res.Exercise, string(res.Status)},
@@ -93,7 +97,7 @@ func Gradescope(w io.Writer, p *i18n.Printer, graded []Graded) error {
 func explain(p *i18n.Printer, g Graded) string {
 	res := g.Result
 	var b strings.Builder
-	b.WriteString(Message(p, g.Exercise, res))
+	b.WriteString(textsafe.Text(p, Message(p, g.Exercise, res), textsafe.TestMax))
 	if res.Status == checker.Fail {
 		first := res.FirstFailure()
 		var others []string
@@ -107,7 +111,7 @@ func explain(p *i18n.Printer, g Graded) string {
 		}
 	}
 	if res.Status != checker.Pass && res.Output != "" {
-		b.WriteString("\n\n" + p.T("output.printed") + "\n" + indent(res.Output, "| "))
+		b.WriteString("\n\n" + p.T("output.printed") + "\n" + indent(textsafe.Text(p, res.Output, textsafe.OutputMax), "| "))
 		if res.Truncated {
 			b.WriteString("\n" + p.T("output.truncated"))
 		}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/kurs-course/kurs/checker"
 	"github.com/kurs-course/kurs/i18n"
+	"github.com/kurs-course/kurs/internal/textsafe"
 )
 
 // The JUnit XML that GitLab, Jenkins and most CI servers read. There is no
@@ -65,6 +66,12 @@ type (
 // Durations are the only part that differs between two runs on the same
 // submission; testcases have none, since the hidden tests of an exercise
 // run in one process and are not timed one by one.
+//
+// What the learner's code returned, panicked with and printed is escaped
+// and cut (see package textsafe): a testcase's text holds at most
+// textsafe.TestMax bytes and an exercise's system-out textsafe.OutputMax,
+// which keeps a document for a course of a dozen exercises at a few
+// megabytes at most, far below what GitLab reads (30 MB).
 func JUnit(w io.Writer, p *i18n.Printer, graded []Graded) error {
 	doc := junitSuites{Name: "kurs"}
 	var total time.Duration
@@ -80,7 +87,7 @@ func JUnit(w io.Writer, p *i18n.Printer, graded []Graded) error {
 			},
 		}
 		if res.Status != checker.Pass {
-			s.SystemOut = res.Output
+			s.SystemOut = textsafe.Text(p, res.Output, textsafe.OutputMax)
 		}
 		if res.Status == checker.Error {
 			s.Cases = errorCases(p, g)
@@ -121,7 +128,8 @@ func JUnit(w io.Writer, p *i18n.Printer, graded []Graded) error {
 func errorCases(p *i18n.Printer, g Graded) []junitCase {
 	res := g.Result
 	file, line := position(res)
-	msg := Problem(p, res.Problem)
+	file = textsafe.Line(p, file, textsafe.ValueMax)
+	msg := textsafe.Text(p, Problem(p, res.Problem), textsafe.TestMax)
 	kind := string(checker.ProblemInternal)
 	if res.Problem != nil {
 		kind = string(res.Problem.Kind)
@@ -130,7 +138,7 @@ func errorCases(p *i18n.Printer, g Graded) []junitCase {
 	for _, t := range g.Exercise.Suite.Tests {
 		cases = append(cases, junitCase{
 			Name: t.Name, Classname: res.Exercise, File: file, Line: line,
-			Error: &junitProblem{Message: firstLine(msg), Type: kind, Text: msg},
+			Error: &junitProblem{Message: firstLine(p, msg), Type: kind, Text: msg},
 		})
 	}
 	return cases
@@ -143,22 +151,24 @@ func testCase(p *i18n.Printer, g Graded, t *checker.Test) junitCase {
 	if t.Status == checker.Pass {
 		return c
 	}
-	msg := Test(p, g.Exercise, g.Result, t)
+	msg := textsafe.Text(p, Test(p, g.Exercise, g.Result, t), textsafe.TestMax)
 	kind := "missing" // the program ended before the test reported
 	if t.Failure != nil {
 		kind = t.Failure.Kind
 		c.File, c.Line = frame(t.Failure.Frame)
+		c.File = textsafe.Line(p, c.File, textsafe.ValueMax)
 	}
-	c.Failure = &junitProblem{Message: firstLine(msg), Type: kind, Text: msg}
+	c.Failure = &junitProblem{Message: firstLine(p, msg), Type: kind, Text: msg}
 	return c
 }
 
 // seconds formats a duration as JUnit's time attribute wants it.
 func seconds(d time.Duration) string { return fmt.Sprintf("%.3f", d.Seconds()) }
 
-// firstLine returns s up to its first line break; JUnit viewers show the
-// message attribute on one line and the element's text below it.
-func firstLine(s string) string {
+// firstLine returns s up to its first line break, cut to
+// textsafe.ValueMax; JUnit viewers show the message attribute on one line
+// and the element's text below it.
+func firstLine(p *i18n.Printer, s string) string {
 	s, _, _ = strings.Cut(s, "\n")
-	return strings.TrimSuffix(s, ":")
+	return textsafe.Line(p, strings.TrimSuffix(s, ":"), textsafe.ValueMax)
 }

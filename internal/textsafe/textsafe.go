@@ -33,10 +33,15 @@ const (
 	// ValueMax bounds one value: an observed or returned value, a panic
 	// value, a quiz answer, a file name.
 	ValueMax = 1 << 10
+	// BlockMax bounds one block of lines inside a message: compiler
+	// output, a crash's last words.
+	BlockMax = 8 << 10
 	// TestMax bounds the explanation of one test.
 	TestMax = 16 << 10
-	// MessageMax bounds the message on one exercise, and the output of the
-	// learner's code shown with it.
+	// OutputMax bounds what the learner's code printed, as shown with the
+	// message on an exercise.
+	OutputMax = 32 << 10
+	// MessageMax bounds everything shown on one exercise.
 	MessageMax = 64 << 10
 )
 
