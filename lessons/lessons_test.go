@@ -5,6 +5,7 @@ package lessons_test
 // solutions, and the two languages are checked for point-by-point parity.
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -414,5 +415,30 @@ func TestUnreportedProbe(t *testing.T) {
 			require.Equal(t, 3, allows, "%s: the example asks Allow three times", l.file)
 			require.Equal(t, "half_open", b.State(), "%s: the breaker stays half_open", l.file)
 		})
+	}
+}
+
+// TestLessonIDs checks that every lesson can be named in both languages:
+// its folder's (German) id and an English one, all distinct.
+func TestLessonIDs(t *testing.T) {
+	dirs, err := filepath.Glob("*/lesson.json")
+	require.NoError(t, err)
+	require.NotEmpty(t, dirs)
+	seen := map[string]string{}
+	idRE := regexp.MustCompile(`^[a-z][a-z0-9-]*$`)
+	for _, file := range dirs {
+		data, err := os.ReadFile(file)
+		require.NoError(t, err)
+		var l struct {
+			ID  string            `json:"id"`
+			IDs map[string]string `json:"ids"`
+		}
+		require.NoError(t, json.Unmarshal(data, &l), file)
+		require.Regexp(t, idRE, l.IDs["en"], "%s: needs an English id (ids.en)", file)
+		for _, id := range []string{l.ID, l.IDs["en"]} {
+			prev, dup := seen[id]
+			require.False(t, dup, "%s: id %q is taken by %s", file, id, prev)
+			seen[id] = file
+		}
 	}
 }

@@ -40,12 +40,24 @@ type Course struct {
 
 // Lesson is one lesson: a Markdown text per language and its exercises.
 type Lesson struct {
-	ID        string   `json:"id"`
+	ID string `json:"id"`
+	// IDs holds the lesson's id in other languages than its folder's
+	// ("en": "fault-tolerance" for fehlertoleranz); the lesson can be named
+	// by each of them.
+	IDs       Text     `json:"ids,omitempty"`
 	Order     int      `json:"order"`
 	Title     Text     `json:"title"`
 	Minutes   int      `json:"minutes"`
 	Exercises []string `json:"exercises"`
 	fsys      fs.FS
+}
+
+// IDIn returns the lesson's id in lang: its entry in IDs, else ID.
+func (l *Lesson) IDIn(lang string) string {
+	if id, ok := l.IDs[lang]; ok && id != "" {
+		return id
+	}
+	return l.ID
 }
 
 // Markdown returns the lesson's text in lang.
@@ -160,11 +172,18 @@ func (c *Course) Exercise(id string) (*Exercise, bool) {
 	return nil, false
 }
 
-// Lesson returns the lesson with the given id.
+// Lesson returns the lesson with the given id, in any language.
 func (c *Course) Lesson(id string) (*Lesson, bool) {
 	for _, l := range c.Lessons {
 		if l.ID == id {
 			return l, true
+		}
+	}
+	for _, l := range c.Lessons {
+		for _, other := range l.IDs {
+			if other == id {
+				return l, true
+			}
 		}
 	}
 	return nil, false
