@@ -11,6 +11,7 @@ import (
 	"github.com/kurs-course/kurs/internal/course"
 	"github.com/kurs-course/kurs/internal/harness"
 	"github.com/kurs-course/kurs/internal/report"
+	"github.com/kurs-course/kurs/internal/textsafe"
 )
 
 // resultView is a check's result as the page shows it.
@@ -73,7 +74,7 @@ func newResultView(p *i18n.Printer, ex *course.Exercise, res *checker.Result) *r
 		Status:   string(res.Status),
 		Summary:  report.Summary(p, res),
 		Points:   p.T("result.points", "Score", res.Score, "Max", res.MaxScore),
-		Output:   res.Output,
+		Output:   textsafe.Text(p, res.Output, textsafe.OutputMax),
 		Cut:      res.Truncated,
 		Duration: res.Duration.Round(10 * time.Millisecond).String(),
 	}
@@ -101,7 +102,7 @@ func newResultView(p *i18n.Printer, ex *course.Exercise, res *checker.Result) *r
 
 func failingView(p *i18n.Printer, ex *course.Exercise, res *checker.Result, t *checker.Test) *failView {
 	fv := &failView{Name: t.Name}
-	f := t.Failure
+	f := report.Bound(p, t.Failure) // values from the learner's code, escaped and cut
 	if f == nil || (f.Kind != harness.Mismatch && f.Kind != harness.Panicked && f.Kind != harness.Timeout) {
 		fv.Text = report.Test(p, ex, res, t)
 		return fv
