@@ -6,10 +6,12 @@ import (
 	"strconv"
 	"strings"
 
+	tea "charm.land/bubbletea/v2"
 	"golang.org/x/term"
 
 	"github.com/kurs-course/kurs/internal/course"
 	"github.com/kurs-course/kurs/internal/termdoc"
+	"github.com/kurs-course/kurs/internal/termdoc/pager"
 	"github.com/kurs-course/kurs/internal/workspace"
 )
 
@@ -88,17 +90,51 @@ func lessonVerb() *verb {
 			var others []string
 			for _, o := range c.Lessons {
 				if o != l {
-					others = append(others, o.ID)
+					others = append(others, o.IDIn(lang))
 				}
 			}
 			next = append(next, e.p.T("lesson.others", "Lessons", strings.Join(others, ", ")))
 		}
 		md = append(md, "\n\n---\n\n"+strings.Join(next, "\\\n")+"\n"...)
-		if err := termdoc.Render(e.Out, md, e.screen().text()); err != nil {
+		s := e.screen()
+		if s.tty && e.interactive() {
+			if err := e.page(md, s); err != nil {
+				return e.setupError(err)
+			}
+			return ExitOK
+		}
+		if err := termdoc.Render(e.Out, md, s.text()); err != nil {
 			return e.setupError(err)
 		}
 		return ExitOK
 	}}
+}
+
+// interactive reports whether keys can be read from a terminal.
+func (e *env) interactive() bool {
+	f, ok := e.In.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// page shows the Markdown document md in the pager until the learner
+// quits it, rendered anew whenever the window's width changes.
+func (e *env) page(md []byte, s screen) error {
+	render := func(width int) ([]string, []termdoc.Heading) {
+		s.width = width
+		return termdoc.Lines(md, s.text())
+	}
+	m := pager.New(render, pager.Labels{
+		Help:         e.p.T("lesson.pager.help"),
+		Contents:     e.p.T("lesson.pager.contents"),
+		ContentsHelp: e.p.T("lesson.pager.contents_help"),
+		Search:       e.p.T("lesson.pager.search"),
+		NotFound:     e.p.T("lesson.pager.not_found"),
+	})
+	_, err := tea.NewProgram(m, tea.WithInput(e.In), tea.WithOutput(e.Out), tea.WithContext(e.ctx)).Run()
+	if errors.Is(err, tea.ErrInterrupted) || errors.Is(err, tea.ErrProgramKilled) && e.ctx.Err() != nil {
+		return nil // interrupted: the terminal is restored, nothing to report
+	}
+	return err
 }
 
 // lesson returns the lesson args name, by its id or by one of its
@@ -120,7 +156,7 @@ func (e *env) lesson(c *course.Course, ws *workspace.Workspace, args []string) (
 		}
 		var ids []string
 		for _, l := range c.Lessons {
-			ids = append(ids, l.ID)
+			ids = append(ids, l.IDIn(e.p.Lang()))
 		}
 		return nil, &usageError{e.p.T("error.unknown_lesson", "Name", name, "Known", strings.Join(ids, ", "))}
 	}
