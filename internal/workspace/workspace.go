@@ -60,7 +60,7 @@ func Find(dir string) (*Workspace, error) {
 // Open returns the workspace rooted at dir.
 func Open(dir string) (*Workspace, error) {
 	w := &Workspace{Dir: dir}
-	data, err := os.ReadFile(filepath.Join(dir, ConfigFile))
+	data, err := ReadFileMax(filepath.Join(dir, ConfigFile), MaxStateFile)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, fmt.Errorf("%w in %s", ErrNotFound, dir)
@@ -152,7 +152,7 @@ func (w *Workspace) progressFile() string { return filepath.Join(w.Dir, ".kurs",
 // Progress returns the stored progress, empty when there is none yet.
 func (w *Workspace) Progress() (*Progress, error) {
 	p := &Progress{Exercises: map[string]*ExerciseProgress{}}
-	data, err := os.ReadFile(w.progressFile())
+	data, err := ReadFileMax(w.progressFile(), MaxStateFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return p, nil
 	}
