@@ -1,0 +1,178 @@
+// Package sandbox starts child processes under kernel limits: the learner's
+// test program confined (seccomp, no_new_privs, Landlock, namespaces and
+// resource limits on Linux), and the build of the learner's code limited
+// (resource limits and a process group).
+//
+// Go's os/exec cannot run code between fork and exec, where such limits
+// belong. So [Command] starts the current executable again as a launcher,
+// with the policy and the real program in its arguments. The launcher runs
+// in this package's init function, before main and before any other
+// package's init that sorts after it: it sets the resource limits, applies
+// the confinement on one locked OS thread and, from that thread, executes
+// the real program. Seccomp filters, no_new_privs and Landlock domains
+// belong to a thread and survive execve from it, and execve ends the
+// launcher's other threads; so the program starts confined, with nothing of
+// the launcher left. Any binary that links this package (kurs itself, every
+// go test binary) is a launcher, without wiring in main.
+//
+// What holds depends on the system; [Layers] reports it. On Linux, a
+// confined program can only compute, read and write the descriptors it was
+// given, make threads, sleep and end; it cannot open a file, make a socket,
+// start or execute a program, signal another process, or raise its limits.
+// On macOS the launcher applies the resource limits and the child runs in
+// its own process group; on Windows the child is a plain process that
+// [Kill] ends.
+package sandbox
+
+import (
+	"context"
+	"os/exec"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Policy says how a child runs. The zero value limits nothing: it starts
+// the program through the launcher in its own process group, with no core
+// dumps.
+type Policy struct {
+	// Confine applies the kernel confinement meant for the learner's
+	// program, which must be a static binary (CGO_ENABLED=0) that needs
+	// nothing but its standard descriptors, the descriptors in ExtraFiles,
+	// threads and time. It cannot start programs or open files.
+	Confine bool
+
+	// Memory caps each process's data segment (RLIMIT_DATA), which bounds
+	// a Go program's heap; 0 leaves the limit as inherited. RLIMIT_AS is
+	// not used: a Go binary reserves far more address space than it uses.
+	Memory int64
+
+	// CPU caps each process's processor time (RLIMIT_CPU), rounded up to
+	// whole seconds; the kernel kills the process when it is used up.
+	// 0 leaves the limit as inherited.
+	CPU time.Duration
+
+	// FileSize caps the size of any file a process writes (RLIMIT_FSIZE);
+	// a write beyond it fails. 0 leaves the limit as inherited.
+	FileSize int64
+
+	// Files caps the number of open descriptors (RLIMIT_NOFILE). 0 means
+	// 64 for a confined program and the inherited limit otherwise.
+	Files int
+}
+
+// ExitLaunch is the exit status of a launcher that could not start the
+// program under its policy (for example, a missing program, or a
+// confinement layer that Layers promised but the kernel refused). The
+// launcher then says why on its standard error, prefixed "kurs sandbox:".
+// It never starts a program with less confinement than Layers reported.
+const ExitLaunch = 126
+
+// Status reports which layers hold for a child that Command starts. Every
+// field is false or 0 where the system lacks the layer.
+type Status struct {
+	// ProcessGroup: the child runs in its own process group, which Kill
+	// and the context's cancellation end as a whole.
+	ProcessGroup bool
+	// Rlimits: the launcher applies Memory, CPU, FileSize and Files, and
+	// sets RLIMIT_CORE to 0.
+	Rlimits bool
+	// NoNewPrivs: a confined program can gain no privileges by exec.
+	NoNewPrivs bool
+	// Seccomp: a confined program may make only the syscalls the Go
+	// runtime needs (see the package documentation).
+	Seccomp bool
+	// Landlock is the Landlock ABI version applied to a confined program,
+	// 0 if none: no file access but executing its own binary, from ABI 4
+	// no TCP bind or connect, from ABI 6 no signals to and no abstract
+	// unix sockets of processes outside it.
+	Landlock int
+	// PIDNamespace: a confined program is the first process of its own pid
+	// namespace; it sees no other process, and when it ends the kernel
+	// ends everything in the namespace.
+	PIDNamespace bool
+	// NetNamespace: a confined program has a network stack of its own,
+	// without interfaces.
+	NetNamespace bool
+	// UserNamespace: the namespaces above are owned by a new user
+	// namespace, so a confined program keeps no capability of the
+	// caller's, even when the caller is root.
+	UserNamespace bool
+	// Note says why a layer is missing, if one is.
+	Note string
+}
+
+// Confined reports whether a confined program is held by the kernel rather
+// than by the static checks alone: seccomp with no_new_privs at least.
+func (s Status) Confined() bool { return s.Seccomp && s.NoNewPrivs }
+
+// String lists the layers that hold, for logs and results.
+func (s Status) String() string {
+	var l []string
+	add := func(ok bool, name string) {
+		if ok {
+			l = append(l, name)
+		}
+	}
+	add(s.Seccomp, "seccomp")
+	add(s.NoNewPrivs, "no_new_privs")
+	if s.Landlock > 0 {
+		l = append(l, "landlock-v"+strconv.Itoa(s.Landlock))
+	}
+	add(s.PIDNamespace, "pid-namespace")
+	add(s.NetNamespace, "net-namespace")
+	add(s.UserNamespace, "user-namespace")
+	add(s.Rlimits, "rlimits")
+	add(s.ProcessGroup, "process-group")
+	if len(l) == 0 {
+		l = append(l, "process")
+	}
+	out := strings.Join(l, ",")
+	if s.Note != "" {
+		out += " (" + s.Note + ")"
+	}
+	return out
+}
+
+// Layers reports which layers this system gives a child that Command
+// starts. On Linux it is measured once, by starting the launcher in fresh
+// namespaces, and then kept.
+func Layers() Status { return layers() }
+
+// Command returns a command that runs the program name with args under p.
+// Like exec.CommandContext, it looks name up in PATH if it has no slash,
+// and a relative name is taken relative to the command's Dir.
+//
+// The caller may set Stdin, Stdout, Stderr, ExtraFiles, Env, Dir and
+// WaitDelay (1 s unless changed), and, on Linux as root, SysProcAttr's
+// Credential; it must not replace SysProcAttr, Path or Args, which start
+// the launcher. Cancelling ctx ends the program and everything it started
+// (Cancel calls Kill). Starting the command starts the launcher, which
+// becomes the program under the same process id.
+func Command(ctx context.Context, p Policy, name string, args ...string) *exec.Cmd {
+	return command(ctx, p, Layers(), name, args)
+}
+
+// Kill ends the program that cmd started and, as far as Layers says that
+// holds, everything the program started: its process group, and on Linux
+// with a pid namespace every process in it. It does nothing for a command
+// that has not started. It does not wait: call cmd.Wait.
+func Kill(cmd *exec.Cmd) {
+	if cmd.Process != nil {
+		_ = kill(cmd)
+	}
+}
+
+// marker is the launcher's argv[0]. An argument rather than an
+// environment variable, so a caller that sets cmd.Env cannot lose it; and
+// the program's own environment stays exactly the caller's.
+const marker = "kurs-sandbox-launcher"
+
+// spec is what the launcher receives, encoded in its argv[1].
+type spec struct {
+	Policy
+	Path     string `json:",omitempty"` // the program to execute
+	Seccomp  bool   `json:",omitempty"` // apply the seccomp filter
+	Landlock int    `json:",omitempty"` // apply Landlock at this ABI
+	Probe    bool   `json:",omitempty"` // exit 0 at once (Layers)
+}

@@ -1,0 +1,265 @@
+package sandbox
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// fixture is the compromised program, built once by TestMain.
+var fixture string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "kurs-sandbox-fixture-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	fixture = filepath.Join(dir, "compromised")
+	build := exec.Command("go", "build", "-o", fixture, "./testdata/compromised")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	out, err := build.CombinedOutput()
+	// Readable for the run as another user.
+	if err == nil {
+		err = os.Chmod(dir, 0o755)
+	}
+	code := 1
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "build the fixture: %v\n%s", err, out)
+	} else {
+		code = m.Run()
+	}
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// How each attempt of the compromised program may end: only with the
+// errors by which a sandbox refuses.
+var refusals = map[string]bool{"EPERM": true, "EACCES": true, "ENOSYS": true}
+
+// attempts are the escapes the fixture tries, in its order.
+var attempts = strings.Fields(`read-etc read-secret create remove mkdir symlink
+	chmod truncate rename openat2 readdir tcp-connect unix-socket socketpair
+	fork clone3 exec-sh start-sh setsid setpgid ptrace-parent
+	kill-all kill-parent tgkill-parent process-vm-readv mount unshare-user
+	unshare-net setrlimit prctl-dumpable mmap-exec memfd io-uring userfaultfd
+	bpf perf-event-open exec-self`)
+
+func TestCompromisedProgram(t *testing.T) {
+	st := Layers()
+	t.Logf("layers: %v", st)
+	if !st.Confined() {
+		t.Fatalf("no confinement on Linux: %v", st)
+	}
+	t.Run("caller", func(t *testing.T) { attack(t, st, nil, attempts) })
+	if os.Geteuid() == 0 {
+		// The same, with the launcher as an unprivileged user, as on a
+		// grader that does not run as root.
+		t.Run("nobody", func(t *testing.T) {
+			attack(t, st, &syscall.Credential{Uid: 65534, Gid: 65534}, attempts)
+		})
+	}
+}
+
+// Each layer on its own stops the escapes it is meant for.
+func TestLayersAlone(t *testing.T) {
+	st := Layers()
+	t.Run("seccomp", func(t *testing.T) {
+		attack(t, Status{ProcessGroup: true, Rlimits: true, NoNewPrivs: true, Seccomp: true}, nil, attempts)
+	})
+	if st.Landlock < 6 {
+		t.Skipf("Landlock ABI %d", st.Landlock)
+	}
+	t.Run("landlock", func(t *testing.T) {
+		attack(t, Status{ProcessGroup: true, Rlimits: true, NoNewPrivs: true, Landlock: st.Landlock}, nil,
+			strings.Fields(`read-etc read-secret create remove mkdir symlink truncate rename
+				openat2 readdir tcp-connect unix-socket exec-sh start-sh
+				ptrace-parent kill-parent tgkill-parent process-vm-readv mount`))
+	})
+}
+
+// attack runs the fixture confined with the layers of st, as cred if not
+// nil, and checks that every attempt in want is refused and leaves no
+// trace.
+func attack(t *testing.T, st Status, cred *syscall.Credential, want []string) {
+	dir := t.TempDir()
+	for d := dir; d != os.TempDir() && d != "/"; d = filepath.Dir(d) {
+		os.Chmod(d, 0o755) // t.TempDir's folders are 0700
+	}
+	secret := filepath.Join(dir, "secret")
+	if err := os.WriteFile(secret, []byte("secret"), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(dir, "mnt"), 0o777); err != nil {
+		t.Fatal(err)
+	}
+	var connections atomic.Int32
+	listen := func(network, addr string) net.Listener {
+		ln, err := net.Listen(network, addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { ln.Close() })
+		go func() {
+			for {
+				c, err := ln.Accept()
+				if err != nil {
+					return
+				}
+				connections.Add(1)
+				c.Close()
+			}
+		}()
+		return ln
+	}
+	tcp := listen("tcp", "127.0.0.1:0")
+	abstract := fmt.Sprintf("kurs-sandbox-test-%d-%d", os.Getpid(), time.Now().UnixNano())
+	listen("unix", "@"+abstract)
+
+	r3, w3, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r3.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	port := strconv.Itoa(tcp.Addr().(*net.TCPAddr).Port)
+	cmd := command(ctx, Policy{Confine: true, Memory: 256 << 20, CPU: 10 * time.Second, FileSize: 1 << 20},
+		st, fixture, []string{"attack", strconv.Itoa(os.Getpid()), dir, port, abstract})
+	cmd.SysProcAttr.Credential = cred
+	cmd.ExtraFiles = []*os.File{w3}
+	stdin, _ := cmd.StdinPipe()
+	stdout, _ := cmd.StdoutPipe()
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	w3.Close()
+	defer func() {
+		Kill(cmd)
+		cmd.Wait()
+	}()
+	lines := bufio.NewScanner(stdout)
+	next := func() string {
+		if !lines.Scan() {
+			t.Fatalf("the fixture ended early: %v\nstderr: %s", lines.Err(), stderr.String())
+		}
+		return lines.Text()
+	}
+	if l := next(); l != "runtime ok" {
+		t.Fatalf("the Go runtime does not work confined: %q\nstderr: %s", l, stderr.String())
+	}
+	if l := next(); l != "ready" {
+		t.Fatalf("got %q, want ready", l)
+	}
+	fd3, _ := io.ReadAll(r3)
+	if string(fd3) != "fd3 works\n" {
+		t.Errorf("fd 3 carried %q", fd3)
+	}
+
+	// The program runs now, after the launcher's exec: it is the fixture,
+	// under seccomp and no_new_privs.
+	pid := cmd.Process.Pid
+	if exe, err := os.Readlink(fmt.Sprintf("/proc/%d/exe", pid)); err != nil || exe != fixture {
+		t.Errorf("process %d runs %q (%v), want the fixture", pid, exe, err)
+	}
+	status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"NoNewPrivs:\t1\n", "Seccomp:\t2\n"} {
+		if !st.Seccomp && want == "Seccomp:\t2\n" {
+			continue
+		}
+		if !strings.Contains(string(status), want) {
+			t.Errorf("status of the confined program lacks %q:\n%s", want, status)
+		}
+	}
+	if cred != nil && !strings.Contains(string(status), "\nUid:\t65534\t") {
+		t.Errorf("the program does not run as 65534:\n%s", status)
+	}
+
+	fmt.Fprintln(stdin, "go")
+	got := map[string]string{}
+	for {
+		l := next()
+		if l == "done" {
+			break
+		}
+		name, outcome, _ := strings.Cut(l, " ")
+		got[name] = outcome
+	}
+	var log strings.Builder
+	for _, name := range attempts {
+		fmt.Fprintf(&log, "\n%-16s %s", name, got[name])
+	}
+	t.Logf("outcomes:%s", log.String())
+	for _, name := range want {
+		outcome, ok := got[name]
+		verb, errno, _ := strings.Cut(outcome, " ")
+		switch {
+		case !ok:
+			t.Errorf("%s: not tried", name)
+		case verb != "denied" || !refusals[errno]:
+			t.Errorf("%s: %s, want a refusal", name, outcome)
+		}
+	}
+	if len(want) == len(attempts) && len(got) != len(attempts) {
+		t.Errorf("the fixture tried %d escapes, the test knows %d", len(got), len(attempts))
+	}
+	if n := connections.Load(); n != 0 {
+		t.Errorf("the listeners saw %d connections", n)
+	}
+	if b, err := os.ReadFile(secret); err != nil || string(b) != "secret" {
+		t.Errorf("secret is %q, %v", b, err)
+	}
+	for _, name := range []string{"created", "newdir", "link", "moved"} {
+		if _, err := os.Lstat(filepath.Join(dir, name)); err == nil {
+			t.Errorf("%s exists", name)
+		}
+	}
+
+	// Kill ends the program and everything it started.
+	Kill(cmd)
+	cmd.Wait()
+	if left := group(pid); len(left) > 0 {
+		t.Errorf("processes left after Kill: %v", left)
+	}
+}
+
+// group returns the processes in process group pgid, or with that pid.
+func group(pgid int) []int {
+	var pids []int
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		stat, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid pgrp ...
+		s := string(stat)
+		f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
+		// A zombie has ended; only its parent's wait is missing.
+		if len(f) > 2 && f[0] != "Z" && (f[2] == strconv.Itoa(pgid) || pid == pgid) {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}

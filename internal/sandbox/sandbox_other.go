@@ -1,0 +1,26 @@
+//go:build !linux && !darwin
+
+package sandbox
+
+import (
+	"context"
+	"os/exec"
+	"time"
+)
+
+// layers reports that a child is a plain process here: no launcher, no
+// resource limits, no process group. Only Kill and the context's
+// cancellation bound it, and they end the process alone, not what it
+// started.
+func layers() Status {
+	return Status{Note: "plain process: no resource limits or process group on this system"}
+}
+
+// command starts the program directly.
+func command(ctx context.Context, _ Policy, _ Status, name string, args []string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, name, args...)
+	cmd.WaitDelay = time.Second
+	return cmd
+}
+
+func kill(cmd *exec.Cmd) error { return cmd.Process.Kill() }

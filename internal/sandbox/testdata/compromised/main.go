@@ -1,0 +1,220 @@
+// Command compromised acts as a learner's program that has broken out of
+// Go's memory safety and makes any syscall it likes. It is a test fixture
+// of package sandbox, never a learner's code.
+//
+//	compromised attack PARENT DIR PORT ABSTRACT
+//
+// prints "ready", waits for a line on stdin, tries each escape and prints
+// "NAME ok" or "NAME denied ERRNO" for each, then "done", and waits for
+// stdin to close. Other modes: "exit" (nothing), "alloc BYTES", "write FILE
+// BYTES", "spin", "sleep".
+package main
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"runtime"
+	"strconv"
+	"sync"
+	"syscall"
+	"time"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+)
+
+func main() {
+	switch os.Args[1] {
+	case "exit":
+	case "done":
+		fmt.Println("exec-self ok")
+		done()
+	case "alloc":
+		n, _ := strconv.Atoi(os.Args[2])
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = 1
+		}
+		fmt.Println("allocated", len(b))
+	case "write":
+		n, _ := strconv.Atoi(os.Args[3])
+		err := os.WriteFile(os.Args[2], make([]byte, n), 0o644)
+		fmt.Println("write:", err)
+		if err != nil {
+			os.Exit(1)
+		}
+	case "spin":
+		for {
+		}
+	case "sleep":
+		fmt.Println("sleeping")
+		time.Sleep(time.Hour)
+	case "attack":
+		attack(os.Args[2:])
+	}
+}
+
+func report(name string, err error) {
+	if err == nil {
+		fmt.Println(name, "ok")
+		return
+	}
+	var errno syscall.Errno
+	if errors.As(err, &errno) {
+		fmt.Println(name, "denied", unix.ErrnoName(errno))
+		return
+	}
+	fmt.Println(name, "denied", err)
+}
+
+func errnoErr(e syscall.Errno) error {
+	if e == 0 {
+		return nil
+	}
+	return e
+}
+
+func attack(args []string) {
+	parent, _ := strconv.Atoi(args[0])
+	dir, port, abstract := args[1], args[2], args[3]
+
+	// The Go runtime must work: goroutines, timers, the collector, and the
+	// descriptors it was given.
+	var wg sync.WaitGroup
+	for i := 0; i < 8; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			time.Sleep(time.Millisecond)
+			_ = make([]byte, 1<<20)
+		}()
+	}
+	wg.Wait()
+	runtime.GC()
+	fd3 := os.NewFile(3, "fd3")
+	_, err := fmt.Fprintln(fd3, "fd3 works")
+	report("runtime", err)
+	fd3.Close()
+
+	fmt.Println("ready")
+	bufio.NewReader(os.Stdin).ReadString('\n')
+
+	_, err = os.ReadFile("/etc/hostname")
+	report("read-etc", err)
+	_, err = os.ReadFile(dir + "/secret")
+	report("read-secret", err)
+	report("create", os.WriteFile(dir+"/created", []byte("x"), 0o644))
+	report("remove", os.Remove(dir+"/secret"))
+	report("mkdir", os.Mkdir(dir+"/newdir", 0o755))
+	report("symlink", os.Symlink("/etc/passwd", dir+"/link"))
+	report("chmod", os.Chmod(dir+"/secret", 0o777))
+	report("truncate", os.Truncate(dir+"/secret", 0))
+	report("rename", os.Rename(dir+"/secret", dir+"/moved"))
+	how := unix.OpenHow{Flags: unix.O_RDONLY}
+	fd, err := unix.Openat2(unix.AT_FDCWD, dir+"/secret", &how)
+	if err == nil {
+		unix.Close(fd)
+	}
+	report("openat2", err)
+	_, err = os.ReadDir("/")
+	report("readdir", err)
+
+	report("tcp-connect", tcp(port))
+	report("unix-socket", abstractUnix(abstract))
+	_, err = syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM, 0)
+	report("socketpair", err)
+
+	report("fork", fork())
+	report("clone3", clone3())
+	report("exec-sh", syscall.Exec("/bin/sh", []string{"sh", "-c", "exit 0"}, nil))
+	report("start-sh", exec.Command("/bin/sh", "-c", "sleep 60").Start())
+	_, err = syscall.Setsid()
+	report("setsid", err)
+	report("setpgid", syscall.Setpgid(0, 0))
+
+	report("ptrace-parent", syscall.PtraceAttach(parent))
+	// Signal 0 asks only whether a signal could be sent: if the sandbox
+	// were broken, kill(-1, SIGKILL) would end every process of the user.
+	report("kill-all", syscall.Kill(-1, 0))
+	report("kill-parent", syscall.Kill(parent, syscall.SIGKILL))
+	_, _, e := syscall.RawSyscall(unix.SYS_TGKILL, uintptr(parent), uintptr(parent), uintptr(syscall.SIGKILL))
+	report("tgkill-parent", errnoErr(e))
+	buf := make([]byte, 8)
+	local := []unix.Iovec{{Base: &buf[0], Len: 8}}
+	remote := []unix.RemoteIovec{{Base: 0x400000, Len: 8}}
+	_, err = unix.ProcessVMReadv(parent, local, remote, 0)
+	report("process-vm-readv", err)
+
+	err = syscall.Mount("none", dir+"/mnt", "tmpfs", 0, "")
+	if err == nil {
+		syscall.Unmount(dir+"/mnt", 0)
+	}
+	report("mount", err)
+	report("unshare-user", syscall.Unshare(syscall.CLONE_NEWUSER))
+	report("unshare-net", syscall.Unshare(syscall.CLONE_NEWNET))
+	report("setrlimit", syscall.Setrlimit(syscall.RLIMIT_CPU, &syscall.Rlimit{Cur: 1 << 30, Max: 1 << 30}))
+	report("prctl-dumpable", unix.Prctl(unix.PR_SET_DUMPABLE, 1, 0, 0, 0))
+	_, err = unix.Mmap(-1, 0, 4096, unix.PROT_READ|unix.PROT_WRITE|unix.PROT_EXEC, unix.MAP_ANON|unix.MAP_PRIVATE)
+	report("mmap-exec", err)
+	_, err = unix.MemfdCreate("x", 0)
+	report("memfd", err)
+	_, _, e = syscall.RawSyscall(unix.SYS_IO_URING_SETUP, 1, uintptr(unsafe.Pointer(&[120]byte{})), 0)
+	report("io-uring", errnoErr(e))
+	_, _, e = syscall.RawSyscall(unix.SYS_USERFAULTFD, 0, 0, 0)
+	report("userfaultfd", errnoErr(e))
+	_, _, e = syscall.RawSyscall(unix.SYS_BPF, 0, 0, 0)
+	report("bpf", errnoErr(e))
+	_, _, e = syscall.RawSyscall6(unix.SYS_PERF_EVENT_OPEN, uintptr(unsafe.Pointer(&unix.PerfEventAttr{})), 0, ^uintptr(0), ^uintptr(0), 0, 0)
+	report("perf-event-open", errnoErr(e))
+	// Last: where only Landlock holds, the program may execute itself.
+	report("exec-self", syscall.Exec("/proc/self/exe", []string{"x", "done"}, nil))
+	done()
+}
+
+func done() {
+	fmt.Println("done")
+	bufio.NewReader(os.Stdin).ReadString('\n')
+}
+
+func tcp(port string) error {
+	fd, err := syscall.Socket(syscall.AF_INET, syscall.SOCK_STREAM, 0)
+	if err != nil {
+		return err
+	}
+	defer syscall.Close(fd)
+	p, _ := strconv.Atoi(port)
+	return syscall.Connect(fd, &syscall.SockaddrInet4{Port: p, Addr: [4]byte{127, 0, 0, 1}})
+}
+
+func abstractUnix(name string) error {
+	fd, err := syscall.Socket(syscall.AF_UNIX, syscall.SOCK_STREAM, 0)
+	if err != nil {
+		return err
+	}
+	defer syscall.Close(fd)
+	return syscall.Connect(fd, &syscall.SockaddrUnix{Name: "@" + name})
+}
+
+// fork makes a new process the raw way; a child that appears ends at once.
+func fork() error {
+	r, _, e := syscall.RawSyscall6(syscall.SYS_CLONE, uintptr(syscall.SIGCHLD), 0, 0, 0, 0, 0)
+	if e == 0 && r == 0 {
+		syscall.RawSyscall(syscall.SYS_EXIT_GROUP, 0, 0, 0)
+	}
+	return errnoErr(e)
+}
+
+func clone3() error {
+	// struct clone_args up to tls: flags, pidfd, child_tid, parent_tid,
+	// exit_signal, stack, stack_size, tls.
+	var args [8]uint64
+	args[4] = uint64(syscall.SIGCHLD)
+	r, _, e := syscall.RawSyscall(unix.SYS_CLONE3, uintptr(unsafe.Pointer(&args)), unsafe.Sizeof(args), 0)
+	if e == 0 && r == 0 {
+		syscall.RawSyscall(syscall.SYS_EXIT_GROUP, 0, 0, 0)
+	}
+	return errnoErr(e)
+}
