@@ -14,6 +14,7 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -348,15 +349,31 @@ func fingerprint(dir string) string {
 			fmt.Fprintf(h, "%s\x00%d\x00%d\x00", name, info.Size(), info.ModTime().UnixNano())
 			continue
 		}
-		data, err := os.ReadFile(filepath.Join(dir, name))
+		data, err := readAtMost(filepath.Join(dir, name), maxHashed)
 		if err != nil {
 			fmt.Fprintf(h, "%s\x00unreadable\x00", name)
+			continue
+		}
+		if len(data) > maxHashed {
+			// It grew since Info: compare it as a large file.
+			fmt.Fprintf(h, "%s\x00%d\x00%d\x00", name, info.Size(), info.ModTime().UnixNano())
 			continue
 		}
 		fmt.Fprintf(h, "%s\x00%d\x00", name, len(data))
 		h.Write(data)
 	}
 	return string(h.Sum(nil))
+}
+
+// readAtMost reads up to limit+1 bytes of the named file: a file that
+// grows after its size was looked at cannot make it read more.
+func readAtMost(name string, limit int64) ([]byte, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, limit+1))
 }
 
 // isSource reports whether the checker reads a file of this name.
