@@ -18,17 +18,25 @@ import (
 	"time"
 )
 
-// fixture is the compromised program, built once by TestMain.
-var fixture string
+// fixture is the compromised program and guarded the one with the guard,
+// built once by TestMain.
+var fixture, guarded string
 
+// TestMain builds the fixtures, unless KURS_SANDBOX_FIXTURES names a
+// folder where they are built already (for a run as a user that cannot
+// read the module cache).
 func TestMain(m *testing.M) {
+	if dir := os.Getenv("KURS_SANDBOX_FIXTURES"); dir != "" {
+		fixture, guarded = filepath.Join(dir, "compromised"), filepath.Join(dir, "guarded")
+		os.Exit(m.Run())
+	}
 	dir, err := os.MkdirTemp("", "kurs-sandbox-fixture-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	fixture = filepath.Join(dir, "compromised")
-	build := exec.Command("go", "build", "-o", fixture, "./testdata/compromised")
+	fixture, guarded = filepath.Join(dir, "compromised"), filepath.Join(dir, "guarded")
+	build := exec.Command("go", "build", "-o", dir, "./testdata/compromised", "./testdata/guarded")
 	build.Env = append(os.Environ(), "CGO_ENABLED=0")
 	out, err := build.CombinedOutput()
 	// Readable for the run as another user.
@@ -88,6 +96,35 @@ func TestLayersAlone(t *testing.T) {
 				openat2 readdir tcp-connect unix-socket exec-sh start-sh
 				ptrace-parent kill-parent tgkill-parent process-vm-readv mount`))
 	})
+}
+
+// The guard's own filter stacks on the launcher's: the launcher allows
+// adding a filter, and the program keeps running under both.
+func TestGuardUnderLauncher(t *testing.T) {
+	cmd := Command(context.Background(), Policy{Confine: true}, guarded)
+	stdin, _ := cmd.StdinPipe()
+	stdout, _ := cmd.StdoutPipe()
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		stdin.Close()
+		if err := cmd.Wait(); err != nil {
+			t.Errorf("the guarded program: %v\n%s", err, stderr.String())
+		}
+	}()
+	if l, _ := bufio.NewReader(stdout).ReadString('\n'); l != "ready\n" {
+		t.Fatalf("got %q\n%s", l, stderr.String())
+	}
+	status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", cmd.Process.Pid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(status), "Seccomp_filters:\t2\n") {
+		t.Errorf("want two filters, the launcher's and the guard's:\n%s", status)
+	}
 }
 
 // attack runs the fixture confined with the layers of st, as cred if not
