@@ -2,13 +2,17 @@ package kurs_test
 
 import (
 	"bytes"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/kurs-course/kurs"
 )
 
 // cmdWaitGlob waits until a file matching the glob exists: waitglob GLOB
@@ -76,4 +80,45 @@ func cmdNoProcess(ts *testscript.TestScript, neg bool, args []string) {
 			ts.Fatalf("process %s still runs: %q", e.Name(), bytes.ReplaceAll(cmdline, []byte{0}, []byte{' '}))
 		}
 	}
+}
+
+// cmdCellWords checks that tables shown in the terminal keep their words
+// whole: cellwords FILE LESSON LANG. Every word on a line of FILE that
+// holds a table border (│) must be a word of the lesson's Markdown text
+// in LANG, as the course embeds it; a word broken in two ("erfolgrei",
+// "ch") is not. With !, it checks that some word is not.
+func cmdCellWords(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 3 {
+		ts.Fatalf("usage: cellwords FILE LESSON LANG")
+	}
+	src, err := fs.ReadFile(kurs.Content(), "lessons/"+args[1]+"/"+args[2]+".md")
+	ts.Check(err)
+	known := map[string]bool{}
+	for _, w := range cellWords(string(src)) {
+		known[w] = true
+	}
+	var foreign []string
+	for _, line := range strings.Split(ts.ReadFile(args[0]), "\n") {
+		if !strings.Contains(line, "│") {
+			continue
+		}
+		for _, w := range cellWords(line) {
+			if !known[w] {
+				foreign = append(foreign, strconv.Quote(w)+" in "+strconv.Quote(line))
+			}
+		}
+	}
+	switch {
+	case neg && len(foreign) == 0:
+		ts.Fatalf("every word in the tables of %s is a word of the lesson", args[0])
+	case !neg && len(foreign) > 0:
+		ts.Fatalf("words in the tables of %s that the lesson does not have (broken?):\n%s", args[0], strings.Join(foreign, "\n"))
+	}
+}
+
+// cellWords returns the words of s without Markdown's emphasis and the
+// characters that draw tables.
+func cellWords(s string) []string {
+	return strings.Fields(strings.NewReplacer("**", "", "*", "", "|", " ", "│", " ", "─", " ", "┌", " ", "┐", " ",
+		"└", " ", "┘", " ", "├", " ", "┤", " ", "┬", " ", "┴", " ", "┼", " ").Replace(s))
 }

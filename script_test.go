@@ -70,6 +70,7 @@ func TestScript(t *testing.T) {
 			"emptydir":  cmdEmptyDir,
 			"noprocess": cmdNoProcess,
 			"waitfor":   cmdWaitFor,
+			"cellwords": cmdCellWords,
 		},
 	})
 }

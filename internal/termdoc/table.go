@@ -9,8 +9,8 @@ import (
 
 // table draws a GFM table with box-drawing borders. Columns keep their
 // natural width when the table fits; otherwise the wide ones give way and
-// their cells wrap at spaces, and a rule then separates the rows so that a
-// cell's lines stay recognisably together. A table that cannot fit without
+// their cells wrap at spaces, and if a row's cells do, a rule separates
+// every row so that a cell's lines stay recognisably together. A table that cannot fit without
 // breaking a word, because its longest words need more columns than the
 // page has, is shown as records instead (see records).
 func (r *renderer) table(n *east.Table, width int) []string {
@@ -57,7 +57,7 @@ func (r *renderer) table(n *east.Table, width int) []string {
 		cellLines[i] = make([][]string, cols)
 		for j, text := range row {
 			cellLines[i][j] = wrapTo(text, widths[j])
-			if len(cellLines[i][j]) > 1 {
+			if len(cellLines[i][j]) > 1 && i != header {
 				multi = true
 			}
 		}
@@ -184,9 +184,10 @@ func longestWord(s string) int {
 
 // fit shares avail columns among columns of the given natural widths,
 // none narrower than its least width (its longest word). If the natural
-// widths fit, they are kept; otherwise every column starts at its least
-// width and the rest is handed out a column at a time to the column that
-// lacks the most. It reports false if even the least widths do not fit.
+// widths fit, they are kept. Otherwise a column that needs no more than
+// an even share keeps its natural width, and the others split what is
+// left evenly, each getting at least its least width. It reports false
+// if even the least widths do not fit.
 func fit(natural, least []int, avail int) ([]int, bool) {
 	widths := make([]int, len(natural))
 	total, need := 0, 0
@@ -201,18 +202,47 @@ func fit(natural, least []int, avail int) ([]int, bool) {
 	if need > avail {
 		return nil, false
 	}
-	copy(widths, least)
-	for left := avail - need; left > 0; left-- {
-		best, lack := -1, 0
-		for i, w := range widths {
-			if d := natural[i] - w; d > lack {
-				best, lack = i, d
+	done := make([]bool, len(natural))
+	left, open := avail, len(natural)
+	settle := func(i, w int) {
+		widths[i], done[i] = w, true
+		left -= w
+		open--
+	}
+	// Columns that need more than a share get their least width first, so
+	// that the others' shares cannot crowd them out; then the ones content
+	// with less than a share keep their natural width.
+	for changed := true; changed && open > 0; {
+		changed = false
+		share := left / open
+		for i := range natural {
+			if !done[i] && least[i] > share {
+				settle(i, least[i])
+				changed = true
 			}
 		}
-		if best < 0 {
-			break
+		if changed {
+			continue
 		}
-		widths[best]++
+		for i := range natural {
+			if !done[i] && natural[i] <= share {
+				settle(i, natural[i])
+				changed = true
+			}
+		}
+	}
+	if open == 0 {
+		return widths, true
+	}
+	share, extra := left/open, left%open
+	for i := range natural {
+		if !done[i] {
+			widths[i] = share
+			if extra > 0 {
+				widths[i]++
+				extra--
+			}
+		}
 	}
 	return widths, true
 }
