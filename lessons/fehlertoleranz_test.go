@@ -715,7 +715,7 @@ var (
 func TestFehlertoleranzStructure(t *testing.T) {
 	de, en := ftLoad(t, "de"), ftLoad(t, "en")
 	must := map[string][]string{
-		"de": {"## Merksatz", "## Prüfstein", "## Falle", "## Übungen", "## Quelle"},
+		"de": {"## Merksatz", "## Prüfstein", "## Stolperfallen", "## Übungen", "## Quelle"},
 		"en": {"## Key takeaway", "## Checkpoint", "## Pitfalls", "## Exercises", "## Source"},
 	}
 	for _, d := range []*ftDoc{de, en} {

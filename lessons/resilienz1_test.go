@@ -139,7 +139,7 @@ var r1Langs = []r1Lang{
 		sections: []string{
 			"## Worum es geht", "## Von JS/TS her gedacht", "## Konzept",
 			"### Schritt 1:", "### Schritt 2:", "### Schritt 3:",
-			"## Falle", "## Übungen", "### Übung 1:", "### Übung 2:", "### Übung 3:",
+			"## Stolperfallen", "## Übungen", "### Übung 1:", "### Übung 2:", "### Übung 3:",
 			"## Merksatz", "## Prüfstein", "## Quelle",
 		},
 		backoffExample: []string{"Aufruf", "Ergebnis", "`Attempt()` danach"},
@@ -202,10 +202,10 @@ var r1Langs = []r1Lang{
 			"3 immediate retries, with a budget", "3 retries with backoff, full jitter and a budget",
 		},
 		sections: []string{
-			"## What this is about", "## Thinking from JS/TS", "## Concept",
+			"## What this is about", "## Coming from JS/TS", "## Concept",
 			"### Step 1:", "### Step 2:", "### Step 3:",
 			"## Pitfalls", "## Exercises", "### Exercise 1:", "### Exercise 2:", "### Exercise 3:",
-			"## Key takeaway", "## Touchstone", "## Source",
+			"## Key takeaway", "## Checkpoint", "## Source",
 		},
 		backoffExample: []string{"Call", "Result", "`Attempt()` afterwards"},
 		budgetExample:  []string{"Call", "Result", "`b.Left()` afterwards"},
