@@ -37,3 +37,23 @@ func FuzzSameValue(f *testing.F) {
 		}
 	})
 }
+
+// FuzzParseLine feeds arbitrary lines of a learner's program to the
+// judge's parser: it must never panic, and what it accepts is bounded.
+func FuzzParseLine(f *testing.F) {
+	for _, s := range []string{`s 0 0 "" "closed"`, `p 3 1 "boom" "x.go:1"`, `o 0 2 "" ""`, `s -1 0 "" ""`, `s 0 0 "a`, "s 0 0 \"\\x1b\" \"\"", `m "1,2"`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, line []byte) {
+		_, ti, si, a, b, err := parseLine(line)
+		if err != nil {
+			return
+		}
+		if ti < 0 || si < 0 {
+			t.Fatalf("negative numbers accepted: %d %d", ti, si)
+		}
+		if len(a) > MaxValue+len("…") || len(b) > MaxValue+len("…") {
+			t.Fatalf("value over the bound: %d, %d bytes", len(a), len(b))
+		}
+	})
+}

@@ -1,10 +1,13 @@
-// Package harness runs an exercise's hidden tests inside the program that the
-// checker builds from a learner's package, the reference solution and the
-// exercise's driver, and reports each result over a channel that learner
-// code cannot reach.
+// Package harness runs an exercise's hidden tests in two programs built
+// from the same driver: the learner's program, which runs the learner's
+// code and only answers what it did, and the judge, which holds the
+// reference, asks the learner's program for whole traces of calls,
+// replays them on the reference and decides. No verdict is made where
+// learner code runs, so a learner's program that breaks Go's memory
+// safety can lie only about its own behaviour.
 //
 // The package uses only the standard library: its source is copied into the
-// temporary module of every check, which is built offline. It does not
+// temporary modules of every check, which are built offline. It does not
 // decide what a result means for the learner; the checker does.
 package harness
 
@@ -41,9 +44,8 @@ type Trace struct {
 	Steps []Step    `json:"steps"`
 }
 
-// Record is one message from the test program to the checker.
+// Record is one message from the judge to the checker.
 type Record struct {
-	Nonce   string   `json:"nonce"`
 	Kind    string   `json:"kind"` // "start", "result" or "done"
 	Test    string   `json:"test,omitempty"`
 	Status  string   `json:"status,omitempty"` // "pass" or "fail"

@@ -9,7 +9,8 @@ import (
 	"strings"
 )
 
-// Subject is one value under test, the learner's or the reference's.
+// Subject is one value under test: the learner's in the learner's
+// program, the reference's in the judge.
 type Subject interface {
 	// Do performs call with args and returns its result formatted as a
 	// string ("" for methods without a result).
@@ -23,60 +24,104 @@ type Subject interface {
 type Traces struct {
 	// Observe names the observation after each call, e.g. "State()".
 	Observe string
-	// Package is the import path prefix of the learner's package, used to
-	// find the learner's frame in a panic.
+	// Package is the import path of the exercise's package, used to find
+	// the learner's frame in a panic.
 	Package string
-	// New makes the learner's (ref false) or the reference's value.
-	New func(ref bool, args []float64) Subject
-	// Random returns a random trace.
+	// New makes a value of the exercise's package: the learner's in the
+	// learner's program, the reference's in the judge.
+	New func(args []float64) Subject
+	// Random returns a random trace; it runs in the judge only.
 	Random func(r *rand.Rand) Trace
 }
 
-// Run runs one test.
-func (d Traces) Run(t Test, seed uint64, p *Progress) *Failure {
+// Random traces go to the learner's program in requests of growing size:
+// a first failure is found after few traces, and a long run of passing
+// ones costs few round trips.
+var chunks = []int{8, 32, 128, 256}
+
+// Judge runs one test in the judge.
+func (d Traces) Judge(t Test, seed uint64, l *Learner) (*Failure, error) {
 	if t.Random == 0 {
-		p.Trace(d.Observe, 0, 0)
-		return d.check(Trace{New: t.New, Steps: t.Steps}, p)
+		l.Mark(d.Observe, 0, 0)
+		return d.run(Trace{New: t.New, Steps: t.Steps}, l)
 	}
-	for i := range t.Random {
-		tr := d.Random(rand.New(rand.NewPCG(seed, uint64(i))))
-		p.Trace(d.Observe, seed, i)
-		f := d.check(tr, p)
-		if f == nil {
-			continue
+	for base, k := 0, 0; base < t.Random; k++ {
+		n := min(chunks[min(k, len(chunks)-1)], t.Random-base)
+		trs := make([]Trace, n)
+		for i := range trs {
+			trs[i] = d.RandomTrace(seed, base+i)
 		}
-		if f.Kind == Mismatch || f.Kind == Panicked {
-			f = d.shrink(tr, f, p)
+		l.Mark(d.Observe, seed, base)
+		var f *Failure
+		at := 0
+		err := l.Run(trs, func(i int, r Reply) bool {
+			if g := d.compare(trs[i], r); g != nil {
+				f, at = g, i
+				return true
+			}
+			return false
+		})
+		if f != nil {
+			tr := trs[at]
+			if err == nil && (f.Kind == Mismatch || f.Kind == Panicked) {
+				f = d.shrink(tr, f, l)
+			}
+			f.Seed, f.Index, f.Original = seed, base+at, len(tr.Steps)
+			return f, nil
 		}
-		f.Seed, f.Index, f.Original = seed, i, len(tr.Steps)
-		return f
+		if err != nil {
+			return nil, err
+		}
+		base += n
 	}
-	return nil
+	return nil, nil
 }
 
-// check runs tr on the learner's and the reference's value and returns the
-// first step where they differ.
-func (d Traces) check(tr Trace, p *Progress) *Failure {
+// RandomTrace returns random trace number i of seed.
+func (d Traces) RandomTrace(seed uint64, i int) Trace {
+	return d.Random(rand.New(rand.NewPCG(seed, uint64(i))))
+}
+
+// HasRandom reports whether the driver makes random traces.
+func (d Traces) HasRandom() bool { return d.Random != nil }
+
+// run runs one trace on the learner's code and compares.
+func (d Traces) run(tr Trace, l *Learner) (*Failure, error) {
+	var f *Failure
+	err := l.Run([]Trace{tr}, func(_ int, r Reply) bool {
+		f = d.compare(tr, r)
+		return true
+	})
+	if err != nil && f == nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+// compare replays tr on the reference and returns the first step where the
+// learner's reply differs.
+func (d Traces) compare(tr Trace, rep Reply) *Failure {
 	newCall := FormatCall("New", tr.New)
 	fail := func(kind string, step int, call string, done []Done) *Failure {
 		return &Failure{Kind: kind, New: tr.New, Done: done, Step: step, Call: call, Observe: d.Observe}
 	}
-	p.At(tr.New, nil, 0, newCall)
-	ref := d.New(true, tr.New)
-	var learner Subject
-	if pv, frame := d.guard(func() { learner = d.New(false, tr.New) }); pv != "" {
-		f := fail(Panicked, 0, newCall, nil)
-		f.Panic, f.Frame = pv, frame
+	panicked := func(step int, call string, done []Done, want Result) *Failure {
+		if rep.InObserve {
+			call = d.Observe
+		}
+		f := fail(Panicked, step, call, done)
+		f.Panic, f.Frame, f.Want = rep.Panic, rep.Frame, want
 		return f
 	}
+	ref := d.New(tr.New)
 	want := Result{Obs: ref.Observe()}
-	var got Result
-	if pv, frame := d.guard(func() { got.Obs = learner.Observe() }); pv != "" {
-		f := fail(Panicked, 0, d.Observe, nil)
-		f.Panic, f.Frame = pv, frame
-		return f
+	if rep.Panicked && rep.PanicStep == 0 {
+		return panicked(0, newCall, nil, Result{})
 	}
-	if !same(got, want) {
+	if len(rep.Results) == 0 {
+		return fail(Mismatch, 0, newCall, nil)
+	}
+	if got := rep.Results[0]; !same(got, want) {
 		f := fail(Mismatch, 0, newCall, nil)
 		f.Want, f.Got = want, got
 		return f
@@ -84,7 +129,6 @@ func (d Traces) check(tr Trace, p *Progress) *Failure {
 	var done []Done
 	for i, s := range tr.Steps {
 		call := FormatCall(s.Call, s.Args)
-		p.At(tr.New, done, i+1, call)
 		want := Result{Ret: ref.Do(s.Call, s.Args), Obs: ref.Observe()}
 		if s.Want != "" {
 			want.Ret = s.Want
@@ -92,16 +136,15 @@ func (d Traces) check(tr Trace, p *Progress) *Failure {
 		if s.Obs != "" {
 			want.Obs = s.Obs
 		}
-		var got Result
-		pv, frame := d.guard(func() {
-			got.Ret = learner.Do(s.Call, s.Args)
-			got.Obs = learner.Observe()
-		})
-		if pv != "" {
-			f := fail(Panicked, i+1, call, done)
-			f.Panic, f.Frame, f.Want = pv, frame, want
+		if rep.Panicked && rep.PanicStep == i+1 {
+			return panicked(i+1, call, done, want)
+		}
+		if i+1 >= len(rep.Results) {
+			f := fail(Mismatch, i+1, call, done)
+			f.Want = want
 			return f
 		}
+		got := rep.Results[i+1]
 		if !same(got, want) {
 			f := fail(Mismatch, i+1, call, done)
 			f.Want, f.Got = want, got
@@ -113,8 +156,10 @@ func (d Traces) check(tr Trace, p *Progress) *Failure {
 }
 
 // shrink looks for a shorter trace that still fails, by dropping steps, so
-// the learner sees a trace short enough to follow by hand.
-func (d Traces) shrink(tr Trace, f *Failure, p *Progress) *Failure {
+// the learner sees a trace short enough to follow by hand. Each candidate
+// is one request to the learner's program; if it stops answering, the
+// shortest failure found so far stands.
+func (d Traces) shrink(tr Trace, f *Failure, l *Learner) *Failure {
 	cut := func(tr Trace, f *Failure) Trace {
 		if f.Step < len(tr.Steps) {
 			tr.Steps = tr.Steps[:max(f.Step, 0)]
@@ -127,7 +172,11 @@ func (d Traces) shrink(tr Trace, f *Failure, p *Progress) *Failure {
 		for size := max(len(tr.Steps)/2, 1); size >= 1; size /= 2 {
 			for start := 0; start+size <= len(tr.Steps); {
 				cand := Trace{New: tr.New, Steps: append(append([]Step(nil), tr.Steps[:start]...), tr.Steps[start+size:]...)}
-				if g := d.check(cand, p); g != nil && g.Kind == f.Kind {
+				g, err := d.run(cand, l)
+				if err != nil {
+					return f
+				}
+				if g != nil && g.Kind == f.Kind {
 					tr, f, changed = cut(cand, g), g, true
 					continue
 				}
@@ -138,19 +187,58 @@ func (d Traces) shrink(tr Trace, f *Failure, p *Progress) *Failure {
 	return f
 }
 
-// guard runs fn and turns a panic into its value and the learner's frame.
-func (d Traces) guard(fn func()) (panicValue, frame string) {
-	defer func() {
-		if v := recover(); v != nil {
-			panicValue = fmt.Sprint(v)
-			if panicValue == "" {
-				panicValue = fmt.Sprintf("%#v", v)
+// Serve runs the requested traces on the learner's code and reports what
+// every call returned and left to observe, or where it panicked.
+func (d Traces) Serve(req Request, r *Replier) {
+	for ti, tr := range req.Traces {
+		var s Subject
+		if pv, frame, ok := Catch(d.Package, func() { s = d.New(tr.New) }); ok {
+			r.Panicked(ti, 0, pv, frame, false)
+			continue
+		}
+		var obs string
+		if pv, frame, ok := Catch(d.Package, func() { obs = s.Observe() }); ok {
+			r.Panicked(ti, 0, pv, frame, true)
+			continue
+		}
+		r.Step(ti, 0, "", obs)
+		for si, st := range tr.Steps {
+			var ret string
+			if pv, frame, ok := Catch(d.Package, func() { ret = s.Do(st.Call, st.Args) }); ok {
+				r.Panicked(ti, si+1, pv, frame, false)
+				break
 			}
-			frame = learnerFrame(d.Package)
+			if pv, frame, ok := Catch(d.Package, func() { obs = s.Observe() }); ok {
+				r.Panicked(ti, si+1, pv, frame, true)
+				break
+			}
+			r.Step(ti, si+1, ret, obs)
+		}
+	}
+}
+
+// Catch runs fn and reports whether it panicked, with the panic's value
+// as printed and the innermost frame in pkg. A value that prints as
+// nothing is shown by its type, so a panic is never mistaken for a
+// result.
+func Catch(pkg string, fn func()) (value, frame string, panicked bool) {
+	defer func() {
+		if v := recover(); v != nil || panicked {
+			value = fmt.Sprint(v)
+			if value == "" {
+				value = fmt.Sprintf("%#v", v)
+			}
+			if value == "" {
+				value = fmt.Sprintf("%T", v)
+			}
+			frame = learnerFrame(pkg)
+			panicked = true
 		}
 	}()
+	panicked = true
 	fn()
-	return "", ""
+	panicked = false
+	return "", "", false
 }
 
 // learnerFrame returns file:line of the innermost frame in the learner's

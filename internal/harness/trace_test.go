@@ -1,8 +1,13 @@
 package harness
 
 import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
 	"math/rand/v2"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -26,10 +31,10 @@ func (c *counter) Do(call string, args []float64) string {
 
 func (c *counter) Observe() string { return strconv.Itoa(c.n) }
 
-func toy(wrong bool) Traces {
+func toy(newSubject func() Subject) Traces {
 	return Traces{
 		Observe: "N()",
-		New:     func(ref bool, _ []float64) Subject { return &counter{wrong: wrong && !ref} },
+		New:     func([]float64) Subject { return newSubject() },
 		Random: func(r *rand.Rand) Trace {
 			tr := Trace{New: []float64{0}}
 			for range 20 + r.IntN(30) {
@@ -40,8 +45,40 @@ func toy(wrong bool) Traces {
 	}
 }
 
+func right() Subject { return &counter{} }
+
+// connect runs learner's Serve in a goroutine, as the learner's program
+// would, and returns the judge's client; the conversation ends with the
+// test.
+func connect(t *testing.T, learner Driver) *Learner {
+	t.Helper()
+	reqR, reqW := io.Pipe()
+	repR, repW := io.Pipe()
+	go func() {
+		r := newReplier(repW)
+		r.ready()
+		dec := json.NewDecoder(bufio.NewReader(reqR))
+		for {
+			var req Request
+			if dec.Decode(&req) != nil {
+				r.flush()
+				repW.Close()
+				return
+			}
+			learner.Serve(req, r)
+			r.done()
+		}
+	}()
+	t.Cleanup(func() { reqW.Close(); repR.Close() })
+	l := NewLearner(reqW, repR)
+	require.NoError(t, l.Ready())
+	return l
+}
+
 func TestRandomTracesFindAndShrink(t *testing.T) {
-	f := toy(true).Run(Test{Name: "random", Random: 100}, 7, &Progress{})
+	l := connect(t, toy(func() Subject { return &counter{wrong: true} }))
+	f, err := toy(right).Judge(Test{Name: "random", Random: 100}, 7, l)
+	require.NoError(t, err)
 	require.NotNil(t, f)
 	assert.Equal(t, Mismatch, f.Kind)
 	assert.Equal(t, 6, f.Step, "the shortest failing trace has six calls")
@@ -51,35 +88,99 @@ func TestRandomTracesFindAndShrink(t *testing.T) {
 }
 
 func TestRightSubjectPasses(t *testing.T) {
-	assert.Nil(t, toy(false).Run(Test{Name: "random", Random: 100}, 7, &Progress{}))
+	l := connect(t, toy(right))
+	f, err := toy(right).Judge(Test{Name: "random", Random: 1000}, 7, l)
+	require.NoError(t, err)
+	assert.Nil(t, f)
 }
 
 func TestFixedWantOverridesReference(t *testing.T) {
+	l := connect(t, toy(right))
 	tc := Test{Name: "fixed", New: []float64{0}, Steps: []Step{{Call: "Inc", Obs: "2"}}}
-	f := toy(false).Run(tc, 1, &Progress{})
+	f, err := toy(right).Judge(tc, 1, l)
+	require.NoError(t, err)
 	require.NotNil(t, f, "the trace's own expectation decides, not the reference")
 	assert.Equal(t, Result{Obs: "2"}, f.Want)
 	assert.Equal(t, Result{Obs: "1"}, f.Got)
 }
 
-type panicky struct{ counter }
+type panicky struct {
+	counter
+	value any
+}
 
-func (p *panicky) Do(string, []float64) string { panic("boom") }
+func (p *panicky) Do(string, []float64) string { panic(p.value) }
+
+type silent struct{}
+
+func (silent) Error() string    { return "" }
+func (silent) GoString() string { return "" }
 
 func TestPanicIsReportedWithStep(t *testing.T) {
-	d := toy(false)
-	d.New = func(ref bool, _ []float64) Subject {
-		if ref {
-			return &counter{}
-		}
-		return &panicky{}
+	for _, v := range []any{"boom", silent{}, fmt.Errorf("")} {
+		l := connect(t, toy(func() Subject { return &panicky{value: v} }))
+		f, err := toy(right).Judge(Test{Name: "p", New: []float64{0}, Steps: []Step{{Call: "Inc"}}}, 1, l)
+		require.NoError(t, err)
+		require.NotNil(t, f)
+		assert.Equal(t, Panicked, f.Kind, "a panic whatever its value prints as: %#v", v)
+		assert.NotEmpty(t, f.Panic)
+		assert.Equal(t, 1, f.Step)
+		assert.Equal(t, "Inc()", f.Call)
 	}
-	f := d.Run(Test{Name: "p", New: []float64{0}, Steps: []Step{{Call: "Inc"}}}, 1, &Progress{})
+}
+
+type badObserve struct{ counter }
+
+func (badObserve) Observe() string { panic("in observe") }
+
+func TestPanicInObservationNamesTheObservation(t *testing.T) {
+	l := connect(t, toy(func() Subject { return &badObserve{} }))
+	f, err := toy(right).Judge(Test{Name: "p", New: []float64{0}, Steps: []Step{{Call: "Inc"}}}, 1, l)
+	require.NoError(t, err)
 	require.NotNil(t, f)
 	assert.Equal(t, Panicked, f.Kind)
-	assert.Equal(t, "boom", f.Panic)
-	assert.Equal(t, 1, f.Step)
-	assert.Equal(t, "Inc()", f.Call)
+	assert.Equal(t, "N()", f.Call, "the observation panicked, not New or Inc")
+}
+
+// liar is a learner's program that answers outside the protocol or claims
+// things: none of it may pass.
+type liar struct{ lines []string }
+
+func (d liar) Judge(Test, uint64, *Learner) (*Failure, error) { return nil, nil }
+
+func (d liar) Serve(_ Request, r *Replier) {
+	for _, l := range d.lines {
+		r.write([]byte(l + "\n"))
+	}
+}
+
+func TestLyingLearnerCannotPass(t *testing.T) {
+	fixed := Test{Name: "fixed", New: []float64{0}, Steps: []Step{{Call: "Inc"}, {Call: "Inc"}}}
+	for name, lines := range map[string][]string{
+		"nothing":         nil,
+		"a pass record":   {`{"kind":"result","test":"fixed","status":"pass"}`},
+		"too few steps":   {`s 0 0 "" "0"`, `s 0 1 "" "1"`},
+		"wrong trace":     {`s 1 0 "" "0"`},
+		"step twice":      {`s 0 0 "" "0"`, `s 0 0 "" "0"`, `s 0 1 "" "1"`, `s 0 2 "" "2"`},
+		"unquoted":        {`s 0 0 0 0`},
+		"wrong values":    {`s 0 0 "" "0"`, `s 0 1 "" "1"`, `s 0 2 "" "3"`},
+		"extra trace":     {`s 0 0 "" "0"`, `s 0 1 "" "1"`, `s 0 2 "" "2"`, `s 1 0 "" "0"`},
+		"negative number": {`s -1 0 "" "0"`},
+	} {
+		t.Run(name, func(t *testing.T) {
+			l := connect(t, liar{lines: lines})
+			f, err := toy(right).Judge(fixed, 1, l)
+			assert.True(t, f != nil || err != nil, "a lie passed")
+		})
+	}
+}
+
+func TestHugeValueIsClipped(t *testing.T) {
+	l := connect(t, liar{lines: []string{`s 0 0 "" ` + strconv.Quote(strings.Repeat("a", 3<<20))}})
+	f, err := toy(right).Judge(Test{Name: "fixed", New: []float64{0}}, 1, l)
+	require.NoError(t, err)
+	require.NotNil(t, f)
+	assert.LessOrEqual(t, len(f.Got.Obs), MaxValue+len("…"))
 }
 
 func TestFormat(t *testing.T) {

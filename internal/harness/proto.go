@@ -1,0 +1,424 @@
+package harness
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"sync"
+	"time"
+	"unicode/utf8"
+)
+
+// The judge and the learner's program talk over two pipes. The judge
+// writes one JSON Request per line; the learner's program answers with
+// lines of its own, simple enough to parse fast and strictly:
+//
+//	r                          ready: the learner's package is initialised
+//	s TRACE STEP "ret" "obs"   what step STEP of trace TRACE returned and
+//	                           left to observe (step 0: after New)
+//	p TRACE STEP "value" "at"  the step panicked, with its value and the
+//	                           learner's file:line
+//	o TRACE STEP "value" "at"  the observation after the step panicked
+//	m "claim"                  the answer to a measurement
+//	d                          the request is answered
+//
+// Values are Go-quoted strings. Nothing the learner's program sends is a
+// verdict: the judge compares it with the reference.
+
+// Request is one question of the judge: traces to run on the learner's
+// code, or a named measurement.
+type Request struct {
+	Traces  []Trace `json:"traces,omitempty"`
+	Measure string  `json:"measure,omitempty"`
+}
+
+// MaxValue bounds each value the learner's program reports; longer ones are
+// cut, since no expected value comes near it.
+const MaxValue = 1 << 10
+
+// maxLine bounds one line from the learner's program (a measurement may be
+// long: every pick of a simulation).
+const maxLine = 8 << 20
+
+// ErrGone means the learner's program died, closed its pipe or broke the
+// protocol; what it sent before still counts.
+var ErrGone = errors.New("the learner's program stopped answering")
+
+// Reply is what the learner's code did on one trace.
+type Reply struct {
+	// Results holds, for New and then every step that returned, what it
+	// returned and what was observed after it.
+	Results []Result
+	// Panicked reports that step PanicStep (0: New or its observation)
+	// panicked; Panic is the value as printed, Frame the learner's
+	// file:line.
+	Panicked  bool
+	PanicStep int
+	Panic     string
+	Frame     string
+	// InObserve reports that the observation after the step panicked,
+	// not the call.
+	InObserve bool
+}
+
+// Learner is the judge's side of the conversation with the learner's
+// program. It also remembers how far the running trace got, so that a
+// timeout can say where the learner's code was stuck.
+type Learner struct {
+	w *bufio.Writer
+	r *bufio.Reader
+
+	mu      sync.Mutex
+	running *Trace // the trace whose replies are being read
+	index   int    // its number among the test's random traces
+	partial Reply  // what has arrived for it
+	base    int    // the number of the request's first trace
+	observe string // what is observed after each call, e.g. "State()"
+	seed    uint64 // the seed of random traces, 0 for a fixed one
+	gone    bool
+}
+
+// Mark says what the next request runs: traces observed by observe and,
+// for random traces, their seed and the number of the first.
+func (l *Learner) Mark(observe string, seed uint64, base int) {
+	l.mu.Lock()
+	l.observe, l.seed, l.base = observe, seed, base
+	l.mu.Unlock()
+}
+
+// timeout describes where the running trace was when time ran out.
+func (l *Learner) timeout() *Failure {
+	tr, rep, ok := l.Where()
+	l.mu.Lock()
+	f := &Failure{Kind: Timeout, Observe: l.observe}
+	if l.seed != 0 {
+		f.Seed, f.Index = l.seed, l.index
+	}
+	l.mu.Unlock()
+	if !ok {
+		return f
+	}
+	f.New = tr.New
+	f.Call = FormatCall("New", tr.New)
+	for i, res := range rep.Results {
+		if i == 0 {
+			continue
+		}
+		s := tr.Steps[i-1]
+		f.Done = append(f.Done, Done{Call: FormatCall(s.Call, s.Args), Got: res})
+	}
+	if n := len(rep.Results); n > 0 && n <= len(tr.Steps) {
+		f.Step = n
+		f.Call = FormatCall(tr.Steps[n-1].Call, tr.Steps[n-1].Args)
+	}
+	return f
+}
+
+// NewLearner returns the judge's client of the learner's program, which
+// reads requests from w and answers on r.
+func NewLearner(w io.Writer, r io.Reader) *Learner {
+	return &Learner{w: bufio.NewWriterSize(w, 64<<10), r: bufio.NewReaderSize(r, 64<<10)}
+}
+
+// Ready waits until the learner's program reports that its package is
+// initialised. Lines before that are ignored.
+func (l *Learner) Ready() error {
+	for {
+		line, err := l.line()
+		if err != nil {
+			return err
+		}
+		if string(line) == "r" {
+			return nil
+		}
+	}
+}
+
+// Run runs traces on the learner's code and calls each with the reply to
+// every trace in order, as soon as it is complete. When each returns true
+// Run still reads the rest of the request's replies, so the conversation
+// stays in step, but calls each no more.
+func (l *Learner) Run(traces []Trace, each func(i int, r Reply) (stop bool)) error {
+	if err := l.send(Request{Traces: traces}); err != nil {
+		return err
+	}
+	stopped := false
+	next := 0
+	l.begin(traces, next)
+	for {
+		line, err := l.line()
+		if err != nil {
+			return err
+		}
+		if len(line) == 1 && line[0] == 'd' {
+			if next != len(traces) {
+				return l.broken("request answered after %d of %d traces", next, len(traces))
+			}
+			l.begin(nil, 0)
+			return nil
+		}
+		kind, ti, si, a, b, err := parseLine(line)
+		if err != nil {
+			return l.broken("%v", err)
+		}
+		if ti != next || next >= len(traces) {
+			return l.broken("reply for trace %d while trace %d runs", ti, next)
+		}
+		tr := &traces[ti]
+		done := false
+		l.mu.Lock()
+		switch {
+		case kind == 's' && si == len(l.partial.Results) && si <= len(tr.Steps):
+			l.partial.Results = append(l.partial.Results, Result{Ret: a, Obs: b})
+			done = si == len(tr.Steps)
+		case kind != 's' && si == len(l.partial.Results) && si <= len(tr.Steps):
+			l.partial.Panicked, l.partial.PanicStep, l.partial.Panic, l.partial.Frame = true, si, a, b
+			l.partial.InObserve = kind == 'o'
+			done = true
+		default:
+			l.mu.Unlock()
+			return l.broken("unexpected reply %.40q", line)
+		}
+		rep := l.partial
+		l.mu.Unlock()
+		if !done {
+			continue
+		}
+		next++
+		l.begin(traces, next)
+		if !stopped {
+			stopped = each(ti, rep)
+		}
+	}
+}
+
+// Measure asks the learner's program for a named measurement and returns
+// its claim.
+func (l *Learner) Measure(name string) (string, error) {
+	if err := l.send(Request{Measure: name}); err != nil {
+		return "", err
+	}
+	var claim string
+	got := false
+	for {
+		line, err := l.line()
+		if err != nil {
+			return "", err
+		}
+		switch {
+		case len(line) == 1 && line[0] == 'd' && got:
+			return claim, nil
+		case len(line) > 2 && line[0] == 'm' && line[1] == ' ' && !got:
+			if claim, err = strconv.Unquote(string(line[2:])); err != nil {
+				return "", l.broken("bad measurement")
+			}
+			got = true
+		default:
+			return "", l.broken("unexpected reply %.40q", line)
+		}
+	}
+}
+
+// Where returns the trace that is running and what has arrived of it, for
+// a timeout report; ok is false between traces.
+func (l *Learner) Where() (tr Trace, partial Reply, ok bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.running == nil {
+		return Trace{}, Reply{}, false
+	}
+	p := l.partial
+	p.Results = append([]Result(nil), p.Results...)
+	return *l.running, p, true
+}
+
+func (l *Learner) begin(traces []Trace, i int) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.partial = Reply{}
+	l.running = nil
+	if i < len(traces) {
+		l.running = &traces[i]
+		l.index = l.base + i
+	}
+}
+
+func (l *Learner) send(req Request) error {
+	if l.gone {
+		return ErrGone
+	}
+	data, err := json.Marshal(req)
+	if err != nil {
+		return err
+	}
+	data = append(data, '\n')
+	if _, err := l.w.Write(data); err != nil {
+		return l.broken("write: %v", err)
+	}
+	if err := l.w.Flush(); err != nil {
+		return l.broken("write: %v", err)
+	}
+	return nil
+}
+
+func (l *Learner) line() ([]byte, error) {
+	if l.gone {
+		return nil, ErrGone
+	}
+	var buf []byte
+	for {
+		chunk, err := l.r.ReadSlice('\n')
+		buf = append(buf, chunk...)
+		if len(buf) > maxLine {
+			return nil, l.broken("line over %d bytes", maxLine)
+		}
+		switch {
+		case err == nil:
+			return buf[:len(buf)-1], nil
+		case errors.Is(err, bufio.ErrBufferFull):
+			continue
+		default:
+			l.gone = true
+			return nil, ErrGone
+		}
+	}
+}
+
+func (l *Learner) broken(format string, args ...any) error {
+	l.gone = true
+	return fmt.Errorf("%w: %s", ErrGone, fmt.Sprintf(format, args...))
+}
+
+// parseLine parses an "s" or "p" line.
+func parseLine(line []byte) (kind byte, ti, si int, a, b string, err error) {
+	bad := fmt.Errorf("unreadable reply %.40q", line)
+	if len(line) < 2 || (line[0] != 's' && line[0] != 'p' && line[0] != 'o') || line[1] != ' ' {
+		return 0, 0, 0, "", "", bad
+	}
+	kind = line[0]
+	rest := string(line[2:])
+	field := func() (int, bool) {
+		num, tail, ok := cutSpace(rest)
+		if !ok {
+			return 0, false
+		}
+		n, err := strconv.Atoi(num)
+		rest = tail
+		return n, err == nil && n >= 0
+	}
+	var ok1, ok2 bool
+	if ti, ok1 = field(); !ok1 {
+		return 0, 0, 0, "", "", bad
+	}
+	if si, ok2 = field(); !ok2 {
+		return 0, 0, 0, "", "", bad
+	}
+	q, err := strconv.QuotedPrefix(rest)
+	if err != nil || len(rest) <= len(q) || rest[len(q)] != ' ' {
+		return 0, 0, 0, "", "", bad
+	}
+	if a, err = strconv.Unquote(q); err != nil {
+		return 0, 0, 0, "", "", bad
+	}
+	rest = rest[len(q)+1:]
+	if b, err = strconv.Unquote(rest); err != nil {
+		return 0, 0, 0, "", "", bad
+	}
+	return kind, ti, si, clip(a), clip(b), nil
+}
+
+func cutSpace(s string) (before, after string, ok bool) {
+	for i := 0; i < len(s); i++ {
+		if s[i] == ' ' {
+			return s[:i], s[i+1:], true
+		}
+	}
+	return "", "", false
+}
+
+// clip cuts a value to MaxValue bytes at a rune boundary.
+func clip(s string) string {
+	if len(s) <= MaxValue {
+		return s
+	}
+	i := MaxValue
+	for i > 0 && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return s[:i] + "…"
+}
+
+// Replier is the learner's program's side of the conversation: it writes
+// answers, flushing at the end of every request and at least every
+// flushEvery, so that the judge learns how far a trace got even when the
+// learner's code hangs.
+type Replier struct {
+	mu sync.Mutex
+	w  *bufio.Writer
+}
+
+const flushEvery = 50 * time.Millisecond
+
+func newReplier(w io.Writer) *Replier {
+	r := &Replier{w: bufio.NewWriterSize(w, 64<<10)}
+	go func() {
+		for range time.Tick(flushEvery) {
+			r.flush()
+		}
+	}()
+	return r
+}
+
+func (r *Replier) flush() {
+	r.mu.Lock()
+	_ = r.w.Flush()
+	r.mu.Unlock()
+}
+
+func (r *Replier) write(b []byte) {
+	r.mu.Lock()
+	_, _ = r.w.Write(b)
+	r.mu.Unlock()
+}
+
+func (r *Replier) ready() { r.write([]byte("r\n")); r.flush() }
+
+func (r *Replier) done() { r.write([]byte("d\n")); r.flush() }
+
+// Step reports what step si (0: New) of trace ti returned and left to
+// observe.
+func (r *Replier) Step(ti, si int, ret, obs string) { r.record('s', ti, si, ret, obs) }
+
+// Panicked reports that step si of trace ti panicked with value at the
+// learner's frame; inObserve says the observation after the step did.
+func (r *Replier) Panicked(ti, si int, value, frame string, inObserve bool) {
+	kind := byte('p')
+	if inObserve {
+		kind = 'o'
+	}
+	r.record(kind, ti, si, value, frame)
+}
+
+func (r *Replier) record(kind byte, ti, si int, a, b string) {
+	var buf bytes.Buffer
+	buf.WriteByte(kind)
+	buf.WriteByte(' ')
+	buf.WriteString(strconv.Itoa(ti))
+	buf.WriteByte(' ')
+	buf.WriteString(strconv.Itoa(si))
+	buf.WriteByte(' ')
+	buf.WriteString(strconv.Quote(clip(a)))
+	buf.WriteByte(' ')
+	buf.WriteString(strconv.Quote(clip(b)))
+	buf.WriteByte('\n')
+	r.write(buf.Bytes())
+}
+
+// Measured reports the claim that answers a measurement.
+func (r *Replier) Measured(claim string) {
+	r.write([]byte("m " + strconv.Quote(claim) + "\n"))
+}
