@@ -6,16 +6,23 @@
 package course
 
 import (
+	"embed"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"path"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/kurs-course/kurs/internal/harness"
 )
+
+// quizProgram holds the test program and API check of every quiz.
+//
+//go:embed quiz/driver.go.tmpl quiz/api.go.tmpl
+var quizProgram embed.FS
 
 // Languages are the languages every course text must exist in.
 var Languages = []string{"de", "en"}
@@ -91,6 +98,27 @@ type Exercise struct {
 	exercises fs.FS
 }
 
+// Kind is how an exercise is graded.
+type Kind string
+
+// Kinds of exercises.
+const (
+	// KindTrace exercises are graded by traces of calls, compared with the
+	// reference by a judge (including measured outcomes).
+	KindTrace Kind = "trace"
+	// KindQuiz exercises are graded by reading the learner's answers,
+	// which are never run.
+	KindQuiz Kind = "quiz"
+)
+
+// Kind returns how the exercise is graded.
+func (e *Exercise) Kind() Kind {
+	if len(e.Quiz) > 0 {
+		return KindQuiz
+	}
+	return KindTrace
+}
+
 // QuizCase holds, for one case of a quiz, why each option is right or wrong.
 type QuizCase struct {
 	Case    int             `json:"case"`
@@ -112,8 +140,21 @@ func (e *Exercise) Skeleton(lang string) ([]File, error) {
 func (e *Exercise) Solution() ([]File, error) { return goFiles(e.fsys, "solution") }
 
 // Tests returns the test program's files: the driver (package main) and the
-// API check that is compiled into the learner's package.
+// API check that is compiled into the learner's package. A quiz's are the
+// same for every quiz and made here, so a quiz needs no Go of its own.
 func (e *Exercise) Tests() (driver, api []File, err error) {
+	if e.Kind() == KindQuiz {
+		cases := 0
+		for _, t := range e.Suite.Tests {
+			cases = max(cases, t.Case)
+		}
+		gen := func(name string) File {
+			data, _ := quizProgram.ReadFile("quiz/" + name + ".tmpl")
+			r := strings.NewReplacer("{{ID}}", e.ID, "{{CASES}}", strconv.Itoa(cases))
+			return File{Name: name, Data: []byte(r.Replace(string(data)))}
+		}
+		return []File{gen("driver.go")}, []File{gen("api.go")}, nil
+	}
 	files, err := goFiles(e.fsys, "testdata")
 	if err != nil {
 		return nil, nil, err
