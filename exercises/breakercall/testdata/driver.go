@@ -15,6 +15,9 @@
 // Each call's result is "nil" or "errDown" when fn ran and its error came
 // back, "ErrOpen" when Call refused without calling fn; anything else is
 // spelled out. After each step the harness compares State() and the clock.
+//
+// It is built twice: with the learner's package, to answer, and with the
+// reference in its place, to judge (see the harness package).
 package main
 
 import (
@@ -23,10 +26,9 @@ import (
 	"math/rand/v2"
 	"strconv"
 
-	learner "github.com/kurs-course/kurs/breakercall"
+	ex "github.com/kurs-course/kurs/breakercall"
 	"github.com/kurs-course/kurs/exercises/breakercall/sim"
 	"github.com/kurs-course/kurs/internal/harness"
-	reference "github.com/kurs-course/kurs/internal/reference/breakercall"
 )
 
 func main() {
@@ -49,13 +51,10 @@ type subject struct {
 	errOpen error
 }
 
-func newSubject(ref bool, args []float64) harness.Subject {
+func newSubject(args []float64) harness.Subject {
 	threshold, wait := int(args[0]), int(args[1])
 	c := &sim.Clock{}
-	if ref {
-		return &subject{reference.New(threshold, wait, c.Now), c, reference.ErrOpen}
-	}
-	return &subject{learner.New(threshold, wait, c.Now), c, learner.ErrOpen}
+	return &subject{ex.New(threshold, wait, c.Now), c, ex.ErrOpen}
 }
 
 func (s *subject) Do(call string, args []float64) string {

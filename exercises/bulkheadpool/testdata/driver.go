@@ -8,6 +8,9 @@
 // recommendations.TryAcquire(), recommendations.Release(),
 // checkout.TryAcquire() and checkout.Release(); after each, the harness
 // compares InUse() of the pool or pools.
+//
+// It is built twice: with the learner's package, to answer, and with the
+// reference in its place, to judge (see the harness package).
 package main
 
 import (
@@ -16,9 +19,8 @@ import (
 	"strconv"
 	"strings"
 
-	learner "github.com/kurs-course/kurs/bulkheadpool"
+	ex "github.com/kurs-course/kurs/bulkheadpool"
 	"github.com/kurs-course/kurs/internal/harness"
-	reference "github.com/kurs-course/kurs/internal/reference/bulkheadpool"
 )
 
 func main() {
@@ -43,13 +45,8 @@ type subject struct {
 	shared bool
 }
 
-func newSubject(ref bool, args []float64) harness.Subject {
-	newPool := func(size float64) pool {
-		if ref {
-			return reference.New(int(size))
-		}
-		return learner.New(int(size))
-	}
+func newSubject(args []float64) harness.Subject {
+	newPool := func(size float64) pool { return ex.New(int(size)) }
 	if len(args) == 1 {
 		p := newPool(args[0])
 		return &subject{pools: map[string]pool{"recommendations": p, "checkout": p}, shared: true}

@@ -20,6 +20,9 @@
 // degraded parts for Aggregate, or error(…) with every function whose error
 // it wraps (after the other results if they are not empty, as they must be
 // with an error). After each step the harness compares Degraded().
+//
+// It is built twice: with the learner's package, to answer, and with the
+// reference in its place, to judge (see the harness package).
 package main
 
 import (
@@ -30,9 +33,8 @@ import (
 	"strconv"
 	"strings"
 
-	learner "github.com/kurs-course/kurs/gateway"
+	ex "github.com/kurs-course/kurs/gateway"
 	"github.com/kurs-course/kurs/internal/harness"
-	reference "github.com/kurs-course/kurs/internal/reference/gateway"
 )
 
 func main() {
@@ -82,26 +84,14 @@ type subject struct {
 	log       []string
 }
 
-func newSubject(ref bool, _ []float64) harness.Subject {
+func newSubject(_ []float64) harness.Subject {
 	s := &subject{}
-	if ref {
-		g := reference.New()
-		s.call, s.degraded = g.Call, g.Degraded
-		s.aggregate = func(ps []part) (map[string]string, []string, error) {
-			var rs []reference.Part
-			for _, p := range ps {
-				rs = append(rs, reference.Part{Name: p.name, Primary: p.primary, Fallback: p.fallback})
-			}
-			return g.Aggregate(rs)
-		}
-		return s
-	}
-	g := learner.New()
+	g := ex.New()
 	s.call, s.degraded = g.Call, g.Degraded
 	s.aggregate = func(ps []part) (map[string]string, []string, error) {
-		var ls []learner.Part
+		var ls []ex.Part
 		for _, p := range ps {
-			ls = append(ls, learner.Part{Name: p.name, Primary: p.primary, Fallback: p.fallback})
+			ls = append(ls, ex.Part{Name: p.name, Primary: p.primary, Fallback: p.fallback})
 		}
 		return g.Aggregate(ls)
 	}

@@ -3,12 +3,17 @@
 // round robin and requires clearly shorter waits. The exercises leastconn
 // and twochoices name it as a support package, so both test programs
 // share it.
+//
+// The learner's program runs the simulation with the learner's balancer
+// and reports only the backend it picked for every request. The judge
+// runs the same simulation again, with those picks, and measures the
+// waits itself: a program that lies about its picks can only claim picks
+// that balance well, which is what the exercise asks for.
 package outcome
 
 import (
-	"errors"
 	"fmt"
-	"runtime"
+	"math/rand/v2"
 	"strconv"
 	"strings"
 
@@ -19,20 +24,72 @@ import (
 // Driver runs the measured-outcome tests (names starting "outcome/") itself
 // and every other test as a trace.
 type Driver struct {
-	Traces harness.Traces
+	harness.Traces
 	// Name is how the reported calls name the learner's balancer.
 	Name string
-	// Learner makes the learner's balancer for n backends.
-	Learner func(n int) sim.Balancer
+	// Balancer makes the exercise's balancer for n backends, for the
+	// simulator.
+	Balancer func(n int) sim.Balancer
 }
 
-// Run runs one hidden test.
-func (d Driver) Run(t harness.Test, seed uint64, p *harness.Progress) *harness.Failure {
+// Judge runs one hidden test in the judge.
+func (d Driver) Judge(t harness.Test, seed uint64, l *harness.Learner) (*harness.Failure, error) {
 	if sc, ok := scenarios[t.Name]; ok {
-		return d.outcome(sc, p)
+		return d.outcome(t.Name, sc, l)
 	}
-	return d.Traces.Run(t, seed, p)
+	return d.Traces.Judge(t, seed, l)
 }
+
+// Serve answers a request in the learner's program: a measurement is a
+// simulation of the named scenario with the learner's balancer.
+func (d Driver) Serve(req harness.Request, r *harness.Replier) {
+	sc, ok := scenarios[req.Measure]
+	if !ok {
+		d.Traces.Serve(req, r)
+		return
+	}
+	rec := &recorder{}
+	value, frame, panicked := harness.Catch(d.Package, func() {
+		_, _ = sim.Run(sc.cfg, func(n int) sim.Balancer { rec.b = d.Balancer(n); return rec })
+	})
+	claim := strings.Trim(strings.Join(strings.Fields(fmt.Sprint(rec.picks)), ","), "[]")
+	if panicked {
+		claim += "\npanic\n" + value + "\n" + frame
+	}
+	r.Measured(claim)
+}
+
+// recorder passes the simulator's calls to the learner's balancer and
+// remembers every pick.
+type recorder struct {
+	b     sim.Balancer
+	picks []int
+}
+
+func (r *recorder) Pick(rnd *rand.Rand) int {
+	i := r.b.Pick(rnd)
+	r.picks = append(r.picks, i)
+	return i
+}
+
+func (r *recorder) Done(i int) { r.b.Done(i) }
+
+// replay is a balancer that picks what the learner's program claimed,
+// in order; past the end of the claim it picks no backend at all.
+type replay struct {
+	picks *[]int
+}
+
+func (r replay) Pick(*rand.Rand) int {
+	if len(*r.picks) == 0 {
+		return -1
+	}
+	i := (*r.picks)[0]
+	*r.picks = (*r.picks)[1:]
+	return i
+}
+
+func (replay) Done(int) {}
 
 // scenario is a measured-outcome test: the learner's balancer, random and
 // round robin in the same simulated cluster, with the same requests.
@@ -64,36 +121,33 @@ func with(change func(*sim.Config)) sim.Config {
 	return c
 }
 
-// outcome measures the learner's balancer and the two baselines and
-// requires the learner's mean and 99th-percentile waits to be at most half
-// of round robin's. The steps it reports read as Go expressions, so that
-// they need no translation.
-func (d Driver) outcome(sc scenario, p *harness.Progress) *harness.Failure {
-	p.Trace("", 0, 0)
+// outcome asks the learner's program for its picks, measures them and the
+// two baselines, and requires the learner's mean and 99th-percentile waits
+// to be at most half of round robin's. The steps it reports read as Go
+// expressions, so that they need no translation.
+func (d Driver) outcome(name string, sc scenario, l *harness.Learner) (*harness.Failure, error) {
+	l.Mark("", 0, 0)
 	newArgs := []float64{backends}
 	var done []harness.Done
 	fail := func(f *harness.Failure, call string) *harness.Failure {
 		f.New, f.Done, f.Step, f.Call = newArgs, done, len(done)+1, call
 		return f
 	}
-	measure := func(name string, nb func(n int) sim.Balancer) (res sim.Result, f *harness.Failure) {
-		call := "MeanWait(" + name + ")"
-		p.At(newArgs, done, len(done)+1, call)
-		defer func() {
-			if v := recover(); v != nil {
-				f = fail(&harness.Failure{Kind: harness.Panicked, Panic: fmt.Sprint(v), Frame: learnerFrame(d.Traces.Package)}, call)
-			}
-		}()
-		res, err := sim.Run(sc.cfg, nb)
-		if e := (*sim.BadPickError)(nil); errors.As(err, &e) {
-			done = append(done, harness.Done{Call: "Pick()", Got: harness.Result{Obs: strconv.Itoa(e.Backend)}})
-			return res, fail(&harness.Failure{Kind: harness.Mismatch, Want: harness.Result{Obs: "true"}, Got: harness.Result{Obs: "false"}},
-				fmt.Sprintf("0 <= %d && %d < %d", e.Backend, e.Backend, e.N))
+	claim, err := l.Measure(name)
+	if err != nil {
+		return nil, err
+	}
+	picksText, panicText, panicked := strings.Cut(claim, "\npanic\n")
+	var picks []int
+	for _, f := range strings.Split(picksText, ",") {
+		if f == "" {
+			continue
 		}
+		i, err := strconv.Atoi(f)
 		if err != nil {
-			panic(err) // a mistake in the scenario, not in the learner's code
+			i = -1
 		}
-		return res, nil
+		picks = append(picks, i)
 	}
 	results := map[string]sim.Result{}
 	for _, b := range []struct {
@@ -102,11 +156,25 @@ func (d Driver) outcome(sc scenario, p *harness.Progress) *harness.Failure {
 	}{
 		{"random", sim.NewRandom},
 		{"roundrobin", sim.NewRoundRobin},
-		{d.Name, d.Learner},
+		{d.Name, func(int) sim.Balancer { return replay{&picks} }},
 	} {
-		res, f := measure(b.name, b.nb)
-		if f != nil {
-			return f
+		call := "MeanWait(" + b.name + ")"
+		res, err := sim.Run(sc.cfg, b.nb)
+		if b.name == d.Name && panicked {
+			// The frame is the last line; the value may span several.
+			value, frame := panicText, ""
+			if i := strings.LastIndex(panicText, "\n"); i >= 0 {
+				value, frame = panicText[:i], panicText[i+1:]
+			}
+			return fail(&harness.Failure{Kind: harness.Panicked, Panic: value, Frame: frame}, call), nil
+		}
+		if e := (*sim.BadPickError)(nil); b.name == d.Name && asBadPick(err, &e) {
+			done = append(done, harness.Done{Call: "Pick()", Got: harness.Result{Obs: strconv.Itoa(e.Backend)}})
+			return fail(&harness.Failure{Kind: harness.Mismatch, Want: harness.Result{Obs: "true"}, Got: harness.Result{Obs: "false"}},
+				fmt.Sprintf("0 <= %d && %d < %d", e.Backend, e.Backend, e.N)), nil
+		}
+		if err != nil {
+			panic(err) // a mistake in the scenario, not in the learner's code
 		}
 		results[b.name] = res
 	}
@@ -122,11 +190,19 @@ func (d Driver) outcome(sc scenario, p *harness.Progress) *harness.Failure {
 		}
 		call := fmt.Sprintf("%s(%s) <= %s(roundrobin)/2", m.fn, d.Name, m.fn)
 		if m.get(results[d.Name]) > m.get(results["roundrobin"])/2 {
-			return fail(&harness.Failure{Kind: harness.Mismatch, Want: harness.Result{Obs: "true"}, Got: harness.Result{Obs: "false"}}, call)
+			return fail(&harness.Failure{Kind: harness.Mismatch, Want: harness.Result{Obs: "true"}, Got: harness.Result{Obs: "false"}}, call), nil
 		}
 		done = append(done, harness.Done{Call: call, Got: harness.Result{Obs: "true"}})
 	}
-	return nil
+	return nil, nil
+}
+
+func asBadPick(err error, target **sim.BadPickError) bool {
+	e, ok := err.(*sim.BadPickError)
+	if ok {
+		*target = e
+	}
+	return ok
 }
 
 // figure formats a measured wait with three significant digits, and
@@ -136,21 +212,4 @@ func figure(x float64) string {
 		return strconv.FormatFloat(x, 'f', 0, 64)
 	}
 	return strconv.FormatFloat(x, 'g', 3, 64)
-}
-
-// learnerFrame returns file:line of the innermost frame in the learner's
-// package while a panic unwinds, as the harness does for traces.
-func learnerFrame(pkg string) string {
-	pcs := make([]uintptr, 64)
-	n := runtime.Callers(3, pcs)
-	frames := runtime.CallersFrames(pcs[:n])
-	for {
-		fr, more := frames.Next()
-		if strings.HasPrefix(fr.File, pkg+"/") {
-			return fmt.Sprintf("%s:%d", fr.File, fr.Line)
-		}
-		if !more {
-			return ""
-		}
-	}
 }

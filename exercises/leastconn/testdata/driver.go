@@ -2,6 +2,9 @@
 // balancer and the reference through traces of Pick and Done, and measures
 // the learner's balancer in the lesson's simulator against random and
 // round robin.
+//
+// It is built twice: with the learner's package, to answer, and with the
+// reference in its place, to judge (see the harness package).
 package main
 
 import (
@@ -12,8 +15,7 @@ import (
 	"github.com/kurs-course/kurs/exercises/leastconn/outcome"
 	"github.com/kurs-course/kurs/exercises/leastconn/sim"
 	"github.com/kurs-course/kurs/internal/harness"
-	reference "github.com/kurs-course/kurs/internal/reference/leastconn"
-	learner "github.com/kurs-course/kurs/leastconn"
+	ex "github.com/kurs-course/kurs/leastconn"
 )
 
 const pkg = "github.com/kurs-course/kurs/leastconn"
@@ -26,8 +28,8 @@ func main() {
 			New:     newSubject,
 			Random:  random,
 		},
-		Name:    "leastconn",
-		Learner: newAdapter,
+		Name:     "leastconn",
+		Balancer: newAdapter,
 	})
 }
 
@@ -39,11 +41,8 @@ type balancer interface {
 
 type subject struct{ b balancer }
 
-func newSubject(ref bool, args []float64) harness.Subject {
-	if ref {
-		return subject{reference.New(int(args[0]))}
-	}
-	return subject{learner.New(int(args[0]))}
+func newSubject(args []float64) harness.Subject {
+	return subject{ex.New(int(args[0]))}
 }
 
 func (s subject) Do(call string, args []float64) string {
@@ -60,11 +59,12 @@ func (s subject) Observe() string { return fmt.Sprint(s.b.Active()) }
 
 // random returns a trace of picks and dones on up to eight backends. Done
 // is only called for a backend with an active connection, which the
-// generator learns from its own copy of the reference.
+// generator learns from its own copy of the balancer (in the judge, the
+// reference's).
 func random(r *rand.Rand) harness.Trace {
 	n := 1 + r.IntN(8)
 	tr := harness.Trace{New: []float64{float64(n)}}
-	ref := reference.New(n)
+	ref := ex.New(n)
 	for range 5 + r.IntN(40) {
 		var busy []int
 		for i, a := range ref.Active() {
@@ -85,9 +85,9 @@ func random(r *rand.Rand) harness.Trace {
 }
 
 // adapter lets the simulator drive the learner's balancer.
-type adapter struct{ b *learner.Balancer }
+type adapter struct{ b *ex.Balancer }
 
 func (a adapter) Pick(*rand.Rand) int { return a.b.Pick() }
 func (a adapter) Done(i int)          { a.b.Done(i) }
 
-func newAdapter(n int) sim.Balancer { return adapter{learner.New(n)} }
+func newAdapter(n int) sim.Balancer { return adapter{ex.New(n)} }

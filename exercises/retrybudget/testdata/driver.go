@@ -1,13 +1,15 @@
 // The test program of the exercise retrybudget: it drives the learner's
 // budget and the reference through traces of requests and retries.
+//
+// It is built twice: with the learner's package, to answer, and with the
+// reference in its place, to judge (see the harness package).
 package main
 
 import (
 	"math/rand/v2"
 
 	"github.com/kurs-course/kurs/internal/harness"
-	reference "github.com/kurs-course/kurs/internal/reference/retrybudget"
-	learner "github.com/kurs-course/kurs/retrybudget"
+	ex "github.com/kurs-course/kurs/retrybudget"
 )
 
 func main() {
@@ -27,12 +29,9 @@ type budget interface {
 
 type subject struct{ b budget }
 
-func newSubject(ref bool, args []float64) harness.Subject {
+func newSubject(args []float64) harness.Subject {
 	ratio, minRetries, window := args[0], int(args[1]), int(args[2])
-	if ref {
-		return subject{reference.New(ratio, minRetries, window)}
-	}
-	return subject{learner.New(ratio, minRetries, window)}
+	return subject{ex.New(ratio, minRetries, window)}
 }
 
 func (s subject) Do(call string, args []float64) string {
