@@ -10,8 +10,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -22,13 +20,13 @@ import (
 	"path"
 	"path/filepath"
 	"runtime"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/kurs-course/kurs/internal/course"
 	"github.com/kurs-course/kurs/internal/harness"
+	"github.com/kurs-course/kurs/internal/sandbox"
 )
 
 // module is the module path of the temporary module; it equals kurs's own,
@@ -43,9 +41,16 @@ const (
 	DefaultSeed      = 1
 )
 
+// Limits of each process of a build: a cold build of the standard library
+// needs a few hundred MB per compiler and writes no file over a few MB.
+const (
+	buildMemory   = 1 << 30
+	buildFileSize = 64 << 20
+)
+
 // buildTimeout bounds a build: a cold build takes about 10 s, and no
-// learner's code should make the compiler work for minutes.
-const buildTimeout = 2 * time.Minute
+// learner's code should make the compiler work for a minute.
+const buildTimeout = 60 * time.Second
 
 // Checker checks exercises. Its zero value is not usable; fields left zero
 // take the defaults above.
@@ -72,7 +77,8 @@ type Checker struct {
 type source struct {
 	Name string // base name
 	Path string // relative to the workspace, slash-separated
-	Data []byte
+	Data []byte // at most maxFileSize+1 bytes
+	Size int64  // the file's size
 }
 
 // ReadSources returns the learner's files of an exercise: the non-test .go
@@ -103,17 +109,24 @@ func readSources(dir, rel string) ([]source, error) {
 		if err != nil {
 			return nil, err
 		}
-		if info.Size() > maxFileSize {
-			files = append(files, source{Name: name, Path: path.Join(rel, name), Data: make([]byte, info.Size())})
-			continue
-		}
-		data, err := os.ReadFile(filepath.Join(dir, name))
+		data, err := readAtMost(filepath.Join(dir, name), maxFileSize)
 		if err != nil {
 			return nil, err
 		}
-		files = append(files, source{Name: name, Path: path.Join(rel, name), Data: data})
+		files = append(files, source{Name: name, Path: path.Join(rel, name), Data: data, Size: max(info.Size(), int64(len(data)))})
 	}
 	return files, nil
+}
+
+// readAtMost reads at most limit+1 bytes of a file, never trusting the
+// size it claims: one byte more than the limit is enough to refuse it.
+func readAtMost(name string, limit int64) ([]byte, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, limit+1))
 }
 
 // Check checks the learner's exercise in dir, whose path relative to the
@@ -134,16 +147,26 @@ func (c *Checker) Check(ctx context.Context, ex *course.Exercise, dir string) (*
 		res.Status, res.Problem = Error, p
 		return res, nil
 	}
-
+	judge, err := c.judge(ctx, ex)
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	if err != nil {
+		return nil, err
+	}
 	tmp, err := os.MkdirTemp(c.TempDir, "kurs-check-")
 	if err != nil {
 		return nil, err
 	}
 	defer os.RemoveAll(tmp)
-	if err := c.writeModule(tmp, ex, files); err != nil {
+	mod, err := moduleFiles(ex, files, false)
+	if err != nil {
 		return nil, err
 	}
-	prog, p, err := c.build(ctx, tmp)
+	if err := writeFiles(tmp, mod); err != nil {
+		return nil, err
+	}
+	prog, p, err := c.build(ctx, tmp, "kurs-learner")
 	if ctx.Err() != nil {
 		// Interrupted: no verdict, whatever the build said.
 		return nil, ctx.Err()
@@ -155,7 +178,7 @@ func (c *Checker) Check(ctx context.Context, ex *course.Exercise, dir string) (*
 		res.Status, res.Problem = Error, p
 		return res, nil
 	}
-	if err := c.run(ctx, tmp, prog, ex, res); err != nil {
+	if err := c.run(ctx, tmp, prog, judge, ex, res); err != nil {
 		return nil, err
 	}
 	if ctx.Err() != nil {
@@ -171,56 +194,44 @@ func (c *Checker) seed() uint64 {
 	return c.Seed
 }
 
-// writeModule lays out the temporary module: the learner's package, the
-// reference, the harness and the exercise's test program.
-func (c *Checker) writeModule(tmp string, ex *course.Exercise, files []source) error {
-	write := func(name string, data []byte) error {
-		name = filepath.Join(tmp, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
-			return err
-		}
-		return os.WriteFile(name, data, 0o644)
-	}
-	if err := write("go.mod", []byte("module "+module+"\n\ngo 1.22\n")); err != nil {
-		return err
-	}
-	for _, f := range files {
-		if err := write(path.Join(ex.ID, f.Name), f.Data); err != nil {
-			return err
-		}
-	}
+// moduleFiles lays out a temporary module, path by path: the exercise's
+// package (the learner's files with the API check, or for the judge the
+// reference in their place), the harness, the support packages, the
+// exercise's test program and its suite. The learner's program and the
+// judge are built from the same driver; only the package at the
+// exercise's import path differs.
+func moduleFiles(ex *course.Exercise, files []source, judge bool) (map[string][]byte, error) {
+	mod := map[string][]byte{"go.mod": []byte("module " + module + "\n\ngo 1.22\n")}
 	driver, api, err := ex.Tests()
 	if err != nil {
-		return err
+		return nil, err
 	}
-	for _, f := range api {
-		if err := write(path.Join(ex.ID, apiFile), f.Data); err != nil {
-			return err
+	if judge {
+		ref, err := ex.Solution()
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range ref {
+			mod[path.Join(ex.ID, f.Name)] = f.Data
+		}
+	} else {
+		for _, f := range files {
+			mod[path.Join(ex.ID, f.Name)] = f.Data
+		}
+		for _, f := range api {
+			mod[path.Join(ex.ID, apiFile)] = f.Data
 		}
 	}
 	for _, f := range driver {
-		if err := write(path.Join("internal/run", f.Name), f.Data); err != nil {
-			return err
-		}
+		mod[path.Join("internal/run", f.Name)] = f.Data
 	}
 	support, err := ex.SupportFiles()
 	if err != nil {
-		return err
+		return nil, err
 	}
-	for dir, files := range support {
-		for _, f := range files {
-			if err := write(path.Join("exercises", dir, f.Name), f.Data); err != nil {
-				return err
-			}
-		}
-	}
-	ref, err := ex.Solution()
-	if err != nil {
-		return err
-	}
-	for _, f := range ref {
-		if err := write(path.Join("internal/reference", ex.ID, f.Name), f.Data); err != nil {
-			return err
+	for dir, fs := range support {
+		for _, f := range fs {
+			mod[path.Join("exercises", dir, f.Name)] = f.Data
 		}
 	}
 	err = fs.WalkDir(harness.Source, ".", func(name string, d fs.DirEntry, err error) error {
@@ -228,43 +239,59 @@ func (c *Checker) writeModule(tmp string, ex *course.Exercise, files []source) e
 			return err
 		}
 		data, err := fs.ReadFile(harness.Source, name)
-		if err != nil {
-			return err
-		}
-		return write(path.Join("internal/harness", name), data)
+		mod[path.Join("internal/harness", name)] = data
+		return err
 	})
 	if err != nil {
-		return err
+		return nil, err
 	}
-	suite, err := json.Marshal(ex.Suite)
-	if err != nil {
-		return err
+	if judge {
+		suite, err := json.Marshal(ex.Suite)
+		if err != nil {
+			return nil, err
+		}
+		mod["suite.json"] = suite
 	}
-	return write("suite.json", suite)
+	return mod, nil
+}
+
+// writeFiles writes a module laid out by moduleFiles into dir.
+func writeFiles(dir string, mod map[string][]byte) error {
+	for name, data := range mod {
+		name = filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(name, data, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // BuildEnv returns the environment for the go command when it builds
 // learner code: offline, reproducible, and deaf to the user's go env file
-// and workspace, but with the user's build cache.
+// and workspace. The build cache is the one kurs owns (see CacheDir).
 func BuildEnv() []string {
 	var env []string
 	for _, kv := range os.Environ() {
 		k, _, _ := strings.Cut(kv, "=")
 		if strings.HasPrefix(k, "GO") || k == "CGO_ENABLED" {
-			if k == "GOCACHE" || k == "GOPATH" || k == "GOROOT" || k == "GOMODCACHE" {
+			if k == "GOPATH" || k == "GOROOT" || k == "GOMODCACHE" {
 				env = append(env, kv)
 			}
 			continue
 		}
 		env = append(env, kv)
 	}
-	return append(env, "GOENV=off", "GOFLAGS=", "GOPROXY=off", "GOTOOLCHAIN=local", "GOWORK=off",
+	return append(env, "GOCACHE="+buildCache(), "GOENV=off", "GOFLAGS=", "GOPROXY=off", "GOTOOLCHAIN=local", "GOWORK=off",
 		"CGO_ENABLED=0", "GO111MODULE=on", "GOSUMDB=off", "GOTELEMETRY=off")
 }
 
-// build compiles the test program. A compile error of the learner's code is
-// a Problem, not an error.
-func (c *Checker) build(ctx context.Context, tmp string) (string, *Problem, error) {
+// build compiles the program in the module at tmp. A compile error of the
+// learner's code, or a build that exceeds its limits, is a Problem, not an
+// error.
+func (c *Checker) build(parent context.Context, tmp, name string) (string, *Problem, error) {
 	goCmd := c.Go
 	if goCmd == "" {
 		var err error
@@ -272,13 +299,17 @@ func (c *Checker) build(ctx context.Context, tmp string) (string, *Problem, erro
 			goCmd = filepath.Join(runtime.GOROOT(), "bin", "go")
 		}
 	}
-	prog := filepath.Join(tmp, "kurs-tests")
+	prog := filepath.Join(tmp, name)
 	if runtime.GOOS == "windows" {
 		prog += ".exe"
 	}
-	ctx, cancel := context.WithTimeout(ctx, buildTimeout)
+	ctx, cancel := context.WithTimeout(parent, buildTimeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, goCmd, "build", "-trimpath", "-ldflags=-s -w", "-o", prog, "./internal/run")
+	// The compiler has no memory bound of its own: a few hundred bytes of
+	// constants can drive it to gigabytes, and a huge initialised array
+	// writes a huge object file into the cache.
+	cmd := sandbox.Command(ctx, sandbox.Policy{Memory: buildMemory, FileSize: buildFileSize},
+		goCmd, "build", "-trimpath", "-ldflags=-s -w", "-o", prog, "./internal/run")
 	cmd.Dir = tmp
 	// go's own work folder goes inside the temporary module, so that it
 	// is removed with it even when go is killed before it can clean up.
@@ -288,17 +319,30 @@ func (c *Checker) build(ctx context.Context, tmp string) (string, *Problem, erro
 	}
 	cmd.Env = append(BuildEnv(), "GOTMPDIR="+gotmp)
 	// The compiler and linker are children of go; on cancel they must die
-	// too, before the temporary module is removed.
-	isolate(cmd)
+	// too, before the temporary module is removed: the sandbox kills the
+	// whole process group.
 	cmd.WaitDelay = time.Second
 	out, err := cmd.CombinedOutput()
-	killGroup(cmd)
+	sandbox.Kill(cmd)
+	defer trimCacheSoon()
 	if err == nil {
 		return prog, nil, nil
 	}
+	if parent.Err() != nil {
+		return "", nil, parent.Err()
+	}
+	if ctx.Err() != nil {
+		// The build's own time ran out: the learner's code made the
+		// compiler work too long.
+		return "", &Problem{Kind: ProblemBuildLimit}, nil
+	}
 	var exit *exec.ExitError
-	if !errors.As(err, &exit) || ctx.Err() != nil {
+	if !errors.As(err, &exit) || exit.ExitCode() == sandbox.ExitLaunch {
+		// No go command, or no way to start it: kurs's failure.
 		return "", nil, fmt.Errorf("go build: %w: %s", err, bytes.TrimSpace(out))
+	}
+	if buildLimited(string(out)) {
+		return "", &Problem{Kind: ProblemBuildLimit}, nil
 	}
 	return "", compileProblem(tmp, string(out)), nil
 }
@@ -329,8 +373,10 @@ func compileProblem(tmp, out string) *Problem {
 	return &Problem{Kind: kind, Detail: strings.Join(lines, "\n")}
 }
 
-// run runs the test program and collects its results into res.
-func (c *Checker) run(ctx context.Context, tmp, prog string, ex *course.Exercise, res *Result) error {
+// run runs the learner's program and the judge side by side, connected by
+// two pipes, and collects the judge's records into res. Only the judge's
+// records count: the learner's program holds no channel to the checker.
+func (c *Checker) run(ctx context.Context, tmp, prog, judge string, ex *course.Exercise, res *Result) error {
 	timeout := c.Timeout
 	if timeout <= 0 {
 		timeout = DefaultTimeout
@@ -343,72 +389,135 @@ func (c *Checker) run(ctx context.Context, tmp, prog string, ex *course.Exercise
 	if limit <= 0 {
 		limit = DefaultOutputCap
 	}
-	nonce, err := newNonce()
-	if err != nil {
-		return err
-	}
-	// The harness reports a timeout itself a little before the hard limit,
+	// The judge reports a timeout itself a little before the hard limit,
 	// so the learner learns which step was running.
 	soft := timeout - min(timeout/10, time.Second)
 	ctx, cancel := context.WithTimeout(ctx, timeout+time.Second)
 	defer cancel()
 
-	cmd := exec.CommandContext(ctx, prog, filepath.Join(tmp, "suite.json"))
-	cmd.Dir = tmp
-	cmd.Env = []string{
-		"KURS_NONCE=" + nonce,
-		"KURS_SEED=" + strconv.FormatUint(res.Seed, 10),
-		"KURS_DEADLINE=" + soft.String(),
-		"KURS_MEMORY=" + strconv.FormatInt(memory, 10),
-		// CPU time adds up over all threads: allow every core the whole
-		// wall-clock limit, so the wall clock (and its report of the
-		// running step) decides, and the CPU limit only backs it up.
-		"KURS_CPU=" + strconv.Itoa((int(timeout.Seconds())+2)*runtime.NumCPU()),
-		"GOTRACEBACK=single",
-	}
-	out := &capped{limit: limit}
-	cmd.Stdout, cmd.Stderr = out, out
-	ch, err := openChannel(cmd, tmp)
+	reqR, reqW, err := os.Pipe()
 	if err != nil {
 		return err
 	}
-	if c.noDefences {
-		cmd.Env = slices.DeleteFunc(cmd.Env, func(kv string) bool {
-			return strings.HasPrefix(kv, "KURS_MEMORY=") || strings.HasPrefix(kv, "KURS_CPU=")
-		})
-	} else {
-		isolate(cmd)
+	repR, repW, err := os.Pipe()
+	if err != nil {
+		reqR.Close()
+		reqW.Close()
+		return err
 	}
-	cmd.WaitDelay = time.Second
-	if err := cmd.Start(); err != nil {
-		ch.Close()
+	closeAll := func(fs ...*os.File) {
+		for _, f := range fs {
+			f.Close()
+		}
+	}
+	defer closeAll(reqR, reqW, repR, repW)
+
+	// The learner's program runs confined by the kernel: its code may
+	// break Go's memory safety through a data race, so the boundary is
+	// the process. CPU time adds up over all threads: allow every core
+	// the whole wall-clock limit, so the wall clock (and the judge's
+	// report of the running step) decides, and the CPU limit backs it up.
+	policy := sandbox.Policy{Confine: true, Memory: memory, FileSize: 1 << 20,
+		CPU: (timeout + 2*time.Second) * time.Duration(runtime.NumCPU())}
+	learner := sandbox.Command(ctx, policy, prog, "serve")
+	if c.noDefences {
+		learner = exec.CommandContext(ctx, prog, "serve")
+	}
+	learner.Dir = tmp
+	learner.Env = []string{
+		"KURS_PIPES=" + passFiles(learner, reqR, repW),
+		"KURS_MEMORY=" + strconv.FormatInt(memory, 10),
+		"GOTRACEBACK=single",
+	}
+	if c.noDefences {
+		learner.Env = learner.Env[:1]
+	}
+	out := &capped{limit: limit}
+	learner.Stdout, learner.Stderr = out, out
+	learner.WaitDelay = time.Second
+
+	// The judge runs no learner code: it needs no confinement, only its
+	// own process group, and it reads the suite from the module.
+	jud := sandbox.Command(ctx, sandbox.Policy{Memory: memory}, judge, "judge", filepath.Join(tmp, "suite.json"))
+	jud.Dir = tmp
+	jud.Env = []string{
+		"KURS_PIPES=" + passFiles(jud, reqW, repR),
+		"KURS_SEED=" + strconv.FormatUint(res.Seed, 10),
+		"KURS_DEADLINE=" + soft.String(),
+	}
+	judgeErr := &capped{limit: 4 << 10}
+	jud.Stderr = judgeErr
+	records, err := jud.StdoutPipe()
+	if err != nil {
+		return err
+	}
+	jud.WaitDelay = time.Second
+
+	suite, err := json.Marshal(ex.Suite)
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(tmp, "suite.json"), suite, 0o644); err != nil {
+		return err
+	}
+	if err := learner.Start(); err != nil {
 		return fmt.Errorf("start tests: %w", err)
 	}
-	ch.started()
-	records := make(chan []harness.Record, 1)
-	go func() { records <- readRecords(ch, nonce) }()
-	waitErr := cmd.Wait()
-	killGroup(cmd)
-	ch.finished()
-	got := <-records
-	ch.Close()
+	learnerDone := make(chan error, 1)
+	go func() { learnerDone <- learner.Wait() }()
+	var learnerErr error
+	waited := false
+	wait := func() {
+		if !waited {
+			learnerErr, waited = <-learnerDone, true
+		}
+	}
+	defer func() {
+		sandbox.Kill(learner)
+		wait()
+	}()
+	if err := jud.Start(); err != nil {
+		return fmt.Errorf("start judge: %w", err)
+	}
+	// The children hold their ends now; the checker's copies would keep
+	// the pipes open after a child's death.
+	closeAll(reqR, reqW, repR, repW)
+	got := readRecords(records)
+	judgeWait := jud.Wait()
+	sandbox.Kill(jud)
+
+	// A learner's program that died on its own has usually closed its
+	// pipe at the moment of death: give its exit a moment to arrive
+	// before ending it.
+	exited := false
+	select {
+	case learnerErr = <-learnerDone:
+		waited, exited = true, true
+	case <-time.After(100 * time.Millisecond):
+		sandbox.Kill(learner)
+		wait()
+	}
 
 	res.Output, res.Truncated = out.String(), out.truncated
-	res.Killed = ctx.Err() != nil || killedByLimit(waitErr)
-	if waitErr != nil && !res.Killed {
+	res.Killed = ctx.Err() != nil || (exited && killedByLimit(learnerErr))
+	if exited && learnerErr != nil && !res.Killed {
 		// The runtime's report may be cut off from the tail by a long
 		// stack dump, or from the head by the learner's output: try both.
 		if res.Crash = lastWords(out.Tail()); res.Crash == "" {
 			res.Crash = lastWords(res.Output)
 		}
 	}
-	collect(ex, got, res)
+	if judgeWait != nil && ctx.Err() == nil {
+		return fmt.Errorf("judge of %s: %w: %s", ex.ID, judgeWait, strings.TrimSpace(judgeErr.String()))
+	}
+	collect(ex, got, res, !exited)
 	return nil
 }
 
 // collect turns the records into test results: every expected test that
-// sent no result counts as failed.
-func collect(ex *course.Exercise, records []harness.Record, res *Result) {
+// sent no result counts as failed. stuck says the learner's program was
+// still running when the judge ended.
+func collect(ex *course.Exercise, records []harness.Record, res *Result, stuck bool) {
 	byName := map[string]harness.Record{}
 	started := map[string]bool{}
 	for _, r := range records {
@@ -445,7 +554,7 @@ func collect(ex *course.Exercise, records []harness.Record, res *Result) {
 		// the learner's init or package variables.
 		res.Status, res.Score = Error, 0
 		res.Problem = &Problem{Kind: ProblemCrash, Detail: res.Crash}
-		if res.Killed {
+		if res.Killed || stuck {
 			res.Problem = &Problem{Kind: ProblemTimeout}
 		}
 	case passed == len(ex.Suite.Tests):
@@ -458,29 +567,19 @@ func collect(ex *course.Exercise, records []harness.Record, res *Result) {
 	}
 }
 
-// readRecords reads well-formed, nonce-tagged records until the channel
-// closes; everything else is ignored.
-func readRecords(r io.Reader, nonce string) []harness.Record {
+// readRecords reads the judge's records until it closes its output.
+func readRecords(r io.Reader) []harness.Record {
 	var recs []harness.Record
 	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64<<10), 4<<20)
+	sc.Buffer(make([]byte, 64<<10), 16<<20)
 	for sc.Scan() {
 		var rec harness.Record
-		if json.Unmarshal(sc.Bytes(), &rec) != nil || rec.Nonce != nonce {
-			continue
+		if json.Unmarshal(sc.Bytes(), &rec) == nil {
+			recs = append(recs, rec)
 		}
-		recs = append(recs, rec)
 	}
-	_, _ = io.Copy(io.Discard, r) // a line over the limit: drain, so the writer never blocks
+	_, _ = io.Copy(io.Discard, r)
 	return recs
-}
-
-func newNonce() (string, error) {
-	b := make([]byte, 16)
-	if _, err := rand.Read(b); err != nil {
-		return "", err
-	}
-	return hex.EncodeToString(b), nil
 }
 
 // lastWords returns the runtime's report of a crash: its message (from
@@ -504,7 +603,7 @@ func lastWords(out string) string {
 	lines := strings.Split(dump, "\n")
 	for k, l := range lines {
 		f, ok := strings.CutPrefix(strings.TrimSpace(l), module+"/")
-		if !ok || !strings.HasPrefix(l, "\t") || strings.HasPrefix(f, "harness/") || strings.HasPrefix(f, "internal/") {
+		if !ok || !strings.HasPrefix(l, "\t") || strings.HasPrefix(f, "internal/") {
 			continue
 		}
 		f, _, _ = strings.Cut(f, " +0x")
@@ -547,10 +646,14 @@ func (c *capped) String() string { return c.buf.String() }
 // Tail returns the end of everything written.
 func (c *capped) Tail() string { return string(c.tail[max(0, len(c.tail)-tailSize):]) }
 
-// Warm builds every exercise's reference once, so that the learner's first
-// check finds the standard library and the harness in the build cache.
+// Warm builds every exercise's judge and its reference as a learner's
+// program once, so that the learner's first check finds the standard
+// library and the harness in kurs's build cache.
 func (c *Checker) Warm(ctx context.Context, exercises []*course.Exercise) error {
 	for _, ex := range exercises {
+		if _, err := c.judge(ctx, ex); err != nil {
+			return err
+		}
 		sol, err := ex.Solution()
 		if err != nil {
 			return err
@@ -563,9 +666,12 @@ func (c *Checker) Warm(ctx context.Context, exercises []*course.Exercise) error 
 		for i, f := range sol {
 			files[i] = source{Name: f.Name, Path: path.Join(ex.ID, f.Name), Data: f.Data}
 		}
-		err = c.writeModule(tmp, ex, files)
+		mod, err := moduleFiles(ex, files, false)
 		if err == nil {
-			_, _, err = c.build(ctx, tmp)
+			err = writeFiles(tmp, mod)
+		}
+		if err == nil {
+			_, _, err = c.build(ctx, tmp, "kurs-learner")
 		}
 		os.RemoveAll(tmp)
 		if err != nil {

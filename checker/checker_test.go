@@ -407,7 +407,7 @@ func TestNothingLeftBehind(t *testing.T) {
 		defer func() { seen <- saw }()
 		for {
 			for _, p := range processesUnder(t, tmp) {
-				saw = saw || strings.Contains(p, "kurs-check-") && strings.Contains(p, "kurs-tests")
+				saw = saw || strings.Contains(p, "kurs-check-") && strings.Contains(p, "kurs-learner")
 			}
 			select {
 			case <-stop:

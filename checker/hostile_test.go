@@ -1,6 +1,11 @@
 package checker_test
 
 import (
+	"context"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -8,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/kurs-course/kurs/checker"
+	"github.com/kurs-course/kurs/internal/harness"
 )
 
 // A file of several megabytes is refused before anything reads it whole
@@ -23,4 +29,82 @@ func TestHugeFileIsRefused(t *testing.T) {
 	require.NotNil(t, res.Problem)
 	assert.Equal(t, checker.ProblemTooLarge, res.Problem.Kind)
 	assert.Equal(t, "circuitbreaker/padding.go", res.Problem.File)
+}
+
+// A sparse file that claims a terabyte is refused by its first megabyte:
+// kurs never allocates by a file's claimed size.
+func TestSparseTerabyteIsRefused(t *testing.T) {
+	ex := exercise(t, "circuitbreaker")
+	dir := folder(t, map[string]string{"circuitbreaker.go": breaker})
+	name := filepath.Join(dir, "huge.go")
+	require.NoError(t, os.WriteFile(name, []byte("package circuitbreaker\n"), 0o644))
+	require.NoError(t, os.Truncate(name, 1<<40))
+	res := check(t, &checker.Checker{Timeout: corpusTimeout}, ex, dir)
+	require.Equal(t, checker.Error, res.Status, describe(res))
+	assert.Equal(t, checker.ProblemTooLarge, res.Problem.Kind)
+	assert.Equal(t, "1099511627776", res.Problem.Detail, "the size the file claims, not what was read")
+}
+
+// An observed value of megabytes reaches the result cut to a bound.
+func TestHugeObservationIsCut(t *testing.T) {
+	ex := exercise(t, "circuitbreaker")
+	src := edit(t, breaker, `func (b *CircuitBreaker) State() string { return b.state }`,
+		`func (b *CircuitBreaker) State() string { return strings.Repeat(b.state, 1<<19) }`,
+		"package circuitbreaker\n", "package circuitbreaker\n\nimport \"strings\"\n")
+	res := check(t, &checker.Checker{Timeout: corpusTimeout}, ex, folder(t, map[string]string{"circuitbreaker.go": src}))
+	require.Equal(t, checker.Fail, res.Status, describe(res))
+	f := res.FirstFailure().Failure
+	require.NotNil(t, f)
+	assert.LessOrEqual(t, len(f.Got.Obs), harness.MaxValue+len("…"))
+}
+
+// Compile-time bombs end as the learner's error within the build's
+// limits, never as kurs's own failure.
+func TestCompileBombsAreTheLearnersError(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds until a limit")
+	}
+	ex := exercise(t, "circuitbreaker")
+	var doubling strings.Builder
+	doubling.WriteString("const s0 = \"xxxxxxxxxxxxxxxx\"\n")
+	for i := 1; i <= 30; i++ {
+		fmt.Fprintf(&doubling, "const s%d = s%d + s%d\n", i, i-1, i-1)
+	}
+	doubling.WriteString("var Bomb = len(s30)\n")
+	cache := t.TempDir()
+	t.Setenv("KURS_CACHE", cache)
+	// What a correct check leaves: the standard library and the harness,
+	// compiled once.
+	_, err := (&checker.Checker{}).Check(context.Background(), ex, folder(t, map[string]string{"circuitbreaker.go": breaker}))
+	require.NoError(t, err)
+	stdCache := dirSize(t, filepath.Join(cache, "go-build"))
+	for name, bomb := range map[string]string{
+		"doubling constants": doubling.String(),
+		"huge array":         "var Bomb = [1 << 28]byte{1<<28 - 1: 1}\n",
+	} {
+		t.Run(name, func(t *testing.T) {
+			res, err := (&checker.Checker{}).Check(context.Background(), ex, folder(t, map[string]string{
+				"circuitbreaker.go": breaker,
+				"bomb.go":           "package circuitbreaker\n\n" + bomb,
+			}))
+			require.NoError(t, err)
+			require.Equal(t, checker.Error, res.Status, describe(res))
+			assert.Contains(t, []checker.ProblemKind{checker.ProblemBuildLimit, checker.ProblemCompile}, res.Problem.Kind, describe(res))
+			assert.Less(t, dirSize(t, filepath.Join(cache, "go-build"))-stdCache, int64(64<<20), "what the bomb left in the cache")
+		})
+	}
+}
+
+// dirSize is the total size of the files under dir.
+func dirSize(t testing.TB, dir string) int64 {
+	var n int64
+	_ = filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			if info, err := d.Info(); err == nil {
+				n += info.Size()
+			}
+		}
+		return nil
+	})
+	return n
 }

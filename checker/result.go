@@ -79,6 +79,7 @@ const (
 	ProblemAPI          ProblemKind = "api"           // builds, but not with the exercise's API
 	ProblemCrash        ProblemKind = "crash"         // the program died before the first test
 	ProblemTimeout      ProblemKind = "timeout"       // killed before the first test
+	ProblemBuildLimit   ProblemKind = "build_limit"   // the build took too long or too much memory or disk
 	ProblemInternal     ProblemKind = "internal"      // kurs itself failed (no go, no disk)
 )
 

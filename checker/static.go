@@ -36,7 +36,7 @@ func inspect(id string, files []source, allowed []string) *Problem {
 			return &Problem{Kind: ProblemReservedName, File: f.Path}
 		}
 		if len(f.Data) > maxFileSize {
-			return &Problem{Kind: ProblemTooLarge, File: f.Path, Detail: strconv.Itoa(len(f.Data))}
+			return &Problem{Kind: ProblemTooLarge, File: f.Path, Detail: strconv.FormatInt(f.Size, 10)}
 		}
 		if !utf8.Valid(f.Data) {
 			return &Problem{Kind: ProblemNotUTF8, File: f.Path, Line: firstInvalidLine(f.Data)}

@@ -1,0 +1,41 @@
+//go:build linux || darwin || freebsd
+
+package checker
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"syscall"
+)
+
+// passFiles passes files to cmd as descriptors 3, 4, … and returns their
+// numbers for KURS_PIPES.
+func passFiles(cmd *exec.Cmd, files ...*os.File) string {
+	cmd.ExtraFiles = files
+	nums := make([]string, len(files))
+	for i := range files {
+		nums[i] = strconv.Itoa(3 + i)
+	}
+	return strings.Join(nums, ",")
+}
+
+// buildLimited reports whether the go command's output says that a
+// compiler or linker ran into the build's memory or file size limit.
+func buildLimited(out string) bool {
+	return strings.Contains(out, "runtime: out of memory") || strings.Contains(out, "signal: killed") ||
+		strings.Contains(out, "file too large") || strings.Contains(out, "signal: file size limit exceeded")
+}
+
+// killedByLimit reports whether the test program was killed by a resource
+// limit (SIGXCPU, or SIGKILL from the kernel at the hard CPU limit).
+func killedByLimit(err error) bool {
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) {
+		return false
+	}
+	ws, ok := exit.Sys().(syscall.WaitStatus)
+	return ok && ws.Signaled() && (ws.Signal() == syscall.SIGXCPU || ws.Signal() == syscall.SIGKILL)
+}

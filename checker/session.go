@@ -1,0 +1,141 @@
+package checker
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"time"
+
+	"github.com/kurs-course/kurs/internal/course"
+	"github.com/kurs-course/kurs/internal/harness"
+	"github.com/kurs-course/kurs/internal/sandbox"
+)
+
+// Session is a running test program built with some files as the
+// exercise's package, which the caller questions through its Learner: kurs
+// validate runs the reference this way to learn what it does on each
+// trace.
+type Session struct {
+	*harness.Learner
+	cmd   *exec.Cmd
+	tmp   string
+	pipes []*os.File
+	done  chan error
+}
+
+// Serve builds the exercise's test program with files as the exercise's
+// package and starts it, ready for requests. A Problem means the files do
+// not build. The caller must Close the session.
+func (c *Checker) Serve(ctx context.Context, ex *course.Exercise, files []course.File) (*Session, *Problem, error) {
+	src := make([]source, len(files))
+	for i, f := range files {
+		src[i] = source{Name: f.Name, Path: path.Join(ex.ID, f.Name), Data: f.Data, Size: int64(len(f.Data))}
+	}
+	tmp, err := os.MkdirTemp(c.TempDir, "kurs-serve-")
+	if err != nil {
+		return nil, nil, err
+	}
+	fail := func(p *Problem, err error) (*Session, *Problem, error) {
+		os.RemoveAll(tmp)
+		return nil, p, err
+	}
+	mod, err := moduleFiles(ex, src, false)
+	if err != nil {
+		return fail(nil, err)
+	}
+	if err := writeFiles(tmp, mod); err != nil {
+		return fail(nil, err)
+	}
+	prog, p, err := c.build(ctx, tmp, "kurs-learner")
+	if err != nil || p != nil {
+		return fail(p, err)
+	}
+	reqR, reqW, err := os.Pipe()
+	if err != nil {
+		return fail(nil, err)
+	}
+	repR, repW, err := os.Pipe()
+	if err != nil {
+		reqR.Close()
+		reqW.Close()
+		return fail(nil, err)
+	}
+	s := &Session{tmp: tmp, pipes: []*os.File{reqR, reqW, repR, repW}, done: make(chan error, 1)}
+	s.cmd = sandbox.Command(ctx, sandbox.Policy{Confine: true, Memory: DefaultMemory}, prog, "serve")
+	s.cmd.Dir = tmp
+	s.cmd.Env = []string{"KURS_PIPES=" + passFiles(s.cmd, reqR, repW), "GOTRACEBACK=single"}
+	s.cmd.WaitDelay = time.Second
+	if err := s.cmd.Start(); err != nil {
+		s.Close()
+		return nil, nil, err
+	}
+	reqR.Close()
+	repW.Close()
+	go func() { s.done <- s.cmd.Wait() }()
+	s.Learner = harness.NewLearner(reqW, repR)
+	if err := s.Ready(); err != nil {
+		s.Close()
+		return nil, &Problem{Kind: ProblemCrash, Detail: err.Error()}, nil
+	}
+	return s, nil, nil
+}
+
+// Close ends the program and removes what it left.
+func (s *Session) Close() error {
+	for _, f := range s.pipes {
+		f.Close()
+	}
+	if s.cmd != nil && s.cmd.Process != nil {
+		sandbox.Kill(s.cmd)
+		<-s.done
+	}
+	return os.RemoveAll(s.tmp)
+}
+
+// RandomTraces returns the random traces of the exercise's hidden tests as
+// its judge makes them with seed, or where the driver's generator panics.
+func (c *Checker) RandomTraces(ctx context.Context, ex *course.Exercise, seed uint64) ([]harness.Generated, error) {
+	judge, err := c.judge(ctx, ex)
+	if err != nil {
+		return nil, err
+	}
+	tmp, err := os.MkdirTemp(c.TempDir, "kurs-traces-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
+	suite, err := json.Marshal(ex.Suite)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.WriteFile(filepath.Join(tmp, "suite.json"), suite, 0o644); err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, time.Minute)
+	defer cancel()
+	cmd := sandbox.Command(ctx, sandbox.Policy{Memory: DefaultMemory}, judge, "traces", filepath.Join(tmp, "suite.json"))
+	cmd.Env = []string{fmt.Sprintf("KURS_SEED=%d", seed)}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("random traces of %s: %w: %s", ex.ID, err, bytes.TrimSpace(stderr.Bytes()))
+	}
+	var gens []harness.Generated
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	sc.Buffer(make([]byte, 64<<10), 16<<20)
+	for sc.Scan() {
+		var g harness.Generated
+		if err := json.Unmarshal(sc.Bytes(), &g); err != nil {
+			return nil, err
+		}
+		gens = append(gens, g)
+	}
+	return gens, sc.Err()
+}
