@@ -157,7 +157,9 @@ var (
 var driverTemplate = template.Must(template.New("driver").Funcs(funcs).Parse(`{{header}}
 
 // The test program of the exercise {{.ID}}: it drives the learner's value
-// and the reference's through the traces of testdata/suite.json.
+// and the reference's through the traces of testdata/suite.json. It is
+// built twice: with the learner's package, to answer, and with the
+// reference in its place, to judge.
 package main
 
 import (
@@ -168,9 +170,8 @@ import (
 	"strconv"
 {{- end}}
 
-	learner "github.com/kurs-course/kurs/{{.ID}}"
+	ex "github.com/kurs-course/kurs/{{.ID}}"
 	"github.com/kurs-course/kurs/internal/harness"
-	reference "github.com/kurs-course/kurs/internal/reference/{{.ID}}"
 )
 
 func main() {
@@ -194,17 +195,11 @@ type value interface {
 
 type subject struct{ v value }
 
-func newSubject(ref bool, args []float64) harness.Subject {
-	if ref {
+func newSubject(args []float64) harness.Subject {
 {{- if .API.Pointer}}
-		return subject{ {{invoke "reference" "New" .API.New}} }
-	}
-	return subject{ {{invoke "learner" "New" .API.New}} }
+	return subject{ {{invoke "ex" "New" .API.New}} }
 {{- else}}
-		v := {{invoke "reference" "New" .API.New}}
-		return subject{&v}
-	}
-	v := {{invoke "learner" "New" .API.New}}
+	v := {{invoke "ex" "New" .API.New}}
 	return subject{&v}
 {{- end}}
 }
@@ -290,14 +285,14 @@ type generator struct {
 	ops                []op
 }
 
-// random draws a trace. The reference runs alongside, so that follow-up
-// calls come exactly where the reference's result calls for them.
+// random draws a trace in the judge. The reference runs alongside, so that
+// follow-up calls come exactly where the reference's result calls for them.
 func random(r *rand.Rand) harness.Trace {
 	tr := harness.Trace{New: make([]float64, len(gen.new))}
 	for i, a := range gen.new {
 		tr.New[i] = a.draw(r, 0)
 	}
-	ref := newSubject(true, tr.New)
+	ref := newSubject(tr.New)
 	weights := make([]float64, len(gen.ops))
 	mix := make([][]float64, len(gen.ops))
 	for i, o := range gen.ops {
