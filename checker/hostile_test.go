@@ -6,8 +6,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -107,4 +109,42 @@ func dirSize(t testing.TB, dir string) int64 {
 		return nil
 	})
 	return n
+}
+
+// While the learner's endless loop runs, the process that executes it is
+// under seccomp and no_new_privs: the kernel, not the language, is the
+// boundary.
+func TestLearnerProgramIsConfined(t *testing.T) {
+	if runtime.GOOS != "linux" || (runtime.GOARCH != "amd64" && runtime.GOARCH != "arm64") {
+		t.Skip("kernel confinement is built for Linux on amd64 and arm64")
+	}
+	ex := exercise(t, "circuitbreaker")
+	dir := folder(t, map[string]string{"circuitbreaker.go": spinning(t)})
+	tmp := t.TempDir()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_, _ = (&checker.Checker{Timeout: 4 * time.Second, TempDir: tmp}).Check(context.Background(), ex, dir)
+	}()
+	var status string
+	for status == "" {
+		select {
+		case <-done:
+			t.Fatal("the check ended before the learner's program was seen")
+		case <-time.After(20 * time.Millisecond):
+		}
+		for _, p := range processesUnder(t, tmp) {
+			pid, cmd, _ := strings.Cut(p, ": ")
+			if !strings.Contains(cmd, "kurs-learner serve") || strings.Contains(cmd, "kurs-sandbox-launcher") {
+				continue
+			}
+			data, err := os.ReadFile(filepath.Join("/proc", pid, "status"))
+			if err == nil && strings.Contains(string(data), "Seccomp:\t2") {
+				status = string(data)
+			}
+		}
+	}
+	<-done
+	assert.Contains(t, status, "Seccomp:\t2")
+	assert.Contains(t, status, "NoNewPrivs:\t1")
 }
