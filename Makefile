@@ -46,3 +46,9 @@ mutants:
 
 clean:
 	rm -rf bin
+
+## assets: rebuild the in-page editor (CodeMirror 6 with Go mode) from web/editor/ into web/assets/editor.js.gz; needs npm, which only this target uses: the bundle is committed
+.PHONY: assets
+assets:
+	cd web/editor && npm ci --no-audit --no-fund && npm run build
+	gzip -9n < web/editor/build/editor.js > web/assets/editor.js.gz

@@ -1,0 +1,85 @@
+// The in-page editor of kurs serve: CodeMirror 6 with Go mode. The page's
+// script (app.js) creates one editor per file through window.KursEditor
+// and does everything else: saving, checking, following outside saves.
+import { EditorView, basicSetup } from "codemirror";
+import { keymap, Decoration } from "@codemirror/view";
+import { EditorState, StateEffect, StateField } from "@codemirror/state";
+import { indentUnit } from "@codemirror/language";
+import { indentWithTab } from "@codemirror/commands";
+import { go } from "@codemirror/lang-go";
+
+// The line a result points at, marked like the page's highlighted code.
+const setMark = StateEffect.define();
+const markedLine = Decoration.line({ class: "cm-kurs-marked" });
+const markField = StateField.define({
+  create: () => Decoration.none,
+  update(marks, tr) {
+    marks = marks.map(tr.changes);
+    for (const e of tr.effects) {
+      if (!e.is(setMark)) continue;
+      const n = e.value;
+      marks = n > 0 && n <= tr.state.doc.lines
+        ? Decoration.set([markedLine.range(tr.state.doc.line(n).from)])
+        : Decoration.none;
+    }
+    return marks;
+  },
+  provide: (f) => EditorView.decorations.from(f),
+});
+
+const theme = EditorView.theme({
+  "&": { fontSize: "0.85rem", border: "1px solid var(--line, #d1d9e0)", borderRadius: "6px", backgroundColor: "#fff" },
+  "&.cm-focused": { outline: "2px solid var(--accent, #1d4ed8)", outlineOffset: "1px" },
+  ".cm-scroller": { fontFamily: 'ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace', lineHeight: "1.5" },
+  ".cm-kurs-marked": { backgroundColor: "#fdecec", boxShadow: "inset 4px 0 #b91c1c" },
+  ".cm-gutters": { backgroundColor: "#f6f8fa", color: "#59636e" },
+});
+
+window.KursEditor = {
+  // create replaces nothing: it appends an editor to parent and returns a
+  // small handle. onSave runs on Ctrl-S or Cmd-S, onChange on every edit.
+  create(parent, { doc, label, onSave, onChange }) {
+    const view = new EditorView({
+      parent,
+      state: EditorState.create({
+        doc,
+        extensions: [
+          basicSetup,
+          go(),
+          indentUnit.of("\t"),
+          EditorState.tabSize.of(4),
+          markField,
+          theme,
+          keymap.of([
+            { key: "Mod-s", preventDefault: true, run: () => { onSave(); return true; } },
+            indentWithTab,
+          ]),
+          EditorView.contentAttributes.of({ "aria-label": label }),
+          EditorView.updateListener.of((u) => { if (u.docChanged) onChange(); }),
+        ],
+      }),
+    });
+    return {
+      get value() { return view.state.doc.toString(); },
+      set value(text) {
+        view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text } });
+      },
+      focus() { view.focus(); },
+      // mark marks line n (1-based) and scrolls it into view; 0 clears.
+      mark(n) {
+        const effects = [setMark.of(n)];
+        if (n > 0 && n <= view.state.doc.lines) {
+          effects.push(EditorView.scrollIntoView(view.state.doc.line(n).from, { y: "center" }));
+        }
+        view.dispatch({ effects });
+      },
+      // goto puts the cursor on line n and focuses the editor.
+      goto(n) {
+        if (n < 1 || n > view.state.doc.lines) return;
+        const pos = view.state.doc.line(n).from;
+        view.dispatch({ selection: { anchor: pos }, effects: EditorView.scrollIntoView(pos, { y: "center" }) });
+        view.focus();
+      },
+    };
+  },
+};
