@@ -183,39 +183,7 @@ func TestBrowser(t *testing.T) {
 	total := len(c.Exercises)
 	srv := serve(t, dir, "127.0.0.1:0")
 
-	// Starting Chromium now and then fails on a busy machine (its zygote
-	// process dies before it answers); that says nothing about kurs, so
-	// the start is tried a few times before the test gives up.
-	var browser context.Context
-	for attempt := 1; ; attempt++ {
-		alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
-			chromedp.ExecPath(chrome),
-			chromedp.Headless,
-			chromedp.NoSandbox,
-			chromedp.DisableGPU,
-			chromedp.NoFirstRun,
-			chromedp.Flag("disable-background-networking", true),
-			chromedp.Flag("disable-component-update", true),
-			chromedp.Flag("disable-sync", true),
-			chromedp.Flag("disable-quic", true),
-			chromedp.Flag("disable-dev-shm-usage", true),
-			chromedp.UserDataDir(t.TempDir()),
-			chromedp.WindowSize(1200, 900),
-		)
-		ctx, cancelBrowser := chromedp.NewContext(alloc)
-		// The first Run starts the browser; it must not run under a timeout.
-		err := chromedp.Do(ctx)
-		if err == nil {
-			defer cancelAlloc()
-			defer cancelBrowser()
-			browser = ctx
-			break
-		}
-		cancelBrowser()
-		cancelAlloc()
-		require.Less(t, attempt, 3, "chromium did not start: %v", err)
-		t.Logf("chromium did not start (attempt %d): %v", attempt, err)
-	}
+	browser := startChromium(t, chrome, 1200, 900)
 
 	// step runs actions with a time limit, so a missing element fails the
 	// test instead of hanging it.
@@ -289,6 +257,9 @@ func TestBrowser(t *testing.T) {
 	assert.Contains(t, text("article.lesson h1"), "Resilienz Teil 2")
 	assert.Equal(t, "true", eval("tables", `String(document.querySelectorAll("article.lesson table tbody tr").length > 10)`))
 	assert.Equal(t, "true", eval("highlighted Go", `String(document.querySelectorAll("article.lesson pre .kd, article.lesson pre .nx, article.lesson pre .k").length > 0)`))
+	// mermaid is loaded only when a diagram comes near the screen.
+	assert.Equal(t, "false", eval("mermaid not loaded yet", `String(window.mermaid !== undefined)`))
+	step("scroll to the diagram", chromedp.Evaluate[chromedp.Void](`document.querySelector("pre.mermaid").scrollIntoView()`))
 	waitFor("the mermaid diagram", `document.querySelector("pre.mermaid svg") !== null`)
 	assert.Contains(t, eval("diagram text", `document.querySelector("pre.mermaid svg").textContent`), "half_open")
 
@@ -306,7 +277,7 @@ func TestBrowser(t *testing.T) {
 	// anything.
 	step("open the breaker", chromedp.Navigate(srv.url+"/exercise/circuitbreaker"), chromedp.WaitVisible(chromedp.CSS("#result")))
 	file := filepath.Join(dir, "circuitbreaker", "circuitbreaker.go")
-	assert.Contains(t, text(".files code.path"), file, "the page shows the file's path")
+	assert.Contains(t, text(".code code.path"), file, "the page shows the file's path")
 	assert.Contains(t, text("section.task"), "threshold")
 	noReload()
 	waitFor("the first result", `document.querySelector("#verdict")?.dataset.status === "fail"`)
@@ -424,4 +395,41 @@ func tokenOf(t *testing.T, browser context.Context) string {
 	require.NoError(t, err)
 	require.NotEmpty(t, v)
 	return v
+}
+
+// startChromium starts a headless Chromium with a window of w×h pixels and
+// returns its context; the browser ends with the test. Starting Chromium
+// now and then fails on a busy machine (its zygote process dies before it
+// answers); that says nothing about kurs, so the start is tried a few
+// times before the test gives up.
+func startChromium(t *testing.T, chrome string, w, h int) context.Context {
+	t.Helper()
+	for attempt := 1; ; attempt++ {
+		alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
+			chromedp.ExecPath(chrome),
+			chromedp.Headless,
+			chromedp.NoSandbox,
+			chromedp.DisableGPU,
+			chromedp.NoFirstRun,
+			chromedp.Flag("disable-background-networking", true),
+			chromedp.Flag("disable-component-update", true),
+			chromedp.Flag("disable-sync", true),
+			chromedp.Flag("disable-quic", true),
+			chromedp.Flag("disable-dev-shm-usage", true),
+			chromedp.UserDataDir(t.TempDir()),
+			chromedp.WindowSize(w, h),
+		)
+		ctx, cancelBrowser := chromedp.NewContext(alloc)
+		// The first Run starts the browser; it must not run under a timeout.
+		err := chromedp.Do(ctx)
+		if err == nil {
+			t.Cleanup(cancelAlloc)
+			t.Cleanup(cancelBrowser)
+			return ctx
+		}
+		cancelBrowser()
+		cancelAlloc()
+		require.Less(t, attempt, 3, "chromium did not start: %v", err)
+		t.Logf("chromium did not start (attempt %d): %v", attempt, err)
+	}
 }

@@ -171,8 +171,7 @@ func (s *Server) after(w http.ResponseWriter, r *http.Request, ex *course.Exerci
 		return
 	}
 	if done != "" {
-		d.Notice = map[string]string{"answer": p.T("web.quiz.saved"), "reset": p.T("web.reset.done_short"),
-			"reset_same": p.T("web.reset.same")}[done]
+		d.Notice = doneNotice(p, done)
 	}
 	s.render(w, http.StatusOK, "exercise", fragment, s.newPage(p, r, d.Title, d))
 }

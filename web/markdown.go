@@ -74,9 +74,10 @@ func (sectionIDs) Transform(doc *ast.Document, _ text.Reader, _ parser.Context) 
 	})
 }
 
-// highlightGo returns Go source as highlighted HTML, for the learner's file
-// and the reference solution shown side by side.
-func highlightGo(src []byte) (template.HTML, error) {
+// highlightGoLines returns Go source as highlighted HTML with numbered
+// lines, for the learner's file and the reference solution, with the given
+// ranges of lines (1-based, inclusive) marked with the class hl.
+func highlightGoLines(src []byte, marked [][2]int) (template.HTML, error) {
 	lexer := lexers.Get("go")
 	if lexer == nil {
 		return "", fmt.Errorf("no Go lexer")
@@ -86,7 +87,7 @@ func highlightGo(src []byte) (template.HTML, error) {
 		return "", err
 	}
 	var b bytes.Buffer
-	f := chromahtml.New(chromahtml.WithClasses(true), chromahtml.WithLineNumbers(true))
+	f := chromahtml.New(chromahtml.WithClasses(true), chromahtml.WithLineNumbers(true), chromahtml.HighlightLines(marked))
 	if err := f.Format(&b, styles.Get(codeStyle), it); err != nil {
 		return "", err
 	}

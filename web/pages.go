@@ -5,13 +5,11 @@ import (
 	"html/template"
 	"io/fs"
 	"log"
-	"mime"
 	"net/http"
 	"path"
 	"path/filepath"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/kurs-course/kurs/checker"
 	"github.com/kurs-course/kurs/i18n"
@@ -33,6 +31,8 @@ type page struct {
 	Other     string // the other language's code
 	Exercise  string // the exercise a page shows, for live results
 	Mermaid   bool   // the page has diagrams: load mermaid
+	Editor    bool   // the page edits code: load the editor
+	Wide      bool   // the page uses the whole width (the exercise's workplace)
 	Data      any
 }
 
@@ -138,6 +138,8 @@ type lessonView struct {
 type overviewData struct {
 	Lessons                      []lessonView
 	Passed, Total, Score, Points int
+	// Continue is the first exercise not passed yet, nil once all are.
+	Continue *linkView
 }
 
 func (s *Server) exerciseViews(p *i18n.Printer, prog *workspace.Progress, ids func(*course.Exercise) bool) []exerciseView {
@@ -173,6 +175,12 @@ func (s *Server) overview(w http.ResponseWriter, r *http.Request) {
 		lv := lessonView{ID: l.ID, Title: l.Title.In(p.Lang()), Minutes: l.Minutes}
 		lv.Exercises = s.exerciseViews(p, prog, func(ex *course.Exercise) bool { return ex.Lesson == l.ID })
 		d.Lessons = append(d.Lessons, lv)
+	}
+	for _, ex := range s.course.Exercises {
+		if ep := prog.Exercises[ex.ID]; ep == nil || !ep.Passed {
+			d.Continue = s.link(p, ex)
+			break
+		}
 	}
 	for _, ex := range s.exerciseViews(p, prog, func(*course.Exercise) bool { return true }) {
 		d.Total++
@@ -262,9 +270,16 @@ type hintView struct {
 }
 
 type quizCaseView struct {
-	Case    int
-	Options []string
-	Chosen  string
+	Case     int
+	Question template.HTML // empty when the task could not be taken apart
+	Options  []optionView
+	Chosen   string
+	Mark     string // pass or fail in the latest result, else empty
+}
+
+type optionView struct {
+	Letter string
+	Text   template.HTML // empty when the task could not be taken apart
 }
 
 type exerciseData struct {
@@ -274,6 +289,8 @@ type exerciseData struct {
 	Summary     template.HTML
 	Dir         string
 	Files       []fileView
+	Code        []codeFile
+	Mark        codeMark
 	Points      int
 	Quiz        []quizCaseView
 	QuizProblem string
@@ -281,6 +298,8 @@ type exerciseData struct {
 	Passed      bool
 	Notice      string
 	Result      *resultView
+	// Next is the exercise after this one, nil after the last.
+	Next *linkView
 }
 
 // exercise looks up the exercise of a request; it answers 404 itself.
@@ -306,6 +325,8 @@ func (s *Server) exercise(w http.ResponseWriter, r *http.Request) {
 	d.Notice = s.notice(r)
 	pg := s.newPage(p, r, d.Title, d)
 	pg.Exercise = ex.ID
+	pg.Wide = true
+	pg.Editor = len(ex.Quiz) == 0
 	s.render(w, http.StatusOK, "exercise", "layout", pg)
 }
 
@@ -315,9 +336,18 @@ func (s *Server) notice(r *http.Request) string {
 	if c, err := r.Cookie(langCookie); err == nil && i18n.Supported(c.Value) {
 		p = s.printers[c.Value]
 	}
-	switch r.URL.Query().Get("done") {
+	return doneNotice(p, r.URL.Query().Get("done"))
+}
+
+// doneNotice returns the message after a form, by what it did.
+func doneNotice(p *i18n.Printer, done string) string {
+	switch done {
 	case "answer":
-		return p.T("web.quiz.saved")
+		return p.T("web.quiz.done")
+	case "saved":
+		return p.T("web.editor.saved")
+	case "unchanged":
+		return p.T("web.editor.unchanged")
 	case "reset":
 		return p.T("web.reset.done_short")
 	case "reset_same":
@@ -358,20 +388,43 @@ func (s *Server) exerciseData(p *i18n.Printer, ex *course.Exercise) (*exerciseDa
 		}
 	}
 	d.Hints = s.hints(p, ex, ep.HintsSeen)
+	st := s.exercises[ex.ID]
+	s.mu.Lock()
+	res := st.res
+	s.mu.Unlock()
 	if len(ex.Quiz) > 0 {
 		chosen, qerr := s.currentAnswers(ex)
 		if qerr != nil {
 			d.QuizProblem = quizProblem(p, qerr)
 		}
+		task, split := s.splitQuiz(ex, p.Lang())
+		if split {
+			d.Summary = task.Intro
+		}
+		marks := quizMarks(res)
 		for i, c := range ex.Quiz {
-			v := quizCaseView{Case: c.Case, Options: quizOptions(c)}
+			v := quizCaseView{Case: c.Case, Mark: marks[c.Case]}
+			if split {
+				v.Question = task.Cases[i].Question
+			}
+			for _, o := range quizOptions(c) {
+				ov := optionView{Letter: o}
+				if split {
+					ov.Text = task.Cases[i].Options[o]
+				}
+				v.Options = append(v.Options, ov)
+			}
 			if i < len(chosen) {
 				v.Chosen = chosen[i]
 			}
 			d.Quiz = append(d.Quiz, v)
 		}
+	} else {
+		d.Mark = s.markOf(ex, res)
+		d.Code = s.codeFiles(p, ex, d.Mark)
 	}
 	d.Result = s.resultView(p, ex)
+	d.Next = s.link(p, s.nextExercise(ex))
 	return d, nil
 }
 
@@ -451,59 +504,56 @@ func (s *Server) solution(w http.ResponseWriter, r *http.Request) {
 	}
 	d := &solutionData{ID: ex.ID, Title: ex.Title.In(p.Lang())}
 	files, _ := checker.ReadSources(s.ws.ExerciseDir(ex.ID), ex.ID)
+	var mine [][]byte
+	var mineNames []string
 	for _, f := range files {
 		data, err := readInside(s.ws.Dir, f)
 		if err != nil {
 			continue
 		}
-		code, err := highlightGo(data)
-		if err != nil {
-			continue
-		}
-		d.Mine = append(d.Mine, fileView{Rel: f, Code: code})
+		mine, mineNames = append(mine, data), append(mineNames, f)
 	}
 	ref, err := ex.Solution()
 	if err != nil {
 		s.message(w, r, http.StatusInternalServerError, p.T("web.error.solution", "Err", err))
 		return
 	}
+	// The differences are marked on both sides: each file of the learner
+	// against the reference file of the same name, or the only one.
+	counterpart := func(name string) []byte {
+		for _, f := range ref {
+			if f.Name == path.Base(name) {
+				return f.Data
+			}
+		}
+		if len(ref) == 1 {
+			return ref[0].Data
+		}
+		return nil
+	}
+	refMarks := map[string][][2]int{}
+	for i, data := range mine {
+		other := counterpart(mineNames[i])
+		inMine, inRef := changedLines(string(data), string(other))
+		if other != nil {
+			for _, f := range ref {
+				if bytes.Equal(f.Data, other) {
+					refMarks[f.Name] = inRef
+				}
+			}
+		}
+		code, err := highlightGoLines(data, inMine)
+		if err != nil {
+			continue
+		}
+		d.Mine = append(d.Mine, fileView{Rel: mineNames[i], Code: code})
+	}
 	for _, f := range ref {
-		code, err := highlightGo(f.Data)
+		code, err := highlightGoLines(f.Data, refMarks[f.Name])
 		if err != nil {
 			continue
 		}
 		d.Reference = append(d.Reference, fileView{Rel: f.Name, Code: code})
 	}
 	s.render(w, http.StatusOK, "solution", "layout", s.newPage(p, r, p.T("web.solution.title", "Exercise", d.Title), d))
-}
-
-func (s *Server) serveCodeCSS(w http.ResponseWriter, r *http.Request) {
-	w.Header().Set("Content-Type", "text/css; charset=utf-8")
-	w.Header().Set("Cache-Control", "no-cache")
-	_, _ = w.Write(s.codeCSS)
-}
-
-// assetHandler serves the embedded assets. Browsers revalidate them (no-cache)
-// so a newer kurs never shows an old script; the embedded files carry no
-// modification time, so the ETag is the kurs process's start.
-func assetHandler(fsys fs.FS) http.Handler {
-	etag := `"` + time.Now().UTC().Format("20060102T150405.000000000") + `"`
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		name := strings.TrimPrefix(path.Clean("/"+r.URL.Path), "/")
-		data, err := fs.ReadFile(fsys, name)
-		if err != nil || strings.HasPrefix(path.Base(name), ".") {
-			http.NotFound(w, r)
-			return
-		}
-		if ct := mime.TypeByExtension(path.Ext(name)); ct != "" {
-			w.Header().Set("Content-Type", ct)
-		}
-		w.Header().Set("Cache-Control", "no-cache")
-		w.Header().Set("ETag", etag)
-		if r.Header.Get("If-None-Match") == etag {
-			w.WriteHeader(http.StatusNotModified)
-			return
-		}
-		_, _ = w.Write(data)
-	})
 }

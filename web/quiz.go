@@ -153,16 +153,21 @@ func (s *Server) currentAnswers(ex *course.Exercise) ([]string, error) {
 }
 
 // writeAnswer puts the answers into the learner's file, or into a fresh
-// skeleton when no file declares Answer. It returns the backup folder.
-func (s *Server) writeAnswer(ex *course.Exercise, answers []string, lang string) (string, error) {
+// skeleton when no file declares Answer, and reports whether the file
+// changed. A change is backed up first; answers that are already in the
+// file write nothing and leave no backup.
+func (s *Server) writeAnswer(ex *course.Exercise, answers []string, lang string) (bool, error) {
 	d, err := s.learnerAnswer(ex)
 	if err != nil {
-		return "", err
+		return false, err
+	}
+	if d != nil && bytes.Equal(d.withValues(answers), d.src) {
+		return false, nil
 	}
 	if d == nil {
 		files, err := ex.Skeleton(lang)
 		if err != nil {
-			return "", err
+			return false, err
 		}
 		for _, f := range files {
 			if sd, _ := findAnswer(path.Join(ex.ID, f.Name), f.Data); sd != nil {
@@ -172,17 +177,16 @@ func (s *Server) writeAnswer(ex *course.Exercise, answers []string, lang string)
 		}
 	}
 	if d == nil {
-		return "", errNoAnswer
+		return false, errNoAnswer
 	}
 	name, err := insideWorkspace(s.ws.Dir, d.rel)
 	if err != nil {
-		return "", err
+		return false, err
 	}
-	backup, err := s.ws.Backup(d.rel)
-	if err != nil {
-		return "", err
+	if _, err := s.ws.Backup(d.rel); err != nil {
+		return false, err
 	}
-	return backup, workspace.WriteFileAtomic(name, d.withValues(answers))
+	return true, workspace.WriteFileAtomic(name, d.withValues(answers))
 }
 
 // answer saves the quiz answers from the page and grades them at once.
@@ -215,7 +219,13 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request) {
 		}
 		answers[c.Case-1] = v
 	}
-	if _, err := s.writeAnswer(ex, answers, p.Lang()); err != nil {
+	// The file is written while no check of it runs, so that the check
+	// reads the old answers or the new ones.
+	st := s.exercises[ex.ID]
+	st.run.Lock()
+	changed, err := s.writeAnswer(ex, answers, p.Lang())
+	st.run.Unlock()
+	if err != nil {
 		s.message(w, r, http.StatusConflict, quizProblem(p, err))
 		return
 	}
@@ -223,7 +233,11 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request) {
 		s.message(w, r, http.StatusInternalServerError, p.T("web.error.check", "Err", err))
 		return
 	}
-	s.after(w, r, ex, "result", "answer")
+	done := ""
+	if changed {
+		done = "answer"
+	}
+	s.after(w, r, ex, "result", done)
 }
 
 // quizProblem explains why the page cannot read or write the answer.

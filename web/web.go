@@ -23,7 +23,6 @@ import (
 	"errors"
 	"fmt"
 	"html/template"
-	"io/fs"
 	"net"
 	"net/http"
 	"strings"
@@ -73,10 +72,9 @@ type Server struct {
 	lang    string
 	watcher Watcher
 
-	md      *markdown
-	pages   map[string]*template.Template
-	assets  fs.FS
-	codeCSS []byte
+	md     *markdown
+	pages  map[string]*template.Template
+	assets *assetTable
 	// token authorizes state-changing requests; instance tells pages that
 	// the server was restarted (and its token changed).
 	token, instance string
@@ -131,14 +129,11 @@ func New(opt Options) (*Server, error) {
 	if s.instance, err = random(); err != nil {
 		return nil, err
 	}
-	if s.assets, err = fs.Sub(assetFS, "assets"); err != nil {
-		return nil, err
-	}
-	if s.codeCSS, err = codeCSS(); err != nil {
+	if s.assets, err = loadAssets(); err != nil {
 		return nil, err
 	}
 	for _, page := range []string{"overview", "lesson", "exercise", "solution", "message"} {
-		t, err := template.New(page).Funcs(funcs).ParseFS(templateFS, "templates/layout.html", "templates/parts.html", "templates/"+page+".html")
+		t, err := template.New(page).Funcs(funcs).Funcs(template.FuncMap{"asset": s.assets.url}).ParseFS(templateFS, "templates/layout.html", "templates/parts.html", "templates/"+page+".html")
 		if err != nil {
 			return nil, fmt.Errorf("web: template %s: %w", page, err)
 		}
@@ -262,9 +257,15 @@ func (s *Server) handler() http.Handler {
 	mux.HandleFunc("POST /exercise/{id}/hint", s.hint)
 	mux.HandleFunc("POST /exercise/{id}/answer", s.answer)
 	mux.HandleFunc("POST /exercise/{id}/reset", s.reset)
+	mux.HandleFunc("POST /exercise/{id}/save", s.save)
+	mux.HandleFunc("GET /exercise/{id}/files", s.filesJSON)
 	mux.HandleFunc("GET /events", s.events)
-	mux.HandleFunc("GET /assets/code.css", s.serveCodeCSS)
-	mux.Handle("GET /assets/", http.StripPrefix("/assets/", assetHandler(s.assets)))
+	mux.Handle("GET /assets/", http.StripPrefix("/assets/", s.assets))
+	// Browsers ask for /favicon.ico unless a page names its icon; pages
+	// do, but a message in plain text does not.
+	mux.HandleFunc("GET /favicon.ico", func(w http.ResponseWriter, r *http.Request) {
+		s.assets.byName["favicon.svg"].serve(w, r, false)
+	})
 	mux.HandleFunc("/", s.notFound)
 	return s.guard(mux)
 }

@@ -1,6 +1,7 @@
-// kurs web UI: live results, forms without reloading, the language switch
-// that keeps the reader's place, and mermaid diagrams. Every page works
-// without this script too; it only saves reloads.
+// kurs web UI: live results, forms without reloading, the in-page editor,
+// the language switch that keeps the reader's place, and mermaid diagrams
+// loaded when one comes into view. Every page works without this script
+// too; it only saves reloads.
 "use strict";
 
 (function () {
@@ -39,10 +40,12 @@
     });
   }
 
-  // Status next to the check button.
+  // Status next to the check button: checking, saving, failed, dirty
+  // (edits not saved yet) or nothing.
   function status(kind) {
     const el = document.getElementById("status");
     if (!el) return;
+    if (!kind && dirty()) kind = "dirty";
     el.textContent = kind ? el.dataset[kind] || "" : "";
     el.className = "status " + (kind || "");
   }
@@ -69,13 +72,18 @@
     return m ? Number(m[1]) : -1;
   }
 
-  function showResult(html) {
+  // showResult swaps in a result; own says that it answers the page's
+  // own save, whose files are then the ones on disk.
+  function showResult(html, own) {
     const seq = seqOf(html);
     if (seq !== -1 && seq < shownSeq) return; // an older result arrived late
     document.getElementById("result").innerHTML = html;
     shownSeq = seq;
     status("");
     syncMini();
+    syncQuiz();
+    markLine();
+    followFiles(own).catch(() => {});
   }
 
   // The verdict also stands at the top of the page, for a learner who is
@@ -90,10 +98,28 @@
     mini.className = "mini " + v.dataset.status;
   }
 
-  // refreshResult shows the latest result without reloading the page.
-  async function refreshResult() {
+  // Each quiz case shows whether its answer is right.
+  function syncQuiz() {
+    const form = document.getElementById("quiz-form");
+    const v = document.getElementById("verdict");
+    if (!form || !v) return;
+    (v.dataset.cases || "").trim().split(/\s+/).forEach((pair) => {
+      const [n, mark] = pair.split("=");
+      const fs = document.getElementById("case" + n);
+      if (!fs) return;
+      fs.className = "case " + (mark || "");
+      const m = fs.querySelector(".case-mark");
+      if (m) m.textContent = mark === "pass" ? form.dataset.right : mark === "fail" ? form.dataset.wrong : "";
+    });
+  }
+
+  // refreshResult shows the latest result without reloading the page;
+  // onlyNewer leaves the page alone unless the server has a newer one.
+  async function refreshResult(onlyNewer) {
     if (!exercise) return;
-    showResult(await fetchFragment(`/exercise/${exercise}/result`));
+    const html = await fetchFragment(`/exercise/${exercise}/result`);
+    if (onlyNewer && seqOf(html) <= shownSeq) return;
+    showResult(html, false);
     autocheck();
   }
 
@@ -107,8 +133,37 @@
     if (fresh) box.replaceWith(fresh);
   }
 
+  // showProblem puts a message the server sent above a target.
+  function showProblem(target, text) {
+    const p = document.createElement("p");
+    p.className = "problem";
+    p.setAttribute("role", "alert");
+    p.textContent = text;
+    target.prepend(p);
+  }
+
+  // The hints: new hints are added to the list (a live region, so that
+  // only the new one is read out), the button replaced, and the focus put
+  // back on the button, or on the last hint once there is no button.
+  function showHints(html) {
+    const box = document.getElementById("hints");
+    const doc = new DOMParser().parseFromString(html, "text/html");
+    const list = box.querySelector("ol.hints");
+    const fresh = doc.querySelector("ol.hints");
+    if (list && fresh) {
+      [...fresh.children].slice(list.children.length).forEach((li) => list.append(li));
+    }
+    [...box.children].forEach((el) => { if (el !== list) el.remove(); });
+    [...doc.body.children].forEach((el) => { if (!el.matches("ol.hints")) box.append(el); });
+    const next = document.getElementById("hint-button");
+    if (next) next.focus();
+    else if (list && list.lastElementChild) list.lastElementChild.focus();
+  }
+
   // Forms post in the background and swap in the fragment they answer
-  // with; without this script they post and come back to the page.
+  // with; without this script they post and come back to the page. The
+  // button is not disabled while the form is under way (that would take
+  // the keyboard focus away); a second press waits for the first.
   document.addEventListener("submit", async (e) => {
     const form = e.target;
     if (form.dataset.confirm && !window.confirm(form.dataset.confirm)) {
@@ -118,9 +173,15 @@
     const target = form.dataset.fragment && document.querySelector(form.dataset.fragment);
     if (!target) return;
     e.preventDefault();
-    const button = form.querySelector('button[type="submit"]');
+    if (form.dataset.busy) {
+      // Under way: send the form once more when this answer is in, so
+      // that the last choice counts.
+      form.dataset.again = "1";
+      return;
+    }
+    form.dataset.busy = "1";
+    form.setAttribute("aria-busy", "true");
     const checks = form.dataset.fragment === "#result";
-    if (button) button.disabled = true;
     if (checks) {
       status("checking");
       posting++;
@@ -134,16 +195,21 @@
       const text = await r.text();
       if (!r.ok) {
         status("");
-        target.insertAdjacentHTML("afterbegin", '<p class="problem"></p>');
-        target.firstElementChild.textContent = text;
+        showProblem(target, text);
         return;
       }
-      if (checks) showResult(text);
+      if (checks) showResult(text, false);
+      else if (target.id === "hints") showHints(text);
       else target.innerHTML = text;
     } catch (err) {
       status("failed");
     } finally {
-      if (button) button.disabled = false;
+      delete form.dataset.busy;
+      form.removeAttribute("aria-busy");
+      if (form.dataset.again) {
+        delete form.dataset.again;
+        form.requestSubmit();
+      }
       if (checks && --posting === 0 && latestSeq > shownSeq) refreshResult().catch(() => status("failed"));
     }
   });
@@ -174,6 +240,196 @@
     }
   });
 
+  // The in-page editor. Each of the learner's files gets one; the page
+  // keeps, per file, the text and version (sum) it last loaded or saved.
+  // A save sends that version along, so that the server does not
+  // overwrite a file saved meanwhile in another editor.
+  const files = [...document.querySelectorAll(".code .file")].map((el) => ({
+    el,
+    rel: el.dataset.rel,
+    base: el.dataset.sum,
+    text: el.querySelector("textarea.source").value,
+    editor: null,
+  }));
+  const saveButton = document.getElementById("save-button");
+  const note = document.getElementById("editor-note");
+  let saving = false;
+
+  function dirty() {
+    return files.some((f) => f.editor && f.editor.value !== f.text);
+  }
+
+  function setupEditors() {
+    if (!window.KursEditor || files.length === 0) return;
+    files.forEach((f) => {
+      const view = f.el.querySelector(".code-view");
+      const holder = document.createElement("div");
+      holder.className = "editor";
+      view.hidden = true;
+      view.after(holder);
+      f.editor = window.KursEditor.create(holder, {
+        doc: f.text,
+        label: f.el.dataset.label,
+        onSave: () => save(false),
+        onChange: () => { if (!saving) status(""); },
+      });
+    });
+    saveButton.hidden = false;
+    saveButton.disabled = false;
+    saveButton.addEventListener("click", () => save(false));
+    const help = document.getElementById("editor-help");
+    if (help && help.dataset.editor) help.textContent = help.dataset.editor;
+    markLine();
+    window.addEventListener("beforeunload", (e) => {
+      if (dirty()) e.preventDefault();
+    });
+  }
+
+  // note shows a message about the file above the editor, with buttons.
+  function showNote(text, buttons) {
+    note.textContent = text;
+    (buttons || []).forEach(([label, fn]) => {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.textContent = label;
+      b.addEventListener("click", () => { hideNote(); fn(); });
+      note.append(document.createElement("br"), b);
+    });
+    note.hidden = false;
+  }
+  function hideNote() {
+    note.hidden = true;
+    note.textContent = "";
+  }
+
+  async function save(force) {
+    if (saving || files.length === 0 || !files[0].editor) return;
+    saving = true;
+    posting++;
+    status("saving");
+    const sent = files.map((f) => f.editor.value);
+    const body = new URLSearchParams();
+    body.set("token", token());
+    files.forEach((f, i) => {
+      body.append("file", f.rel);
+      body.append("content", sent[i]);
+      body.append("base", f.base);
+    });
+    if (force) body.set("force", "1");
+    try {
+      const r = await fetch(`/exercise/${exercise}/save?lang=${lang}`, {
+        method: "POST",
+        body,
+        headers: { "X-Kurs-Token": token(), "X-Kurs-Fragment": "1" },
+      });
+      const text = await r.text();
+      if (r.status === 409) {
+        status("");
+        conflict();
+        return;
+      }
+      if (!r.ok) {
+        status("");
+        showProblem(document.getElementById("result"), text);
+        return;
+      }
+      files.forEach((f, i) => { f.text = sent[i]; });
+      hideNote();
+      showResult(text, true);
+    } catch (err) {
+      status("failed");
+    } finally {
+      saving = false;
+      if (--posting === 0 && latestSeq > shownSeq) refreshResult().catch(() => status("failed"));
+    }
+  }
+
+  // conflict offers the two ways out when the file changed on disk and
+  // the page holds edits of its own.
+  function conflict() {
+    showNote(note.dataset.outsideDirty, [
+      [note.dataset.load, () => loadFiles(true)],
+      [note.dataset.overwrite, () => save(true)],
+    ]);
+  }
+
+  // loadFiles puts the files as they are on disk into the editors.
+  async function loadFiles(announce) {
+    const r = await fetch(`/exercise/${exercise}/files?lang=${lang}`, { cache: "no-store" });
+    if (!r.ok) return;
+    const disk = await r.json();
+    disk.forEach((d) => {
+      const f = files.find((x) => x.rel === d.rel);
+      if (!f) return;
+      f.base = d.sum;
+      f.text = d.text;
+      if (f.editor && f.editor.value !== d.text) f.editor.value = d.text;
+    });
+    markLine();
+    status("");
+    if (announce) showNote(note.dataset.outside);
+  }
+
+  // followFiles compares the versions a result was checked with to the
+  // page's: a save from the page updates them; a save from another editor
+  // shows the saved file, or, when the page holds unsaved edits, asks.
+  async function followFiles(own) {
+    if (!files.length || !files[0].editor) return;
+    let outside = false;
+    document.querySelectorAll("#result .code-sums li").forEach((li) => {
+      const f = files.find((x) => x.rel === li.dataset.rel);
+      if (!f) return;
+      if (own) f.base = li.dataset.sum;
+      else if (li.dataset.sum !== f.base) outside = true;
+    });
+    if (!outside) return;
+    if (dirty()) conflict();
+    else await loadFiles(true);
+  }
+
+  // markLine marks in the editor the line the result points at.
+  function markLine() {
+    const v = document.getElementById("verdict");
+    files.forEach((f) => {
+      if (!f.editor) return;
+      const line = v && v.dataset.file === f.rel ? Number(v.dataset.line) : 0;
+      f.editor.mark(line);
+    });
+  }
+
+  // Diagrams: mermaid is large, so it is loaded only when a diagram comes
+  // near the screen, and only once.
+  function lazyMermaid() {
+    const src = meta("kurs-mermaid");
+    const pres = document.querySelectorAll("pre.mermaid");
+    if (!src || pres.length === 0) return;
+    let loading = null;
+    const load = () => {
+      loading = loading || new Promise((resolve, reject) => {
+        const s = document.createElement("script");
+        s.src = src.content;
+        s.onload = resolve;
+        s.onerror = reject;
+        document.head.append(s);
+      }).then(() => {
+        window.mermaid.initialize({ startOnLoad: false, securityLevel: "strict", theme: "neutral" });
+      });
+      return loading;
+    };
+    const draw = (nodes) => load().then(() => window.mermaid.run({ nodes })).catch(() => {});
+    if (!window.IntersectionObserver) {
+      draw([...pres]);
+      return;
+    }
+    const io = new IntersectionObserver((entries) => {
+      const seen = entries.filter((e) => e.isIntersecting).map((e) => e.target);
+      if (seen.length === 0) return;
+      seen.forEach((el) => io.unobserve(el));
+      draw(seen);
+    }, { rootMargin: "300px 0px" });
+    pres.forEach((p) => io.observe(p));
+  }
+
   // Live results: the server says when a check starts and ends. The
   // browser reconnects by itself when the stream breaks (retry: 1000).
   const live = document.getElementById("live");
@@ -197,6 +453,10 @@
         shownSeq = latestSeq = -1; // a new server counts checks from 1
         refreshResult().catch(() => {});
         refreshProgress().catch(() => {});
+      } else {
+        // A check that ended while the page loaded announced its result
+        // before the page listened.
+        refreshResult(true).catch(() => {});
       }
     });
     es.addEventListener("checking", (e) => {
@@ -220,10 +480,8 @@
     const v = document.getElementById("verdict");
     if (v) shownSeq = latestSeq = Number(v.dataset.seq);
     syncMini();
+    setupEditors();
     autocheck();
-    if (window.mermaid) {
-      window.mermaid.initialize({ startOnLoad: false, securityLevel: "strict", theme: "neutral" });
-      window.mermaid.run({ querySelector: "pre.mermaid" });
-    }
+    lazyMermaid();
   });
 })();

@@ -1,0 +1,460 @@
+package web
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"html/template"
+	"io/fs"
+	"net/http"
+	"os"
+	"path"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/kurs-course/kurs/checker"
+	"github.com/kurs-course/kurs/i18n"
+	"github.com/kurs-course/kurs/internal/course"
+	"github.com/kurs-course/kurs/internal/harness"
+	"github.com/kurs-course/kurs/internal/workspace"
+)
+
+// The exercise page is a place to work: the task on one side, the
+// learner's file (editable in the page), the check and its result on the
+// other. This file holds what that needs beyond showing a result: the
+// line a result points at, saving from the page, the next exercise, and
+// the quiz's task taken apart so that each option's text stands in its
+// label.
+
+// maxSource is the largest file the page saves; the checker refuses
+// larger ones anyway.
+const maxSource = 1 << 20
+
+// sum returns the hex SHA-256 of data: the version of a file that the page
+// edits, so that a save can tell whether the file changed meanwhile.
+func sum(data []byte) string {
+	s := sha256.Sum256(data)
+	return hex.EncodeToString(s[:])
+}
+
+// codeMark is the line of the learner's code that a result points at.
+type codeMark struct {
+	File   string // relative to the workspace, slash-separated
+	Line   int
+	Method string // the method the failing step calls, when the line is its declaration
+}
+
+// compilerPos finds the first FILE.go:LINE[:COL]: in compiler output,
+// which the checker has already made relative to the workspace.
+var compilerPos = regexp.MustCompile(`(?m)^\s*([^\s:]+\.go):(\d+)(?::\d+)?: `)
+
+// markOf returns the line a result points at: where the build or the
+// static checks stopped, where a panic happened, or else the declaration
+// of the method that the first failing step calls. It returns the zero
+// codeMark when there is no such line.
+func (s *Server) markOf(ex *course.Exercise, res *checker.Result) codeMark {
+	if res == nil || res.Status == checker.Pass {
+		return codeMark{}
+	}
+	if pr := res.Problem; pr != nil {
+		if pr.File != "" && pr.Line > 0 {
+			return codeMark{File: pr.File, Line: pr.Line}
+		}
+		if m := compilerPos.FindStringSubmatch(pr.Detail); m != nil {
+			line, _ := strconv.Atoi(m[2])
+			return codeMark{File: m[1], Line: line}
+		}
+		return codeMark{}
+	}
+	t := res.FirstFailure()
+	if t == nil || t.Failure == nil || t.Failure.Kind == harness.Quiz {
+		return codeMark{}
+	}
+	f := t.Failure
+	if fr := strings.TrimPrefix(f.Frame, "github.com/kurs-course/kurs/"); fr != "" {
+		if i := strings.LastIndex(fr, ":"); i > 0 {
+			if line, err := strconv.Atoi(fr[i+1:]); err == nil {
+				return codeMark{File: fr[:i], Line: line}
+			}
+		}
+	}
+	method, _, _ := strings.Cut(f.Call, "(")
+	if f.Step == 0 || method == "" {
+		method = "New"
+	}
+	names, _ := checker.ReadSources(s.ws.ExerciseDir(ex.ID), ex.ID)
+	for _, rel := range names {
+		src, err := readInside(s.ws.Dir, rel)
+		if err != nil {
+			continue
+		}
+		if line := declLine(src, method, f.Step == 0); line > 0 {
+			return codeMark{File: rel, Line: line, Method: method}
+		}
+	}
+	return codeMark{}
+}
+
+// declLine returns the line where the method (or, for the constructor,
+// the function) name is declared in src, or 0.
+func declLine(src []byte, name string, function bool) int {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "", src, parser.SkipObjectResolution)
+	if f == nil || (err != nil && len(f.Decls) == 0) {
+		return 0
+	}
+	for _, d := range f.Decls {
+		fd, ok := d.(*ast.FuncDecl)
+		if !ok || fd.Name.Name != name || (fd.Recv == nil) != function {
+			continue
+		}
+		return fset.Position(fd.Pos()).Line
+	}
+	return 0
+}
+
+// codeFile is one of the learner's files as the page edits it.
+type codeFile struct {
+	Rel, Abs string
+	Text     string // the file's content, for the editor
+	Sum      string // the version the page shows (see sum)
+	Code     template.HTML
+	Missing  bool // the file does not exist yet; the page shows the skeleton
+}
+
+// codeFiles returns the learner's files of ex, highlighted with mark's line
+// marked, or the skeleton when the folder holds none.
+func (s *Server) codeFiles(p *i18n.Printer, ex *course.Exercise, mark codeMark) []codeFile {
+	var out []codeFile
+	names, _ := checker.ReadSources(s.ws.ExerciseDir(ex.ID), ex.ID)
+	for _, rel := range names {
+		data, err := readInside(s.ws.Dir, rel)
+		if err != nil {
+			continue
+		}
+		out = append(out, codeFile{Rel: rel, Text: string(data), Sum: sum(data)})
+	}
+	if len(out) == 0 {
+		if sk, err := ex.Skeleton(p.Lang()); err == nil {
+			for _, f := range sk {
+				out = append(out, codeFile{Rel: path.Join(ex.ID, f.Name), Text: string(f.Data), Sum: sum(nil), Missing: true})
+			}
+		}
+	}
+	for i := range out {
+		f := &out[i]
+		f.Abs = s.ws.Dir + string(os.PathSeparator) + strings.ReplaceAll(f.Rel, "/", string(os.PathSeparator))
+		line := 0
+		if mark.File == f.Rel {
+			line = mark.Line
+		}
+		code, err := highlightGoLines([]byte(f.Text), linesOf(line))
+		if err != nil {
+			code = template.HTML("<pre>" + template.HTMLEscapeString(f.Text) + "</pre>")
+		}
+		f.Code = code
+	}
+	return out
+}
+
+// linesOf returns one marked line as chroma's ranges, or none for 0.
+func linesOf(line int) [][2]int {
+	if line <= 0 {
+		return nil
+	}
+	return [][2]int{{line, line}}
+}
+
+// filesJSON answers the page's question whether the learner's files
+// changed outside it: each file's path, version and text.
+func (s *Server) filesJSON(w http.ResponseWriter, r *http.Request) {
+	ex, ok := s.exerciseOf(w, r)
+	if !ok {
+		return
+	}
+	p := s.printer(w, r)
+	type file struct {
+		Rel  string `json:"rel"`
+		Sum  string `json:"sum"`
+		Text string `json:"text"`
+	}
+	var out []file
+	for _, f := range s.codeFiles(p, ex, codeMark{}) {
+		out = append(out, file{f.Rel, f.Sum, f.Text})
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	_ = json.NewEncoder(w).Encode(out)
+}
+
+// errConflict means that a file changed on disk since the page loaded it.
+var errConflict = errors.New("changed outside the page")
+
+// save writes the files edited in the page, atomically and after a backup
+// of the old versions, and checks the exercise as a save in an editor
+// would. A file that changed on disk since the page loaded it is not
+// overwritten unless the page says so (force): the learner decides which
+// version wins.
+func (s *Server) save(w http.ResponseWriter, r *http.Request) {
+	ex, ok := s.exerciseOf(w, r)
+	if !ok {
+		return
+	}
+	p := s.printer(w, r)
+	if err := r.ParseForm(); err != nil {
+		s.message(w, r, http.StatusBadRequest, p.T("web.editor.bad_request"))
+		return
+	}
+	rels, texts, bases := r.PostForm["file"], r.PostForm["content"], r.PostForm["base"]
+	force := r.PostForm.Get("force") == "1"
+	if len(rels) == 0 || len(rels) != len(texts) || len(rels) != len(bases) {
+		s.message(w, r, http.StatusBadRequest, p.T("web.editor.bad_request"))
+		return
+	}
+	editable := map[string]bool{}
+	for _, f := range s.codeFiles(p, ex, codeMark{}) {
+		editable[f.Rel] = true
+	}
+	st := s.exercises[ex.ID]
+	// One save at a time per exercise, and none while it is checked: the
+	// check then reads either the old files or the new ones.
+	st.run.Lock()
+	var changed []string
+	var data [][]byte
+	var err error
+	for i, rel := range rels {
+		if !editable[rel] {
+			err = &errOutside{rel}
+			break
+		}
+		text := texts[i]
+		if len(text) > maxSource || !utf8.ValidString(text) {
+			err = errTooLarge
+			break
+		}
+		var name string
+		if name, err = insideWorkspace(s.ws.Dir, rel); err != nil {
+			break
+		}
+		old, rerr := os.ReadFile(name)
+		if rerr != nil && !errors.Is(rerr, fs.ErrNotExist) {
+			err = rerr
+			break
+		}
+		if !bytes.Contains(old, []byte("\r\n")) {
+			// A form sends line breaks as CRLF; keep the file's own.
+			text = strings.ReplaceAll(text, "\r\n", "\n")
+		}
+		if !force && sum(old) != bases[i] {
+			err = errConflict
+			break
+		}
+		if string(old) != text || rerr != nil {
+			changed = append(changed, rel)
+			data = append(data, []byte(text))
+		}
+	}
+	if err == nil && len(changed) > 0 {
+		if _, err = s.ws.Backup(changed...); err == nil {
+			for i, rel := range changed {
+				name, _ := insideWorkspace(s.ws.Dir, rel)
+				if err = workspace.WriteFileAtomic(name, data[i]); err != nil {
+					break
+				}
+			}
+		}
+	}
+	st.run.Unlock()
+	switch {
+	case errors.Is(err, errConflict):
+		s.message(w, r, http.StatusConflict, p.T("web.editor.conflict"))
+		return
+	case errors.Is(err, errTooLarge):
+		s.message(w, r, http.StatusRequestEntityTooLarge, p.T("web.editor.too_large"))
+		return
+	case err != nil:
+		var eo *errOutside
+		if errors.As(err, &eo) {
+			s.message(w, r, http.StatusForbidden, p.T("web.error.outside", "Path", eo.rel))
+			return
+		}
+		s.message(w, r, http.StatusInternalServerError, p.T("web.editor.failed", "Err", err))
+		return
+	}
+	if _, err := s.checkNow(r.Context(), ex); err != nil {
+		s.message(w, r, http.StatusInternalServerError, p.T("web.error.check", "Err", err))
+		return
+	}
+	done := "saved"
+	if len(changed) == 0 {
+		done = "unchanged"
+	}
+	s.after(w, r, ex, "result", done)
+}
+
+// errTooLarge means a file from the page is larger than the checker reads,
+// or not text.
+var errTooLarge = errors.New("too large or not UTF-8")
+
+// nextExercise returns the exercise after ex in the course's order, or nil
+// after the last.
+func (s *Server) nextExercise(ex *course.Exercise) *course.Exercise {
+	i := slices.Index(s.course.Exercises, ex)
+	if i < 0 || i+1 >= len(s.course.Exercises) {
+		return nil
+	}
+	return s.course.Exercises[i+1]
+}
+
+// linkView is a link to an exercise, with its lesson.
+type linkView struct {
+	ID, Title, Lesson string
+}
+
+func (s *Server) link(p *i18n.Printer, ex *course.Exercise) *linkView {
+	if ex == nil {
+		return nil
+	}
+	v := &linkView{ID: ex.ID, Title: ex.Title.In(p.Lang())}
+	if l, ok := s.course.Lesson(ex.Lesson); ok {
+		v.Lesson = l.Title.In(p.Lang())
+	}
+	return v
+}
+
+// quizTask is a quiz's task taken apart: the introduction, and for each
+// case its question and the text of each option. The course writes a
+// quiz's task as Markdown, a paragraph per case followed by a list whose
+// items start with the option's letter in bold ("- **A** …"); what follows
+// the last list tells how to answer in the file, which the page does not
+// need.
+type quizTask struct {
+	Intro template.HTML
+	Cases []quizCaseText
+}
+
+type quizCaseText struct {
+	Question template.HTML
+	Options  map[string]template.HTML
+}
+
+// caseLabel is the bold number that starts a case's question: "**Case 1.**".
+var caseLabel = regexp.MustCompile(`^\*\*[^*]*[0-9]+[.:]?\*\*[.:]?\s*`)
+
+// optionItem is one option of a case: "- **A** text".
+var optionItem = regexp.MustCompile(`^[-*] \*\*([A-Z])\*\*:?\s+(.+)$`)
+
+// splitQuiz takes the quiz's task apart, or reports false when it is not
+// written as described at quizTask.
+func (s *Server) splitQuiz(ex *course.Exercise, lang string) (*quizTask, bool) {
+	src := strings.ReplaceAll(ex.Summary.In(lang), "\r\n", "\n")
+	blocks := strings.Split(src, "\n\n")
+	var intro []string
+	var cases []quizCaseText
+	question := -1 // index of the block that asks the next case's question
+	for i, b := range blocks {
+		b = strings.TrimSpace(b)
+		opts, isList := optionList(b)
+		if !isList {
+			if len(cases) == 0 {
+				intro = append(intro, b)
+			}
+			question = i
+			continue
+		}
+		if question < 0 || len(intro) == 0 {
+			return nil, false
+		}
+		if len(cases) == 0 {
+			intro = intro[:len(intro)-1] // the first question is not intro
+		}
+		// The legend numbers the case already.
+		q, err := s.md.render(caseLabel.ReplaceAllString(strings.TrimSpace(blocks[question]), ""))
+		if err != nil {
+			return nil, false
+		}
+		c := quizCaseText{Question: q, Options: map[string]template.HTML{}}
+		for letter, text := range opts {
+			html, err := s.md.render(text)
+			if err != nil {
+				return nil, false
+			}
+			c.Options[letter] = inline(html)
+		}
+		cases = append(cases, c)
+		question = -1
+	}
+	if len(cases) != len(ex.Quiz) {
+		return nil, false
+	}
+	for i, c := range ex.Quiz {
+		for _, o := range quizOptions(c) {
+			if _, ok := cases[i].Options[o]; !ok {
+				return nil, false
+			}
+		}
+	}
+	html, err := s.md.render(strings.Join(intro, "\n\n"))
+	if err != nil {
+		return nil, false
+	}
+	return &quizTask{Intro: html, Cases: cases}, true
+}
+
+// optionList returns the options of a block in which every line is an
+// option, by letter.
+func optionList(block string) (map[string]string, bool) {
+	lines := strings.Split(block, "\n")
+	opts := map[string]string{}
+	for _, l := range lines {
+		m := optionItem.FindStringSubmatch(strings.TrimSpace(l))
+		if m == nil {
+			return nil, false
+		}
+		opts[m[1]] = m[2]
+	}
+	return opts, len(opts) > 0
+}
+
+// inline strips the paragraph around a one-paragraph rendering, for use
+// inside a label.
+func inline(html template.HTML) template.HTML {
+	s := strings.TrimSpace(string(html))
+	if strings.HasPrefix(s, "<p>") && strings.HasSuffix(s, "</p>") && strings.Count(s, "<p>") == 1 {
+		s = s[len("<p>") : len(s)-len("</p>")]
+	}
+	return template.HTML(s)
+}
+
+// quizMarks returns, for a quiz's latest result, "pass" or "fail" per
+// case number.
+func quizMarks(res *checker.Result) map[int]string {
+	marks := map[int]string{}
+	if res == nil {
+		return marks
+	}
+	for _, t := range res.Tests {
+		f := t.Failure
+		if f == nil {
+			f = t.Note
+		}
+		if f == nil || f.Kind != harness.Quiz || f.Case == 0 {
+			continue
+		}
+		switch {
+		case t.Status == checker.Pass:
+			marks[f.Case] = "pass"
+		case f.Given != "":
+			marks[f.Case] = "fail"
+		}
+	}
+	return marks
+}
