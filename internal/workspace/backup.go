@@ -5,22 +5,38 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
+	"slices"
+	"strings"
 	"time"
 )
+
+// backupDir is where backups live, relative to the workspace.
+const backupDir = ".kurs/backup"
+
+// stampLayout names a backup's folder by the time it was made, in UTC:
+// names sort as the times do.
+const stampLayout = "20060102T150405.000000000Z"
 
 // Backup copies the named files (relative to the workspace, slash- or
 // OS-separated) into a new folder .kurs/backup/TIME/ that mirrors their
 // paths, and returns that folder. Files that do not exist are skipped; a
 // file over MaxBackupFile is an error, which leaves it where it is.
 // Nothing is removed: callers that replace a file do so after Backup
-// returns without error.
+// returns without error. Every file is read and written inside the
+// workspace (see os.Root).
 func (w *Workspace) Backup(rel ...string) (string, error) {
-	stamp := time.Now().UTC().Format("20060102T150405.000000000Z")
-	dir := filepath.Join(w.Dir, ".kurs", "backup", stamp)
+	root, err := w.root()
+	if err != nil {
+		return "", err
+	}
+	defer root.Close()
+	stamp := time.Now().UTC().Format(stampLayout)
+	dir := path.Join(backupDir, stamp)
 	for _, r := range rel {
-		src := filepath.Join(w.Dir, filepath.FromSlash(r))
-		data, err := ReadFileMax(src, MaxBackupFile)
+		r = filepath.ToSlash(r)
+		data, err := readIn(root, r, MaxBackupFile)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
@@ -30,13 +46,53 @@ func (w *Workspace) Backup(rel ...string) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		dst := filepath.Join(dir, filepath.FromSlash(r))
-		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-			return "", err
-		}
-		if err := os.WriteFile(dst, data, 0o644); err != nil {
+		if err := writeIn(root, path.Join(dir, r), data); err != nil {
 			return "", err
 		}
 	}
-	return dir, nil
+	return filepath.Join(w.Dir, filepath.FromSlash(dir)), nil
+}
+
+// A Saved is one backup of an exercise's files: what reset, restore or a
+// save in the web page kept of them.
+type Saved struct {
+	// Name is the backup's folder under .kurs/backup, the time it was
+	// made (UTC), e.g. 20250102T150405.123456789Z.
+	Name string
+	Time time.Time
+	// Files are the exercise's files in it, by name, sorted.
+	Files []string
+}
+
+// Dir returns the folder of the exercise's files in the backup.
+func (s Saved) dir(w *Workspace, id string) string {
+	return filepath.Join(w.Dir, filepath.FromSlash(backupDir), s.Name, id)
+}
+
+// Backups returns the backups that hold source files of exercise id,
+// newest first.
+func (w *Workspace) Backups(id string) ([]Saved, error) {
+	entries, err := os.ReadDir(filepath.Join(w.Dir, filepath.FromSlash(backupDir)))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []Saved
+	for _, d := range entries {
+		t, err := time.Parse(stampLayout, d.Name())
+		if !d.IsDir() || err != nil {
+			continue
+		}
+		s := Saved{Name: d.Name(), Time: t}
+		files, err := Sources(s.dir(w, id))
+		if err != nil || len(files) == 0 {
+			continue
+		}
+		s.Files = files
+		out = append(out, s)
+	}
+	slices.SortFunc(out, func(a, b Saved) int { return strings.Compare(b.Name, a.Name) })
+	return out, nil
 }

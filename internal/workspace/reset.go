@@ -5,11 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path"
 	"path/filepath"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/kurs-course/kurs/internal/course"
@@ -33,7 +31,10 @@ func (w *Workspace) Reset(ex *course.Exercise, lang string) (backup string, err 
 		return "", fmt.Errorf("reset %s: %w", ex.ID, err)
 	}
 	dir := w.ExerciseDir(ex.ID)
-	mine, err := sources(dir)
+	mine, err := Sources(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		mine, err = nil, nil
+	}
 	if err != nil {
 		return "", fmt.Errorf("reset %s: %w", ex.ID, err)
 	}
@@ -68,14 +69,19 @@ func (w *Workspace) Reset(ex *course.Exercise, lang string) (backup string, err 
 			return "", fmt.Errorf("reset %s: back up your files: %w", ex.ID, err)
 		}
 	}
+	root, err := w.root()
+	if err != nil {
+		return backup, fmt.Errorf("reset %s: %w", ex.ID, err)
+	}
+	defer root.Close()
 	for _, f := range skeleton {
-		if err := WriteFileAtomic(filepath.Join(dir, f.Name), f.Data); err != nil {
+		if err := writeIn(root, path.Join(ex.ID, f.Name), f.Data); err != nil {
 			return backup, fmt.Errorf("reset %s: %w", ex.ID, err)
 		}
 	}
 	for _, name := range mine {
 		if !slices.Contains(names, name) {
-			if err := os.Remove(filepath.Join(dir, name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			if err := root.Remove(filepath.Join(ex.ID, name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				return backup, fmt.Errorf("reset %s: %w", ex.ID, err)
 			}
 		}
@@ -84,27 +90,6 @@ func (w *Workspace) Reset(ex *course.Exercise, lang string) (backup string, err 
 		return backup, fmt.Errorf("reset %s: %w", ex.ID, err)
 	}
 	return backup, nil
-}
-
-// sources returns the names of the files in dir that the checker reads:
-// regular .go files, not tests, not hidden. A missing folder has none.
-func sources(dir string) ([]string, error) {
-	entries, err := os.ReadDir(dir)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	var names []string
-	for _, d := range entries {
-		n := d.Name()
-		if d.Type().IsRegular() && strings.HasSuffix(n, ".go") && !strings.HasSuffix(n, "_test.go") &&
-			!strings.HasPrefix(n, ".") && !strings.HasPrefix(n, "_") {
-			names = append(names, n)
-		}
-	}
-	return names, nil
 }
 
 // holds reports whether the files mine in dir are exactly the skeleton.
@@ -132,6 +117,8 @@ func holds(dir string, mine []string, skeleton []course.File) (bool, error) {
 
 // forgetCheck clears the result of the exercise's last check.
 func (w *Workspace) forgetCheck(id string) error {
+	progressMu.Lock()
+	defer progressMu.Unlock()
 	p, err := w.Progress()
 	if err != nil {
 		return err
@@ -142,4 +129,105 @@ func (w *Workspace) forgetCheck(id string) error {
 	}
 	ep.Status, ep.Score, ep.Checked = "", 0, time.Time{}
 	return w.SaveProgress(p)
+}
+
+// Restore brings back the files of exercise ex kept in the backup named
+// name (see Backups), byte for byte, and returns the backup that keeps the
+// files it replaced, "" when there was nothing of the learner's to keep.
+// Source files that are not in the backup stay, unless they are a
+// skeleton's file unchanged. Like Reset, Restore forgets the exercise's
+// last check and keeps that it passed.
+func (w *Workspace) Restore(ex *course.Exercise, name string) (backup string, err error) {
+	var saved *Saved
+	all, err := w.Backups(ex.ID)
+	if err != nil {
+		return "", fmt.Errorf("restore %s: %w", ex.ID, err)
+	}
+	for i := range all {
+		if all[i].Name == name {
+			saved = &all[i]
+		}
+	}
+	if saved == nil {
+		return "", fmt.Errorf("restore %s: %w: no backup %s", ex.ID, fs.ErrNotExist, name)
+	}
+	root, err := w.root()
+	if err != nil {
+		return "", fmt.Errorf("restore %s: %w", ex.ID, err)
+	}
+	defer root.Close()
+	data := make([][]byte, len(saved.Files))
+	for i, f := range saved.Files {
+		if data[i], err = readIn(root, path.Join(backupDir, saved.Name, ex.ID, f), MaxBackupFile); err != nil {
+			return "", fmt.Errorf("restore %s: %w", ex.ID, err)
+		}
+	}
+	dir := w.ExerciseDir(ex.ID)
+	mine, err := Sources(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		mine, err = nil, nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("restore %s: %w", ex.ID, err)
+	}
+	// What is there now is kept first, unless it is the backup itself or
+	// kurs's skeleton.
+	var skeletons [][]course.File
+	for _, l := range course.Languages {
+		if sk, err := ex.Skeleton(l); err == nil {
+			skeletons = append(skeletons, sk)
+		}
+	}
+	same := func(files []course.File) bool { ok, err := holds(dir, mine, files); return err == nil && ok }
+	current := make([]course.File, len(saved.Files))
+	for i, f := range saved.Files {
+		current[i] = course.File{Name: f, Data: data[i]}
+	}
+	keep := len(mine) > 0 && !same(current)
+	for _, sk := range skeletons {
+		keep = keep && !same(sk)
+	}
+	if keep {
+		rel := make([]string, len(mine))
+		for i, n := range mine {
+			rel[i] = path.Join(ex.ID, n)
+		}
+		if backup, err = w.Backup(rel...); err != nil {
+			return "", fmt.Errorf("restore %s: back up your files: %w", ex.ID, err)
+		}
+	}
+	for i, f := range saved.Files {
+		if err := writeIn(root, path.Join(ex.ID, f), data[i]); err != nil {
+			return backup, fmt.Errorf("restore %s: %w", ex.ID, err)
+		}
+	}
+	// A skeleton's file the backup does not have would clash with the
+	// learner's files (a second New, say): it goes, as it is kurs's.
+	for _, n := range mine {
+		if slices.Contains(saved.Files, n) || !skeletonFile(dir, n, skeletons) {
+			continue
+		}
+		if err := root.Remove(filepath.Join(ex.ID, n)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return backup, fmt.Errorf("restore %s: %w", ex.ID, err)
+		}
+	}
+	if err := w.forgetCheck(ex.ID); err != nil {
+		return backup, fmt.Errorf("restore %s: %w", ex.ID, err)
+	}
+	return backup, nil
+}
+
+// skeletonFile reports whether the file name in dir is, byte for byte,
+// the file of that name in one of the skeletons.
+func skeletonFile(dir, name string, skeletons [][]course.File) bool {
+	for _, sk := range skeletons {
+		for _, f := range sk {
+			if f.Name == name {
+				if ok, err := holds(dir, []string{name}, []course.File{f}); err == nil && ok {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }

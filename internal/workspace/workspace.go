@@ -145,6 +145,7 @@ type ExerciseProgress struct {
 	Checked   time.Time `json:"checked,omitzero"`
 	HintsSeen int       `json:"hints_seen,omitempty"`
 	Passed    bool      `json:"passed,omitempty"` // passed at least once
+	Best      int       `json:"best,omitempty"`   // the best score of any check
 }
 
 func (w *Workspace) progressFile() string { return filepath.Join(w.Dir, ".kurs", "progress.json") }

@@ -1,0 +1,105 @@
+package workspace
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// IsSource reports whether a file in an exercise's folder, by its name,
+// is one of the learner's sources: a .go file that is not a test and not
+// hidden (a leading "." or "_", which the go command ignores too).
+func IsSource(name string) bool {
+	return strings.HasSuffix(name, ".go") && !strings.HasSuffix(name, "_test.go") &&
+		!strings.HasPrefix(name, ".") && !strings.HasPrefix(name, "_")
+}
+
+// Sources returns the names of the learner's sources in the folder dir,
+// sorted: the regular files directly in it whose name IsSource. Symbolic
+// links and sub-folders are no sources. The checker, kurs watch, reset and
+// restore all go by this list.
+func Sources(dir string) ([]string, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for _, d := range entries {
+		if d.Type().IsRegular() && IsSource(d.Name()) {
+			names = append(names, d.Name())
+		}
+	}
+	slices.Sort(names)
+	return names, nil
+}
+
+// Sources returns the learner's sources of exercise id, relative to the
+// workspace and slash-separated ("circuitbreaker/circuitbreaker.go"); a
+// missing folder has none.
+func (w *Workspace) Sources(id string) ([]string, error) {
+	names, err := Sources(w.ExerciseDir(id))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	for i, n := range names {
+		names[i] = path.Join(id, n)
+	}
+	return names, err
+}
+
+// root opens the workspace's folder as an os.Root: every file kurs reads
+// or writes through it stays inside the workspace, whatever symbolic links
+// or names such as "../x" a learner's folder holds.
+func (w *Workspace) root() (*os.Root, error) { return os.OpenRoot(w.Dir) }
+
+// readIn reads the file rel (slash-separated) inside root, at most limit
+// bytes (see ReadFileMax).
+func readIn(root *os.Root, rel string, limit int64) ([]byte, error) {
+	f, err := root.Open(filepath.FromSlash(rel))
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > limit {
+		return nil, fmt.Errorf("%s: %w: more than %d bytes", rel, ErrTooLarge, limit)
+	}
+	return data, nil
+}
+
+// writeIn writes data to the file rel inside root atomically: through a
+// temporary file in the same folder and a rename.
+func writeIn(root *os.Root, rel string, data []byte) error {
+	name := filepath.FromSlash(rel)
+	if err := root.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+		return err
+	}
+	tmp := filepath.Join(filepath.Dir(name), fmt.Sprintf(".%s.%016x.tmp", filepath.Base(name), rand.Uint64()))
+	f, err := root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return err
+	}
+	defer root.Remove(tmp) // after a successful rename, a no-op
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return root.Rename(tmp, name)
+}

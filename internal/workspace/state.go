@@ -1,0 +1,155 @@
+package workspace
+
+import (
+	"sync"
+	"time"
+
+	"github.com/kurs-course/kurs/internal/course"
+)
+
+// Statuses of a check as the progress file stores them; they are the
+// checker's.
+const (
+	StatusPass  = "pass"
+	StatusFail  = "fail"
+	StatusError = "error"
+)
+
+// progressMu keeps the changes of one process to the progress file, such
+// as a check in the page while kurs watch records another, from undoing
+// each other.
+var progressMu sync.Mutex
+
+// Outcome is what a check of one exercise found, as the progress keeps it.
+type Outcome struct {
+	Exercise string
+	Status   string // StatusPass, StatusFail or StatusError
+	Score    int
+	MaxScore int
+}
+
+// Record stores the outcomes of checks as the learner's progress: each
+// exercise's last check, and that it has passed, which is never forgotten.
+// Every front end that checks a learner's code (kurs check, kurs watch, the
+// web page) records through Record.
+func (w *Workspace) Record(outcomes ...Outcome) error {
+	progressMu.Lock()
+	defer progressMu.Unlock()
+	p, err := w.Progress()
+	if err != nil {
+		return err
+	}
+	now := time.Now().UTC().Truncate(time.Second)
+	for _, o := range outcomes {
+		ep := p.Of(o.Exercise)
+		ep.Status, ep.Score, ep.MaxScore, ep.Checked = o.Status, o.Score, o.MaxScore, now
+		ep.Passed = ep.Passed || o.Status == StatusPass
+		ep.Best = max(ep.Best, o.Score)
+	}
+	return w.SaveProgress(p)
+}
+
+// State is where a learner stands on one exercise.
+type State string
+
+// States of an exercise. A pass is remembered: an exercise that passed
+// once is PassedBefore while its code fails now, and PassedUnchecked after
+// a reset or restore until the next check.
+const (
+	NotStarted      State = "not_started" // never checked (or reset before it passed)
+	Failing         State = "failing"     // checked, and never passed
+	Passed          State = "passed"      // the last check passed
+	PassedBefore    State = "passed_before"
+	PassedUnchecked State = "passed_unchecked"
+)
+
+// HasPassed reports whether the state is one of an exercise that has
+// passed at least once, which opens its reference solution.
+func (s State) HasPassed() bool { return s == Passed || s == PassedBefore || s == PassedUnchecked }
+
+// State returns where the learner stands on exercise id.
+func (p *Progress) State(id string) State {
+	ep := p.Exercises[id]
+	switch {
+	case ep == nil:
+		return NotStarted
+	case ep.Status == StatusPass:
+		return Passed
+	case ep.Passed && ep.Status == "":
+		return PassedUnchecked
+	case ep.Passed:
+		return PassedBefore
+	case ep.Status == "":
+		return NotStarted
+	}
+	return Failing
+}
+
+// Points returns the points the learner has earned on exercise id: the
+// best score of any check, so that a pass keeps its points when later
+// code fails.
+func (p *Progress) Points(id string) int {
+	ep := p.Exercises[id]
+	if ep == nil {
+		return 0
+	}
+	best := max(ep.Best, ep.Score)
+	if ep.Passed && ep.MaxScore > 0 {
+		// Progress written before the best score was kept: a pass is
+		// full marks.
+		best = max(best, ep.MaxScore)
+	}
+	return best
+}
+
+// Hints returns the hints of ex in lang, else the English ones, which
+// every exercise has.
+func Hints(ex *course.Exercise, lang string) []string {
+	if h := ex.Hints[lang]; len(h) > 0 {
+		return h
+	}
+	return ex.Hints["en"]
+}
+
+// Hint is one of an exercise's hints.
+type Hint struct {
+	N, Total int    // this is hint N (1-based) of Total
+	Text     string // Markdown
+}
+
+// Last reports whether h is the exercise's last hint.
+func (h Hint) Last() bool { return h.N == h.Total }
+
+// NextHint returns the hint after those the learner has seen of ex, in
+// lang (else in English), and counts it as seen; after the last one it
+// returns the last one again. Total is 0 when ex has no hints.
+func (w *Workspace) NextHint(ex *course.Exercise, lang string) (Hint, error) {
+	hints := Hints(ex, lang)
+	if len(hints) == 0 {
+		return Hint{}, nil
+	}
+	progressMu.Lock()
+	defer progressMu.Unlock()
+	p, err := w.Progress()
+	if err != nil {
+		return Hint{}, err
+	}
+	ep := p.Of(ex.ID)
+	n := min(ep.HintsSeen+1, len(hints))
+	h := Hint{N: n, Total: len(hints), Text: hints[n-1]}
+	if n > ep.HintsSeen {
+		ep.HintsSeen = n
+		return h, w.SaveProgress(p)
+	}
+	return h, nil
+}
+
+// SeenHints returns the hints of ex the learner has seen so far, in lang
+// (else in English).
+func (p *Progress) SeenHints(ex *course.Exercise, lang string) []string {
+	hints := Hints(ex, lang)
+	if ep := p.Exercises[ex.ID]; ep != nil {
+		return hints[:min(ep.HintsSeen, len(hints))]
+	}
+	return nil
+}
