@@ -48,9 +48,15 @@ const (
 	buildFileSize = 64 << 20
 )
 
-// buildTimeout bounds a build: a cold build takes about 10 s, and no
+// buildTimeout bounds a build of learner code: the standard library is
+// already compiled by then (the judge's build comes first), and no
 // learner's code should make the compiler work for a minute.
 const buildTimeout = 60 * time.Second
+
+// trustedBuildTimeout bounds a build of the course's own code (a judge, the
+// warm-up), which may compile the standard library from scratch on a busy
+// machine.
+const trustedBuildTimeout = 10 * time.Minute
 
 // Checker checks exercises. Its zero value is not usable; fields left zero
 // take the defaults above.
@@ -104,6 +110,12 @@ func readSources(dir, rel string) ([]source, error) {
 		if !d.Type().IsRegular() || !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") ||
 			strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") {
 			continue
+		}
+		if len(files) == maxFiles {
+			// One more than allowed is enough to refuse the folder; the
+			// rest is never read.
+			files = append(files, source{Name: name, Path: path.Join(rel, name)})
+			break
 		}
 		info, err := d.Info()
 		if err != nil {
@@ -166,7 +178,7 @@ func (c *Checker) Check(ctx context.Context, ex *course.Exercise, dir string) (*
 	if err := writeFiles(tmp, mod); err != nil {
 		return nil, err
 	}
-	prog, p, err := c.build(ctx, tmp, "kurs-learner")
+	prog, p, err := c.build(ctx, tmp, "kurs-learner", buildTimeout)
 	if ctx.Err() != nil {
 		// Interrupted: no verdict, whatever the build said.
 		return nil, ctx.Err()
@@ -291,7 +303,7 @@ func BuildEnv() []string {
 // build compiles the program in the module at tmp. A compile error of the
 // learner's code, or a build that exceeds its limits, is a Problem, not an
 // error.
-func (c *Checker) build(parent context.Context, tmp, name string) (string, *Problem, error) {
+func (c *Checker) build(parent context.Context, tmp, name string, limit time.Duration) (string, *Problem, error) {
 	goCmd := c.Go
 	if goCmd == "" {
 		var err error
@@ -303,7 +315,7 @@ func (c *Checker) build(parent context.Context, tmp, name string) (string, *Prob
 	if runtime.GOOS == "windows" {
 		prog += ".exe"
 	}
-	ctx, cancel := context.WithTimeout(parent, buildTimeout)
+	ctx, cancel := context.WithTimeout(parent, limit)
 	defer cancel()
 	// The compiler has no memory bound of its own: a few hundred bytes of
 	// constants can drive it to gigabytes, and a huge initialised array
@@ -571,7 +583,9 @@ func collect(ex *course.Exercise, records []harness.Record, res *Result, stuck b
 func readRecords(r io.Reader) []harness.Record {
 	var recs []harness.Record
 	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64<<10), 16<<20)
+	// A record carries the steps before a failure, each value up to
+	// harness.MaxValue.
+	sc.Buffer(make([]byte, 64<<10), 64<<20)
 	for sc.Scan() {
 		var rec harness.Record
 		if json.Unmarshal(sc.Bytes(), &rec) == nil {
@@ -671,7 +685,7 @@ func (c *Checker) Warm(ctx context.Context, exercises []*course.Exercise) error 
 			err = writeFiles(tmp, mod)
 		}
 		if err == nil {
-			_, _, err = c.build(ctx, tmp, "kurs-learner")
+			_, _, err = c.build(ctx, tmp, "kurs-learner", trustedBuildTimeout)
 		}
 		os.RemoveAll(tmp)
 		if err != nil {

@@ -91,7 +91,7 @@ func TestCompileBombsAreTheLearnersError(t *testing.T) {
 			}))
 			require.NoError(t, err)
 			require.Equal(t, checker.Error, res.Status, describe(res))
-			assert.Contains(t, []checker.ProblemKind{checker.ProblemBuildLimit, checker.ProblemCompile}, res.Problem.Kind, describe(res))
+			assert.Equal(t, checker.ProblemBuildLimit, res.Problem.Kind, describe(res))
 			assert.Less(t, dirSize(t, filepath.Join(cache, "go-build"))-stdCache, int64(64<<20), "what the bomb left in the cache")
 		})
 	}
@@ -147,4 +147,17 @@ func TestLearnerProgramIsConfined(t *testing.T) {
 	<-done
 	assert.Contains(t, status, "Seccomp:\t2")
 	assert.Contains(t, status, "NoNewPrivs:\t1")
+}
+
+// A folder of thousands of files is refused after reading one more than
+// allowed.
+func TestManyFilesAreRefused(t *testing.T) {
+	ex := exercise(t, "circuitbreaker")
+	files := map[string]string{"circuitbreaker.go": breaker}
+	for i := range 5000 {
+		files[fmt.Sprintf("f%04d.go", i)] = "package circuitbreaker\n"
+	}
+	res := check(t, &checker.Checker{Timeout: corpusTimeout}, ex, folder(t, files))
+	require.Equal(t, checker.Error, res.Status, describe(res))
+	assert.Equal(t, checker.ProblemTooMany, res.Problem.Kind)
 }

@@ -56,7 +56,7 @@ func (c *Checker) judge(ctx context.Context, ex *course.Exercise) (string, error
 	if err := writeFiles(tmp, mod); err != nil {
 		return "", err
 	}
-	prog, p, err := c.build(ctx, tmp, "kurs-judge")
+	prog, p, err := c.build(ctx, tmp, "kurs-judge", trustedBuildTimeout)
 	if err != nil {
 		return "", err
 	}

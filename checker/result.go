@@ -71,6 +71,7 @@ const (
 	ProblemNoFiles      ProblemKind = "no_files"      // no .go file in the folder
 	ProblemReservedName ProblemKind = "reserved_name" // a file named like kurs's own
 	ProblemTooLarge     ProblemKind = "too_large"     // a file over the size limit
+	ProblemTooMany      ProblemKind = "too_many"      // more files than a solution needs
 	ProblemNotUTF8      ProblemKind = "not_utf8"      // a file that is not UTF-8
 	ProblemPackage      ProblemKind = "package"       // wrong package name
 	ProblemImport       ProblemKind = "import"        // an import outside the allowlist

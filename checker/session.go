@@ -52,7 +52,7 @@ func (c *Checker) Serve(ctx context.Context, ex *course.Exercise, files []course
 	if err := writeFiles(tmp, mod); err != nil {
 		return fail(nil, err)
 	}
-	prog, p, err := c.build(ctx, tmp, "kurs-learner")
+	prog, p, err := c.build(ctx, tmp, "kurs-learner", buildTimeout)
 	if err != nil || p != nil {
 		return fail(p, err)
 	}

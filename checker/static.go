@@ -19,6 +19,10 @@ const apiFile = "zz_kurs_api.go"
 // maxFileSize bounds a learner file; real solutions are a few KB.
 const maxFileSize = 1 << 20
 
+// maxFiles bounds the number of a learner's files in one exercise; real
+// solutions have one or two.
+const maxFiles = 32
+
 // refusedDirectives are compiler directives that reach outside the
 // language's safety (linkname), pull in files (embed) or enable cgo.
 var refusedDirectives = []string{"//go:linkname", "//go:embed", "//go:cgo_", "//export"}
@@ -29,6 +33,9 @@ var refusedDirectives = []string{"//go:linkname", "//go:embed", "//go:cgo_", "//
 func inspect(id string, files []source, allowed []string) *Problem {
 	if len(files) == 0 {
 		return &Problem{Kind: ProblemNoFiles}
+	}
+	if len(files) > maxFiles {
+		return &Problem{Kind: ProblemTooMany, Detail: strconv.Itoa(maxFiles)}
 	}
 	fset := token.NewFileSet()
 	for _, f := range files {
