@@ -37,8 +37,9 @@ type Request struct {
 }
 
 // MaxValue bounds each value the learner's program reports; longer ones are
-// cut, since no expected value comes near it.
-const MaxValue = 1 << 10
+// cut, since no expected value comes near it. Reports cut further, to what
+// a reader can take in, and say how much they cut.
+const MaxValue = 64 << 10
 
 // maxLine bounds one line from the learner's program (a measurement may be
 // long: every pick of a simulation).
