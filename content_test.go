@@ -30,7 +30,7 @@ func loadCourse(t *testing.T) *course.Course {
 	return c
 }
 
-// TestCourseHasTheSpecExercises pins the exercises of SPEC §1 (ids,
+// TestCourseHasTheSpecExercises pins the course's promised exercises (ids,
 // which are package and folder names in every workspace, and points), and
 // the order of the lessons: part 1 before part 2.
 func TestCourseHasTheSpecExercises(t *testing.T) {

@@ -199,9 +199,10 @@ func jsonPath(v any, path string) (any, error) {
 	return v, nil
 }
 
-// gradeDoc is the result document of SPEC §4, decoded strictly.
+// gradeDoc is the result document of docs/results.md, decoded strictly.
 type gradeDoc struct {
 	Version   *int `json:"version"`
+	Course    string
 	Status    string
 	Score     *int
 	MaxScore  *int `json:"max_score"`
@@ -214,15 +215,17 @@ type gradeDoc struct {
 		Tests    []struct {
 			Name    string
 			Status  string
+			Step    *int
 			Message *string
 		}
 	}
 }
 
 // cmdGradeDoc implements `gradedoc FILE`: FILE must be exactly one JSON
-// document with the schema of SPEC §4 (no unknown fields, every field
+// document with the schema of docs/results.md (no unknown fields, every field
 // present, statuses pass, fail or error, scores adding up, the top-level
-// status pass exactly when every exercise passes).
+// status pass exactly when every exercise passes and error exactly when no
+// exercise could be tested, the course's content hash named).
 func cmdGradeDoc(ts *testscript.TestScript, neg bool, args []string) {
 	if len(args) != 1 {
 		ts.Fatalf("usage: gradedoc FILE")
@@ -263,10 +266,10 @@ func checkGradeDoc(ts *testscript.TestScript, file string) error {
 	if err := status("document", d.Status); err != nil {
 		return err
 	}
-	if d.Status == "error" {
-		return fmt.Errorf("%s: the top-level status is pass or fail, not error", file)
+	if !strings.HasPrefix(d.Course, "sha256:") {
+		return fmt.Errorf("%s: course %q is not a content hash", file, d.Course)
 	}
-	allPass, score, maxScore := true, 0, 0
+	allPass, allError, score, maxScore := true, len(d.Exercises) > 0, 0, 0
 	for i, ex := range d.Exercises {
 		where := fmt.Sprintf("exercises[%d] (%s)", i, ex.ID)
 		if err := status(where, ex.Status); err != nil {
@@ -306,11 +309,15 @@ func checkGradeDoc(ts *testscript.TestScript, file string) error {
 			return fmt.Errorf("%s: fails without a failing test", where)
 		}
 		allPass = allPass && ex.Status == "pass"
+		allError = allError && ex.Status == "error"
 		score += *ex.Score
 		maxScore += *ex.MaxScore
 	}
 	if (d.Status == "pass") != allPass {
 		return fmt.Errorf("%s: top-level status %s, but every exercise passes is %v", file, d.Status, allPass)
+	}
+	if (d.Status == "error") != allError {
+		return fmt.Errorf("%s: top-level status %s, but no exercise could be tested is %v", file, d.Status, allError)
 	}
 	if *d.Score != score || *d.MaxScore != maxScore {
 		return fmt.Errorf("%s: score %d/%d, but the exercises add up to %d/%d", file, *d.Score, *d.MaxScore, score, maxScore)

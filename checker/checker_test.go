@@ -447,7 +447,7 @@ func TestBusyGoroutinesTimeOut(t *testing.T) {
 }
 
 // Only the non-test .go files directly in the folder are the learner's
-// (SPEC §2): symbolic links, test files, other files and folders are not
+// (the workspace contract): symbolic links, test files, other files and folders are not
 // looked at, so a refused import there changes nothing.
 func TestOnlyDirectGoFilesCount(t *testing.T) {
 	ex := exercise(t, "circuitbreaker")
@@ -749,7 +749,7 @@ func TestSeedTrace(t *testing.T) {
 `
 
 // BenchmarkGoTestBaseline times a bare go test -count=1 of the same
-// reference with a tiny test after an edit: the baseline of SPEC §7.
+// reference with a tiny test after an edit: the baseline a warm check is measured against.
 func BenchmarkGoTestBaseline(b *testing.B) {
 	ex := exercise(b, "circuitbreaker")
 	files, err := ex.Solution()
