@@ -54,12 +54,13 @@ var loadAssets = sync.OnceValues(func() (*assetTable, error) {
 	if err != nil {
 		return nil, err
 	}
-	return newAssetTable(sub, map[string][]byte{"code.css": css})
+	return newAssetTable(sub, css)
 })
 
 // newAssetTable reads the files of fsys (README and licence files
-// excepted) and the generated ones in extra.
-func newAssetTable(fsys fs.FS, extra map[string][]byte) (*assetTable, error) {
+// excepted). The stylesheet of highlighted code, codeCSS, is appended to
+// style.css: one stylesheet less that holds up the first paint.
+func newAssetTable(fsys fs.FS, codeCSS []byte) (*assetTable, error) {
 	t := &assetTable{byName: map[string]*asset{}}
 	entries, err := fs.ReadDir(fsys, ".")
 	if err != nil {
@@ -83,10 +84,10 @@ func newAssetTable(fsys fs.FS, extra map[string][]byte) (*assetTable, error) {
 		} else {
 			a.raw = data
 		}
+		if name == "style.css" {
+			a.raw = append(append(bytes.Clone(data), "\n/* Highlighted code (chroma). */\n"...), codeCSS...)
+		}
 		t.add(a)
-	}
-	for name, data := range extra {
-		t.add(&asset{name: name, raw: data})
 	}
 	return t, nil
 }

@@ -173,7 +173,7 @@ func (s *Server) after(w http.ResponseWriter, r *http.Request, ex *course.Exerci
 	if done != "" {
 		d.Notice = doneNotice(p, done)
 	}
-	s.render(w, http.StatusOK, "exercise", fragment, s.newPage(p, r, d.Title, d))
+	s.render(w, r, http.StatusOK, "exercise", fragment, s.newPage(p, r, d.Title, d))
 }
 
 // hint reveals the next hint; `kurs hint` counts in the same progress.

@@ -2,6 +2,7 @@ package web
 
 import (
 	"bytes"
+	"compress/gzip"
 	"html/template"
 	"io/fs"
 	"log"
@@ -64,18 +65,29 @@ func (s *Server) newPage(p *i18n.Printer, r *http.Request, title string, data an
 }
 
 // render writes a page, or only one of its templates (a fragment that the
-// page's script swaps in).
-func (s *Server) render(w http.ResponseWriter, status int, name, tmpl string, pg *page) {
+// page's script swaps in), compressed for clients that accept gzip.
+func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, name, tmpl string, pg *page) {
 	var b bytes.Buffer
 	if err := s.pages[name].ExecuteTemplate(&b, tmpl, pg); err != nil {
 		s.logf("web.log.render", "Page", name, "Err", err)
 		http.Error(w, pg.P.T("web.error.internal"), http.StatusInternalServerError)
 		return
 	}
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.Header().Set("Cache-Control", "no-store")
+	h := w.Header()
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("Cache-Control", "no-store")
+	h.Set("Vary", "Accept-Encoding")
+	body := b.Bytes()
+	if len(body) >= minCompress && acceptsGzip(r) {
+		var z bytes.Buffer
+		zw, _ := gzip.NewWriterLevel(&z, gzip.BestSpeed)
+		_, _ = zw.Write(body)
+		_ = zw.Close()
+		body = z.Bytes()
+		h.Set("Content-Encoding", "gzip")
+	}
 	w.WriteHeader(status)
-	_, _ = w.Write(b.Bytes())
+	_, _ = w.Write(body)
 }
 
 // logf reports a problem of the server itself to the terminal where kurs
@@ -100,7 +112,7 @@ func (s *Server) message(w http.ResponseWriter, r *http.Request, status int, tex
 	// A message page carries no token: it is also what a request that
 	// failed the guard gets, and that may come from a rebound name.
 	pg.Token, pg.Instance = "", ""
-	s.render(w, status, "message", "layout", pg)
+	s.render(w, r, status, "message", "layout", pg)
 }
 
 // refuse answers a request the guard turned away, in plain text: it must
@@ -190,7 +202,7 @@ func (s *Server) overview(w http.ResponseWriter, r *http.Request) {
 			d.Passed++
 		}
 	}
-	s.render(w, http.StatusOK, "overview", "layout", s.newPage(p, r, p.T("web.overview.title"), d))
+	s.render(w, r, http.StatusOK, "overview", "layout", s.newPage(p, r, p.T("web.overview.title"), d))
 }
 
 type lessonData struct {
@@ -228,7 +240,7 @@ func (s *Server) lesson(w http.ResponseWriter, r *http.Request) {
 		Exercises: s.exerciseViews(p, prog, func(ex *course.Exercise) bool { return ex.Lesson == l.ID })}
 	pg := s.newPage(p, r, l.Title.In(p.Lang()), d)
 	pg.Mermaid = bytes.Contains(src, []byte("```mermaid"))
-	s.render(w, http.StatusOK, "lesson", "layout", pg)
+	s.render(w, r, http.StatusOK, "lesson", "layout", pg)
 }
 
 // figureTypes are the files a lesson may show next to its text.
@@ -327,7 +339,7 @@ func (s *Server) exercise(w http.ResponseWriter, r *http.Request) {
 	pg.Exercise = ex.ID
 	pg.Wide = true
 	pg.Editor = len(ex.Quiz) == 0
-	s.render(w, http.StatusOK, "exercise", "layout", pg)
+	s.render(w, r, http.StatusOK, "exercise", "layout", pg)
 }
 
 // notice returns the message a redirect after a form (no script) carries.
@@ -476,7 +488,7 @@ func (s *Server) resultFragment(w http.ResponseWriter, r *http.Request) {
 		s.message(w, r, http.StatusInternalServerError, p.T("web.error.progress", "Err", err))
 		return
 	}
-	s.render(w, http.StatusOK, "exercise", "result", s.newPage(p, r, d.Title, d))
+	s.render(w, r, http.StatusOK, "exercise", "result", s.newPage(p, r, d.Title, d))
 }
 
 type solutionData struct {
@@ -555,5 +567,5 @@ func (s *Server) solution(w http.ResponseWriter, r *http.Request) {
 		}
 		d.Reference = append(d.Reference, fileView{Rel: f.Name, Code: code})
 	}
-	s.render(w, http.StatusOK, "solution", "layout", s.newPage(p, r, p.T("web.solution.title", "Exercise", d.Title), d))
+	s.render(w, r, http.StatusOK, "solution", "layout", s.newPage(p, r, p.T("web.solution.title", "Exercise", d.Title), d))
 }

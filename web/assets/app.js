@@ -353,21 +353,29 @@
     ]);
   }
 
-  // loadFiles puts the files as they are on disk into the editors.
-  async function loadFiles(announce) {
+  // loadFiles puts the files as they are on disk into the editors. Edits
+  // made while the files were on their way are not dropped: the page asks
+  // instead, unless the learner chose to drop them (force).
+  async function loadFiles(force) {
     const r = await fetch(`/exercise/${exercise}/files?lang=${lang}`, { cache: "no-store" });
     if (!r.ok) return;
     const disk = await r.json();
+    let ask = false;
     disk.forEach((d) => {
       const f = files.find((x) => x.rel === d.rel);
-      if (!f) return;
+      if (!f || f.base === d.sum) return;
+      if (!force && f.editor && f.editor.value !== f.text) {
+        ask = true;
+        return;
+      }
       f.base = d.sum;
       f.text = d.text;
       if (f.editor && f.editor.value !== d.text) f.editor.value = d.text;
     });
     markLine();
     status("");
-    if (announce) showNote(note.dataset.outside);
+    if (ask) conflict();
+    else if (!force) showNote(note.dataset.outside);
   }
 
   // followFiles compares the versions a result was checked with to the
@@ -384,7 +392,7 @@
     });
     if (!outside) return;
     if (dirty()) conflict();
-    else await loadFiles(true);
+    else await loadFiles(false);
   }
 
   // markLine marks in the editor the line the result points at.

@@ -4,7 +4,8 @@
 import { EditorView, basicSetup } from "codemirror";
 import { keymap, Decoration } from "@codemirror/view";
 import { EditorState, StateEffect, StateField } from "@codemirror/state";
-import { indentUnit } from "@codemirror/language";
+import { indentUnit, HighlightStyle, syntaxHighlighting } from "@codemirror/language";
+import { tags as t } from "@lezer/highlight";
 import { indentWithTab } from "@codemirror/commands";
 import { go } from "@codemirror/lang-go";
 
@@ -27,6 +28,19 @@ const markField = StateField.define({
   provide: (f) => EditorView.decorations.from(f),
 });
 
+// Colours as in the page's highlighted code (GitHub's light style), dark
+// enough for a contrast of at least 4.5:1 on white and on the marked
+// line.
+const highlight = HighlightStyle.define([
+  { tag: [t.keyword, t.controlKeyword, t.definitionKeyword, t.moduleKeyword, t.operatorKeyword], color: "#a40e26" },
+  { tag: [t.string, t.special(t.string), t.character], color: "#0a3069" },
+  { tag: [t.comment, t.lineComment, t.blockComment], color: "#57606a", fontStyle: "italic" },
+  { tag: [t.number, t.bool, t.null, t.atom], color: "#0550ae" },
+  { tag: [t.typeName, t.standard(t.typeName)], color: "#8a3000" },
+  { tag: [t.function(t.variableName), t.function(t.propertyName), t.definition(t.function(t.variableName))], color: "#5a32a3" },
+  { tag: t.invalid, color: "#82071e", textDecoration: "underline wavy" },
+]);
+
 const theme = EditorView.theme({
   "&": { fontSize: "0.85rem", border: "1px solid var(--line, #d1d9e0)", borderRadius: "6px", backgroundColor: "#fff" },
   "&.cm-focused": { outline: "2px solid var(--accent, #1d4ed8)", outlineOffset: "1px" },
@@ -46,6 +60,7 @@ window.KursEditor = {
         extensions: [
           basicSetup,
           go(),
+          syntaxHighlighting(highlight),
           indentUnit.of("\t"),
           EditorState.tabSize.of(4),
           markField,
