@@ -1,13 +1,16 @@
 // Command web measures how long the web UI (kurs serve) takes from a save
 // to the result a page shows, next to a bare `go test -count=1` of the same
 // files after the same edit, both in the same run and alternating, so that
-// the machine's load weighs on both alike (SPEC §7: a save's result within
-// 1 s).
+// the machine's load weighs on both alike (the aim: a save's result within
+// 1 s). Then it measures the same in a real page, with Chromium: from a
+// save in another editor, and from a save in the page's own editor
+// (Ctrl+S), until the page shows the new result.
 //
 // Run it from the repository's root:
 //
-//	go run ./bench/web            # 20 saves
+//	go run ./bench/web            # 20 saves of each kind
 //	go run ./bench/web -n 50
+//	go run ./bench/web -page=false  # without Chromium
 //
 // It builds kurs into a temporary folder, creates a workspace there,
 // starts `kurs serve --addr 127.0.0.1:0` on it and follows its event stream
@@ -16,9 +19,10 @@
 // until the server announces the result (the event), and until the page
 // has fetched the result it then shows (the fragment; the browser's own
 // drawing of it is not included). The baseline is a module with the same
-// file and a small test of the seed's trace, edited the same way.
-// Everything it creates is removed at the end, and the server it started
-// is stopped by its process id.
+// file and a small test of the seed's trace, edited the same way. The
+// page's times are taken by the page itself: it notes when each new
+// verdict appears in it. Everything it creates is removed at the end, and
+// the server and the browser it started are stopped.
 package main
 
 import (
@@ -68,12 +72,16 @@ func TestSeedTrace(t *testing.T) {
 }
 `
 
+// pageRun says whether to time saves in a real page too.
+var pageRun *bool
+
 // patience bounds the wait for one result; a result that takes longer is
 // a failure of kurs serve, not a slow sample.
 const patience = 60 * time.Second
 
 func main() {
 	n := flag.Int("n", 20, "number of saves to time")
+	pageRun = flag.Bool("page", true, "also time saves in a real page (needs Chromium)")
 	flag.Parse()
 	if err := run(*n); err != nil {
 		fmt.Fprintln(os.Stderr, "bench/web:", err)
@@ -291,8 +299,11 @@ func run(n int) error {
 	if slices.Max(pageTimes) > time.Second {
 		within = "no"
 	}
-	fmt.Printf("every result within 1s (SPEC §7): %s\n", within)
-	return nil
+	fmt.Printf("every result within 1s: %s\n", within)
+	if !*pageRun {
+		return nil
+	}
+	return pageLatency(m, learner, wrong, right, n)
 }
 
 // edit returns the file with a comment that makes each save different, as

@@ -1,0 +1,141 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"slices"
+	"time"
+
+	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/chromedp"
+)
+
+// observe is put into the page: it notes, for every new verdict the page
+// shows, its check number and the time on the machine's clock in
+// milliseconds since 1970, the clock time.Now reads too.
+const observe = `(() => {
+  window.kursSeen = [];
+  let last = document.querySelector("#verdict")?.dataset.seq;
+  new MutationObserver(() => {
+    const v = document.querySelector("#verdict");
+    if (v && v.dataset.seq !== last) {
+      last = v.dataset.seq;
+      window.kursSeen.push(performance.timeOrigin + performance.now());
+    }
+  }).observe(document.getElementById("result"), { childList: true, subtree: true });
+  return "";
+})()`
+
+// pageLatency opens the breaker's page in Chromium and times n saves from
+// outside the page (writing the file, as an editor does) and n saves in
+// the page's editor, each until the page shows the new verdict.
+func pageLatency(url, learner string, wrong, right []byte, n int) error {
+	chrome, err := exec.LookPath("chromium")
+	if err != nil {
+		fmt.Println("page: skipped, Chromium is not installed (apt-get install chromium)")
+		return nil
+	}
+	profile, err := os.MkdirTemp("", "kurs-bench-chromium-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(profile)
+	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
+		chromedp.ExecPath(chrome), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
+		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true), chromedp.UserDataDir(profile), chromedp.WindowSize(1280, 800))
+	defer cancelAlloc()
+	ctx, cancel := chromedp.NewContext(alloc)
+	defer cancel()
+	if err := chromedp.Do(ctx); err != nil {
+		return fmt.Errorf("start chromium: %w", err)
+	}
+	within := func(d time.Duration, actions ...chromedp.Action[chromedp.Void]) error {
+		c, cancel := context.WithTimeout(ctx, d)
+		defer cancel()
+		return chromedp.Do(c, actions...)
+	}
+	if err := within(patience, chromedp.Navigate(url+"/exercise/circuitbreaker"),
+		chromedp.WaitVisible(chromedp.CSS("#verdict")), chromedp.WaitVisible(chromedp.CSS(".cm-content"))); err != nil {
+		return fmt.Errorf("open the page: %w", err)
+	}
+	if err := within(patience, chromedp.Evaluate[chromedp.Void](observe)); err != nil {
+		return err
+	}
+	seen := 0
+	// await waits for the page's next verdict and returns when it
+	// appeared, on the machine's clock.
+	await := func() (time.Time, error) {
+		deadline := time.Now().Add(patience)
+		for time.Now().Before(deadline) {
+			c, cancel := context.WithTimeout(ctx, 5*time.Second)
+			times, err := chromedp.Run(c, chromedp.Evaluate[[]float64](`window.kursSeen`))
+			cancel()
+			if err != nil {
+				return time.Time{}, err
+			}
+			if len(times) > seen {
+				seen = len(times)
+				ms := times[len(times)-1]
+				return time.UnixMilli(int64(ms)).Add(time.Duration(ms-float64(int64(ms))) * time.Millisecond), nil
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+		return time.Time{}, errors.New("the page showed no new result in time")
+	}
+
+	var outside, inPage []time.Duration
+	for i := range n {
+		src := wrong
+		if i%2 == 1 {
+			src = right
+		}
+		start := time.Now()
+		if err := os.WriteFile(learner, edit(src, 1000+i), 0o644); err != nil {
+			return err
+		}
+		at, err := await()
+		if err != nil {
+			return fmt.Errorf("outside save %d: %w", i, err)
+		}
+		outside = append(outside, at.Sub(start))
+	}
+	// The page takes in the last outside save before the learner types.
+	time.Sleep(time.Second)
+	for i := range n {
+		src := wrong
+		if i%2 == 1 {
+			src = right
+		}
+		// Typing is not timed; saving is, from the key press on.
+		if err := within(patience, chromedp.Focus(chromedp.CSS(".cm-content")),
+			chromedp.KeyEvent("a", chromedp.KeyModifiers(chromedp.ModifierCtrl))); err != nil {
+			return err
+		}
+		c, cancelType := context.WithTimeout(ctx, patience)
+		_, err := chromedp.Call(c, input.InsertText, input.InsertTextParams{Text: string(edit(src, 2000+i))})
+		cancelType()
+		if err != nil {
+			return err
+		}
+		start := time.Now()
+		if err := within(patience, chromedp.KeyEvent("s", chromedp.KeyModifiers(chromedp.ModifierCtrl))); err != nil {
+			return err
+		}
+		at, err := await()
+		if err != nil {
+			return fmt.Errorf("save in the page %d: %w", i, err)
+		}
+		inPage = append(inPage, at.Sub(start))
+	}
+	report := func(label string, ds []time.Duration) {
+		fmt.Printf("%-40s median %6.3fs  min %6.3fs  max %6.3fs\n", label, median(ds).Seconds(), slices.Min(ds).Seconds(), slices.Max(ds).Seconds())
+	}
+	fmt.Printf("in a page (Chromium), %d saves of each kind:\n", n)
+	report("saved in another editor, to the result:", outside)
+	report("saved in the page (Ctrl+S), to the result:", inPage)
+	return nil
+}
