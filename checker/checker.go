@@ -308,7 +308,7 @@ func (c *Checker) build(parent context.Context, tmp, name string, limit time.Dur
 	if goCmd == "" {
 		var err error
 		if goCmd, err = exec.LookPath("go"); err != nil {
-			goCmd = filepath.Join(runtime.GOROOT(), "bin", "go")
+			return "", nil, fmt.Errorf("no go command: %w", err)
 		}
 	}
 	prog := filepath.Join(tmp, name)

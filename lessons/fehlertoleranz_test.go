@@ -706,7 +706,7 @@ func TestFehlertoleranzSequence(t *testing.T) {
 }
 
 var (
-	ftHTMLTag    = regexp.MustCompile("</?[A-Za-z][A-Za-z0-9-]*(\\s[^>]*)?/?>")
+	ftHTMLTag    = regexp.MustCompile(`</?[A-Za-z][A-Za-z0-9-]*(\s[^>]*)?/?>`)
 	ftInlineCode = regexp.MustCompile("`[^`]*`")
 )
 

@@ -16,7 +16,7 @@ func FuzzAnswer(f *testing.F) {
 		if Answer(n) != n {
 			t.Fatalf("Answer(%q) = %q is not stable", s, n)
 		}
-		if Answer(" "+strings.ToLower(s)+"\n") != n && strings.ToUpper(strings.ToLower(s)) == strings.ToUpper(s) {
+		if Answer(" "+strings.ToLower(s)+"\n") != n && strings.EqualFold(strings.ToLower(s), s) {
 			t.Fatalf("case or space changed the answer %q", s)
 		}
 	})
