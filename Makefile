@@ -5,7 +5,7 @@ BIN := bin/kurs
 WORKSPACE ?= kurs-workspace
 ADDR ?= 127.0.0.1:8421
 
-.PHONY: run build test vet fmt cross bench bench-grade mutants clean
+.PHONY: run build install test vet fmt staticcheck cross bench bench-grade mutants clean
 
 ## run: build kurs and serve the course in the browser on the default workspace (created once, never overwritten); kurs serve prints the address to open, Ctrl-C stops it
 run: build
@@ -16,12 +16,20 @@ run: build
 build:
 	$(GO) build -o $(BIN) ./cmd/kurs
 
-## test: formatting, vet, all tests, and kurs cross-compiled for macOS and Windows
-test: fmt vet cross
+## install: put kurs on your PATH (into $(go env GOPATH)/bin)
+install:
+	$(GO) install ./cmd/kurs
+
+## test: formatting, vet, staticcheck, all tests, and kurs cross-compiled for macOS and Windows
+test: fmt vet staticcheck cross
 	$(GO) test -count=1 ./...
 
 vet:
 	$(GO) vet ./...
+
+# staticcheck at a pinned version, from the module proxy.
+staticcheck:
+	$(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2 ./...
 
 fmt:
 	@out=$$(gofmt -l $$(git ls-files '*.go' | grep -v '/testdata/submissions/') 2>&1); \
