@@ -328,7 +328,7 @@ func TestSequenceTable(t *testing.T) {
 	}
 }
 
-var htmlTag = regexp.MustCompile("</?[A-Za-z][A-Za-z0-9-]*(\\s[^>]*)?/?>")
+var htmlTag = regexp.MustCompile(`</?[A-Za-z][A-Za-z0-9-]*(\s[^>]*)?/?>`)
 var inlineCode = regexp.MustCompile("`[^`]*`")
 
 // TestStructure checks the form of both files and their parity.
