@@ -30,8 +30,9 @@ const (
 )
 
 // maxForm bounds the body of a state-changing request: the largest is a
-// quiz answer of a few bytes.
-const maxForm = 64 << 10
+// file saved from the page's editor, at most maxSource bytes, which form
+// encoding can triple.
+const maxForm = 3*maxSource + 64<<10
 
 // hosts are the Host header values a server answers to.
 type hosts struct {

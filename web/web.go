@@ -1,10 +1,11 @@
 // Package web serves a course in the learner's browser, as `kurs serve`
-// does: the overview with progress, each lesson, each exercise with its
-// task, the learner's file, a check button, results that update when the
-// file is saved, hints, the quiz and, once passed, the solution.
+// does: the overview with progress, each lesson, each exercise as a place
+// to work (the task beside the learner's file in an editor, a check
+// button, results that update when the file is saved, in the page or in
+// any editor, hints), the quiz and, once passed, the solution.
 //
-// Everything the pages need is embedded (templates, styles, scripts and a
-// copy of mermaid), so the UI works without a network. The server is meant
+// Everything the pages need is embedded (templates, styles, scripts, the
+// editor and a copy of mermaid), so the UI works without a network. The server is meant
 // for one learner on their own machine: it binds to loopback by default,
 // refuses requests for other host names (DNS rebinding), and accepts a
 // state-changing request only with its per-process token and from its own

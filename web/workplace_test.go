@@ -73,6 +73,14 @@ func TestSaveFromThePage(t *testing.T) {
 	code, _ = ts.post(t, "/exercise/tokenbucket/save", url.Values{"file": {rel}, "content": {"package tokenbucket // page\n"}, "base": {sum(data)}, "force": {"1"}})
 	assert.Equal(t, http.StatusOK, code)
 
+	// A large file passes the guard; one over the checker's limit does
+	// not get written.
+	big := "package tokenbucket\n\n// " + strings.Repeat("ä", 300<<10) + "\n"
+	code, body = ts.post(t, "/exercise/tokenbucket/save", url.Values{"file": {rel}, "content": {big}, "base": {sum([]byte("package tokenbucket // page\n"))}})
+	require.Equal(t, http.StatusOK, code, body)
+	code, _ = ts.post(t, "/exercise/tokenbucket/save", url.Values{"file": {rel}, "content": {strings.Repeat("x", maxSource+1)}, "base": {sum([]byte(big))}})
+	assert.Equal(t, http.StatusRequestEntityTooLarge, code)
+
 	// Only the exercise's own files, and not without the token.
 	code, _ = ts.post(t, "/exercise/tokenbucket/save", url.Values{"file": {"circuitbreaker/circuitbreaker.go"}, "content": {"x"}, "base": {""}})
 	assert.Equal(t, http.StatusForbidden, code)
