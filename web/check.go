@@ -4,8 +4,8 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/json"
+	"github.com/kurs-course/kurs/internal/workspace"
 	"net/http"
-	"os"
 	"path/filepath"
 	"sync"
 	"sync/atomic"
@@ -116,7 +116,7 @@ func (s *Server) sourcesSum(ex *course.Exercise) [sha256.Size]byte {
 	h := sha256.New()
 	names, _ := checker.ReadSources(s.ws.ExerciseDir(ex.ID), ex.ID)
 	for _, n := range names {
-		data, err := os.ReadFile(filepath.Join(s.ws.Dir, filepath.FromSlash(n)))
+		data, err := workspace.ReadFileMax(filepath.Join(s.ws.Dir, filepath.FromSlash(n)), workspace.MaxBackupFile)
 		if err != nil {
 			continue
 		}

@@ -298,5 +298,5 @@ func readInside(root, rel string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return os.ReadFile(name)
+	return workspace.ReadFileMax(name, workspace.MaxBackupFile)
 }

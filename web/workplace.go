@@ -244,7 +244,7 @@ func (s *Server) save(w http.ResponseWriter, r *http.Request) {
 		if name, err = insideWorkspace(s.ws.Dir, rel); err != nil {
 			break
 		}
-		old, rerr := os.ReadFile(name)
+		old, rerr := workspace.ReadFileMax(name, workspace.MaxBackupFile)
 		if rerr != nil && !errors.Is(rerr, fs.ErrNotExist) {
 			err = rerr
 			break
