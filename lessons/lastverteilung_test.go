@@ -13,7 +13,6 @@ package lessons_test
 
 import (
 	"encoding/binary"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"math"
@@ -29,10 +28,10 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	lbquiz "github.com/kurs-course/kurs/exercises/lbquiz/solution"
 	"github.com/kurs-course/kurs/exercises/leastconn/sim"
 	leastconn "github.com/kurs-course/kurs/exercises/leastconn/solution"
 	twochoices "github.com/kurs-course/kurs/exercises/twochoices/solution"
+	"github.com/kurs-course/kurs/internal/course"
 )
 
 var lbPrint = flag.Bool("lbtables", false, "print the tables of the lesson lastverteilung as computed")
@@ -745,21 +744,23 @@ func lbDecimals(lg lbLang, text string) []string {
 	return out
 }
 
+// lbQuiz returns the quiz lbquiz as the course loader reads it.
+func lbQuiz(t *testing.T) *course.Exercise {
+	t.Helper()
+	c, err := course.Load(os.DirFS(".."))
+	require.NoError(t, err)
+	ex, ok := c.Exercise("lbquiz")
+	require.True(t, ok)
+	return ex
+}
+
 // TestLastverteilungProseFigures checks that every decimal figure in the
 // lesson's prose and in the quiz's texts is one of its tables' figures (or
 // one of the two parameters the prose derives: the arrival rate at 80 %
 // load and least time's weight), so that no number escapes the
 // recomputation.
 func TestLastverteilungProseFigures(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join("..", "exercises", "lbquiz", "exercise.json"))
-	require.NoError(t, err)
-	var quiz struct {
-		Summary map[string]string `json:"summary"`
-		Quiz    []struct {
-			Options map[string]map[string]string `json:"options"`
-		} `json:"quiz"`
-	}
-	require.NoError(t, json.Unmarshal(data, &quiz))
+	quiz := lbQuiz(t)
 	for _, lg := range lbLangs {
 		t.Run(lg.code, func(t *testing.T) {
 			l := lbLoad(t, lg.code)
@@ -790,7 +791,7 @@ func TestLastverteilungProseFigures(t *testing.T) {
 			}
 			for _, text := range texts {
 				for _, d := range lbDecimals(lg, text) {
-					require.True(t, known[d], "exercises/lbquiz/exercise.json (%s): %s is in no table of the lesson", lg.code, d)
+					require.True(t, known[d], "exercises/lbquiz (%s): %s is in no table of the lesson", lg.code, d)
 				}
 			}
 		})
@@ -817,10 +818,9 @@ func TestLastverteilungStructure(t *testing.T) {
 				require.Len(t, r.cells, len(tb.header), r.where(l, "row has a different number of cells than its header"))
 			}
 		}
-		a := lbquiz.Answer
-		quoted := make([]string, len(a))
-		for i, s := range a {
-			quoted[i] = strconv.Quote(s)
+		var quoted []string
+		for _, c := range lbQuiz(t).Quiz {
+			quoted = append(quoted, strconv.Quote(c.Answer))
 		}
 		require.NotContains(t, l.text, "{"+strings.Join(quoted, ", ")+"}", "%s: reveals the quiz answer", l.file)
 		for _, id := range []string{"leastconn", "twochoices", "lbquiz"} {

@@ -28,7 +28,6 @@ import (
 	backoff "github.com/kurs-course/kurs/exercises/backoff/solution"
 	"github.com/kurs-course/kurs/exercises/retrybudget/sim"
 	retrybudget "github.com/kurs-course/kurs/exercises/retrybudget/solution"
-	retryquiz "github.com/kurs-course/kurs/exercises/retryquiz/solution"
 	"github.com/kurs-course/kurs/internal/harness"
 )
 
@@ -677,13 +676,12 @@ func TestResilienz1Prose(t *testing.T) {
 func TestResilienz1ExerciseExamples(t *testing.T) {
 	summaries := map[string]map[string]string{}
 	for _, id := range []string{"backoff", "retrybudget"} {
-		data, err := os.ReadFile(filepath.Join("..", "exercises", id, "exercise.json"))
-		require.NoError(t, err)
-		var ex struct {
-			Summary map[string]string `json:"summary"`
+		summaries[id] = map[string]string{}
+		for _, lg := range r1Langs {
+			data, err := os.ReadFile(filepath.Join("..", "exercises", id, "task."+lg.code+".md"))
+			require.NoError(t, err)
+			summaries[id][lg.code] = string(data)
 		}
-		require.NoError(t, json.Unmarshal(data, &ex))
-		summaries[id] = ex.Summary
 	}
 	callRE := regexp.MustCompile(`b\.(Next|Reset|Request|CanRetry)\(([0-9.]*)\)`)
 	codeRE := regexp.MustCompile("`([^`]*)`")
@@ -691,7 +689,7 @@ func TestResilienz1ExerciseExamples(t *testing.T) {
 		t.Run(lg.code, func(t *testing.T) {
 			for _, id := range []string{"backoff", "retrybudget"} {
 				text := summaries[id][lg.code]
-				l := &lesson{file: fmt.Sprintf("exercises/%s/exercise.json (summary.%s)", id, lg.code), text: text}
+				l := &lesson{file: fmt.Sprintf("exercises/%s/task.%s.md", id, lg.code), text: text}
 				l.parse()
 				header, newCall := lg.backoffExample, "b := New(10, 100)"
 				if id == "retrybudget" {
@@ -771,7 +769,10 @@ func TestResilienz1Structure(t *testing.T) {
 				require.Len(t, r.cells, len(tb.header), r.where(l, "row has a different number of cells than its header"))
 			}
 		}
-		a := retryquiz.Answer
+		var a []string
+		for _, c := range quizOf(t, "retryquiz").Quiz {
+			a = append(a, c.Answer)
+		}
 		for _, spoiler := range []string{
 			fmt.Sprintf("{%q, %q, %q}", a[0], a[1], a[2]),
 			fmt.Sprintf("(%q, %q, %q)", a[0], a[1], a[2]),

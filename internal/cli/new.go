@@ -10,24 +10,30 @@ import (
 	"path"
 	"path/filepath"
 
+	"github.com/kurs-course/kurs/internal/course"
 	"github.com/kurs-course/kurs/internal/scaffold"
 	"github.com/kurs-course/kurs/internal/tracegen"
 	"github.com/kurs-course/kurs/internal/validate"
 	"github.com/kurs-course/kurs/internal/workspace"
 )
 
-// newVerb scaffolds a lesson or an exercise in a course folder (--course,
-// else the current folder), and regenerates an exercise's driver. It never
-// overwrites a file an author wrote.
+// newVerb scaffolds a whole course in a new folder, or a lesson or an
+// exercise in a course folder (--course, else the current folder), and
+// regenerates an exercise's driver. It never overwrites a file an author
+// wrote.
 func newVerb() *verb {
-	var lesson string
+	var lesson, kind string
 	return &verb{name: "new", flags: func(fs *flag.FlagSet) {
 		fs.StringVar(&lesson, "lesson", "", "")
+		fs.StringVar(&kind, "kind", string(course.KindTrace), "")
 	}, run: func(e *env, args []string) int {
 		if len(args) != 2 {
 			return e.usage("validate.new_args")
 		}
 		_, _ = e.workspace() // only for its language
+		if args[0] == "course" {
+			return e.newCourse(args[1])
+		}
 		dir := e.g.course
 		if dir == "" {
 			dir = "."
@@ -46,7 +52,7 @@ func newVerb() *verb {
 		case "lesson":
 			files, err = scaffold.Lesson(fsys, id)
 		case "exercise":
-			files, err = scaffold.Exercise(fsys, id, lesson)
+			files, err = scaffold.Exercise(fsys, id, lesson, course.Kind(kind))
 		case "driver":
 			files, err = scaffold.Driver(fsys, id)
 		default:
@@ -79,13 +85,45 @@ func newVerb() *verb {
 		}
 		// Without --course, kurs validate checks the built-in course, so
 		// the hint names the folder.
-		course := " --course ."
+		courseFlag := " --course ."
 		if e.g.course != "" {
-			course = " --course " + e.g.course
+			courseFlag = " --course " + e.g.course
 		}
-		fmt.Fprintln(e.Out, e.p.T(key("validate.new_next_", what), "ID", id, "Course", course))
+		next := key("validate.new_next_", what)
+		if what == "exercise" && course.Kind(kind) == course.KindQuiz {
+			next = "validate.new_next_quiz"
+		}
+		fmt.Fprintln(e.Out, e.p.T(next, "ID", id, "Course", courseFlag))
 		return ExitOK
 	}}
+}
+
+// newCourse creates a course in dir, which must not exist or be empty.
+func (e *env) newCourse(dir string) int {
+	root, err := e.abs(dir)
+	if err != nil {
+		return e.setupError(err)
+	}
+	if entries, err := os.ReadDir(root); err == nil && len(entries) > 0 {
+		return e.usage("validate.new_exists", "Path", dir)
+	}
+	files, err := scaffold.Course()
+	if err != nil {
+		return e.setupError(err)
+	}
+	if err := create(root, files); err != nil {
+		var exists *existsError
+		if errors.As(err, &exists) {
+			return e.usage("validate.new_exists", "Path", exists.path)
+		}
+		return e.setupError(err)
+	}
+	fmt.Fprintln(e.Out, e.p.T("validate.new_created_course", "Dir", dir))
+	for _, f := range files {
+		fmt.Fprintf(e.Out, "  %s\n", f.Path)
+	}
+	fmt.Fprintln(e.Out, e.p.T("validate.new_next_course", "Dir", dir))
+	return ExitOK
 }
 
 type existsError struct{ path string }

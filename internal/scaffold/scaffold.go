@@ -3,11 +3,16 @@
 // TODO(author), or left empty where a text belongs, so that kurs validate
 // lists exactly what is left.
 //
-// A new exercise is a working trace exercise from the start: a small
-// example API in its reference solution and skeletons, one fixed trace and
-// random traces described in suite.json, and the driver generated from
-// them. The author replaces the example and regenerates the driver with
-// kurs new driver.
+// A new trace exercise works from the start: a small example API in its
+// reference solution and skeletons, one fixed trace and random traces
+// described in suite.json, and the driver generated from them. The author
+// replaces the example and regenerates the driver with kurs new driver. A
+// new quiz is one case with two options, in both languages.
+//
+// A new course is a folder kurs validate accepts as it is: one lesson,
+// one trace exercise and one quiz, with their texts, and the JSON Schemas
+// of the metadata files that the files name, so that an editor completes
+// and checks them.
 //
 // The package only returns files; writing them, and never over an existing
 // file, is the caller's job.
@@ -18,9 +23,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"go/token"
 	"io/fs"
 	"path"
+	"slices"
 	"strings"
 	"text/template"
 
@@ -46,6 +51,7 @@ func (e *Error) Error() string { return fmt.Sprintf("scaffold: %s %v", e.Kind, e
 // Kinds of Error.
 const (
 	BadExerciseID = "bad_exercise_id" // not a Go package name
+	BadKind       = "bad_kind"        // --kind names no kind of exercise
 	BadLessonID   = "bad_lesson_id"   // not lower-case letters, digits and hyphens
 	Exists        = "exists"          // the lesson or exercise exists already
 	NoLesson      = "no_lesson"       // an exercise needs a lesson, and there is none
@@ -70,9 +76,10 @@ func Lesson(fsys fs.FS, id string) ([]File, error) {
 		order = max(order, l.Order+1)
 	}
 	meta, err := indentJSON(map[string]any{
-		"id": id, "order": order, "minutes": 0, "exercises": []string{},
+		"$schema": "../../docs/schema/lesson.schema.json",
+		"id":      id, "order": order, "minutes": 0, "exercises": []string{},
 		"title": map[string]string{"de": "", "en": ""},
-	}, []string{"id", "order", "title", "minutes", "exercises"})
+	}, []string{"$schema", "id", "order", "title", "minutes", "exercises"})
 	if err != nil {
 		return nil, err
 	}
@@ -83,11 +90,19 @@ func Lesson(fsys fs.FS, id string) ([]File, error) {
 	return files, nil
 }
 
-// Exercise returns the files of a new exercise id in the course fsys,
-// belonging to lesson (empty: the last lesson).
-func Exercise(fsys fs.FS, id, lesson string) ([]File, error) {
-	if !exerciseID(id) {
+// Exercise returns the files of a new exercise id of the given kind in
+// the course fsys, for lesson (empty: the last lesson). The lesson must
+// list the exercise under "exercises"; kurs new does not change the
+// lesson's file, and kurs validate reports that until the author does.
+func Exercise(fsys fs.FS, id, lesson string, kind course.Kind) ([]File, error) {
+	if !course.ValidID(id) {
 		return nil, &Error{Kind: BadExerciseID, Args: []any{"ID", id}}
+	}
+	if kind == "" {
+		kind = course.KindTrace
+	}
+	if !slices.Contains(course.Kinds, kind) {
+		return nil, &Error{Kind: BadKind, Args: []any{"Kind", string(kind)}}
 	}
 	dir := path.Join("exercises", id)
 	if _, err := fs.Stat(fsys, dir); err == nil {
@@ -106,55 +121,119 @@ func Exercise(fsys fs.FS, id, lesson string) ([]File, error) {
 	if l == nil {
 		return nil, &Error{Kind: UnknownLesson, Args: []any{"Lesson", lesson}}
 	}
-	order := 1
-	if c, _ := course.Load(fsys); c != nil {
-		for _, ex := range c.Exercises {
-			if ex.Lesson == l.ID {
-				order = max(order, ex.Order+1)
-			}
-		}
-	}
-	meta, err := indentJSON(map[string]any{
-		"id": id, "lesson": l.ID, "order": order, "points": 1,
-		"title":   map[string]string{"de": "", "en": ""},
-		"summary": map[string]string{"de": "", "en": ""},
-		"imports": []string{"errors", "fmt", "math", "strconv", "strings", "sync", "sync/atomic"},
-		"hints":   map[string][]string{"de": {}, "en": {}},
-	}, []string{"id", "lesson", "order", "points", "title", "summary", "imports", "hints"})
-	if err != nil {
-		return nil, err
-	}
-	data := map[string]string{"ID": id}
-	solution := execute(solutionText, data)
-	suite := execute(suiteText, data)
-	driver, api, err := generate(id, solution, suite)
-	if err != nil {
-		return nil, err
-	}
-	return []File{
-		{path.Join(dir, "exercise.json"), meta},
-		{path.Join(dir, "solution", id+".go"), solution},
-		{path.Join(dir, "skeleton", "de", id+".go"), execute(skeletonText["de"], data)},
-		{path.Join(dir, "skeleton", "en", id+".go"), execute(skeletonText["en"], data)},
-		{path.Join(dir, "testdata", "suite.json"), suite},
-		{path.Join(dir, "testdata", "driver.go"), driver},
-		{path.Join(dir, "testdata", "api.go"), api},
-	}, nil
+	return exerciseFiles(id, kind, todoTexts)
 }
 
-// Driver returns testdata/driver.go and testdata/api.go of exercise id,
-// generated from its reference solution and suite.json. It refuses when
-// either file exists and was written by hand.
+// texts are the words of a new exercise: the author's to write
+// (todoTexts), or a working example (exampleTexts, for a new course).
+type texts map[string]map[string]string
+
+// lang0 is the language of the texts that are the same in every language.
+const lang0 = "en"
+
+// exerciseFiles returns the files of a new exercise id of kind, with the
+// texts t.
+func exerciseFiles(id string, kind course.Kind, t texts) ([]File, error) {
+	dir := path.Join("exercises", id)
+	m := map[string]any{
+		"$schema": "../../docs/schema/exercise.schema.json",
+		"id":      id, "kind": string(kind), "points": 1,
+		"title": map[string]string{"de": t["title"]["de"], "en": t["title"]["en"]},
+	}
+	order := []string{"$schema", "id", "kind", "points", "title", "imports"}
+	data := map[string]string{"ID": id, "Doc": t["skeleton_doc"][lang0], "Todo": t["todo"][lang0]}
+	var files []File
+	if kind == course.KindQuiz {
+		m["imports"] = []string{}
+		m["answers"] = []string{t["answer"][lang0]}
+		order = append(order, "answers")
+		for _, lang := range course.Languages {
+			files = append(files,
+				File{path.Join(dir, "task."+lang+".md"), execute(quizTaskText[lang], map[string]string{"ID": id, "Intro": t["quiz_intro"][lang]})},
+				File{path.Join(dir, "quiz."+lang+".md"), []byte(t["quiz"][lang])},
+				File{path.Join(dir, "hints."+lang+".md"), []byte(t["quiz_hints"][lang])},
+				File{path.Join(dir, "skeleton", lang, id+".go"), execute(quizSkeletonText[lang], data)},
+			)
+		}
+	} else {
+		m["imports"] = []string{"errors", "fmt", "math", "strconv", "strings", "sync", "sync/atomic"}
+		solution := execute(solutionText, data)
+		suite := execute(suiteText, map[string]string{"ID": id, "Test": t["test"]["en"]})
+		driver, err := generate(id, solution, suite)
+		if err != nil {
+			return nil, err
+		}
+		for _, lang := range course.Languages {
+			files = append(files,
+				File{path.Join(dir, "task."+lang+".md"), execute(template.Must(template.New("").Parse(t["task"][lang])), data)},
+				File{path.Join(dir, "hints."+lang+".md"), []byte(t["hints"][lang])},
+				File{path.Join(dir, "skeleton", lang, id+".go"), execute(skeletonText[lang], map[string]string{"ID": id, "Doc": t["skeleton_doc"][lang]})},
+			)
+		}
+		files = append(files,
+			File{path.Join(dir, "solution", id+".go"), solution},
+			File{path.Join(dir, "testdata", "suite.json"), suite},
+			File{path.Join(dir, "testdata", "driver.go"), driver},
+		)
+	}
+	meta, err := indentJSON(m, order)
+	if err != nil {
+		return nil, err
+	}
+	files = append([]File{{path.Join(dir, "exercise.json"), meta}}, files...)
+	slices.SortStableFunc(files, func(a, b File) int { return strings.Compare(a.Path, b.Path) })
+	return files, nil
+}
+
+// Course returns the files of a new course: one lesson, a trace exercise
+// and a quiz, with example texts in both languages, and the JSON Schemas of
+// its metadata files under docs/schema/. kurs validate accepts it as it is.
+func Course() ([]File, error) {
+	var files []File
+	meta, err := indentJSON(map[string]any{
+		"$schema": "../../docs/schema/lesson.schema.json",
+		"id":      "first-steps", "order": 1, "minutes": 15, "exercises": []string{"counter", "counterquiz"},
+		"title": map[string]string{"de": "Erste Schritte", "en": "First steps"},
+	}, []string{"$schema", "id", "order", "title", "minutes", "exercises"})
+	if err != nil {
+		return nil, err
+	}
+	files = append(files, File{"lessons/first-steps/lesson.json", meta})
+	for _, lang := range course.Languages {
+		files = append(files, File{"lessons/first-steps/" + lang + ".md", []byte(exampleLesson[lang])})
+	}
+	trace, err := exerciseFiles("counter", course.KindTrace, exampleTexts)
+	if err != nil {
+		return nil, err
+	}
+	quiz, err := exerciseFiles("counterquiz", course.KindQuiz, exampleTexts)
+	if err != nil {
+		return nil, err
+	}
+	files = append(append(files, trace...), quiz...)
+	names := make([]string, 0, 2)
+	schemas := course.Schemas()
+	for name := range schemas {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		files = append(files, File{"docs/schema/" + name, schemas[name]})
+	}
+	return files, nil
+}
+
+// Driver returns testdata/driver.go of exercise id, generated from its
+// reference solution and suite.json. It refuses when the file exists and
+// was written by hand. (The API check is derived at every check.)
 func Driver(fsys fs.FS, id string) ([]File, error) {
 	dir := path.Join("exercises", id)
 	if _, err := fs.Stat(fsys, dir); err != nil {
 		return nil, &Error{Kind: UnknownEx, Args: []any{"Exercise", id}}
 	}
-	for _, name := range []string{"driver.go", "api.go"} {
-		p := path.Join(dir, "testdata", name)
-		if data, err := fs.ReadFile(fsys, p); err == nil && !tracegen.IsGenerated(data) {
-			return nil, &Error{Kind: HandWritten, Args: []any{"Path", p}}
-		}
+	p := path.Join(dir, "testdata", "driver.go")
+	if data, err := fs.ReadFile(fsys, p); err == nil && !tracegen.IsGenerated(data) {
+		return nil, &Error{Kind: HandWritten, Args: []any{"Path", p}}
 	}
 	var sol []course.File
 	entries, err := fs.ReadDir(fsys, path.Join(dir, "solution"))
@@ -182,30 +261,27 @@ func Driver(fsys fs.FS, id string) ([]File, error) {
 	if api == nil {
 		return nil, &Error{Kind: NoNew, Args: []any{"Exercise", id}}
 	}
-	var s tracegen.Suite
-	if err := json.Unmarshal(suite, &s); err != nil {
+	var s course.Suite
+	if err := course.Decode(path.Join(dir, "testdata", "suite.json"), suite, &s); err != nil {
 		return nil, &Error{Kind: Unparsable, Args: []any{"Path", path.Join(dir, "testdata", "suite.json"), "Err", err.Error()}}
 	}
-	driver, apiFile, err := tracegen.Files(id, api, s)
+	driver, err := tracegen.Driver(id, api, s)
 	if err != nil {
 		return nil, err // tracegen.Mistakes: the caller explains each
 	}
-	return []File{
-		{path.Join(dir, "testdata", "driver.go"), driver},
-		{path.Join(dir, "testdata", "api.go"), apiFile},
-	}, nil
+	return []File{{path.Join(dir, "testdata", "driver.go"), driver}}, nil
 }
 
-func generate(id string, solution, suite []byte) (driver, api []byte, err error) {
+func generate(id string, solution, suite []byte) ([]byte, error) {
 	a, err := tracegen.ParseAPI([]course.File{{Name: id + ".go", Data: solution}})
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	var s tracegen.Suite
-	if err := json.Unmarshal(suite, &s); err != nil {
-		return nil, nil, err
+	var s course.Suite
+	if err := course.Decode("suite.json", suite, &s); err != nil {
+		return nil, err
 	}
-	return tracegen.Files(id, a, s)
+	return tracegen.Driver(id, a, s)
 }
 
 // lessons returns the course's lessons that can be read.
@@ -217,25 +293,15 @@ func lessons(fsys fs.FS) []*course.Lesson {
 		if err != nil {
 			continue
 		}
-		var l course.Lesson
+		var l struct {
+			ID    string `json:"id"`
+			Order int    `json:"order"`
+		}
 		if json.Unmarshal(data, &l) == nil && l.ID == d.Name() {
-			out = append(out, &l)
+			out = append(out, &course.Lesson{ID: l.ID, Order: l.Order})
 		}
 	}
 	return out
-}
-
-// exerciseID reports whether id can be an exercise's Go package and folder.
-func exerciseID(id string) bool {
-	if id == "" || token.IsKeyword(id) || id == "main" {
-		return false
-	}
-	for i, r := range id {
-		if !(r >= 'a' && r <= 'z' || i > 0 && r >= '0' && r <= '9') {
-			return false
-		}
-	}
-	return true
 }
 
 // lessonID reports whether id suits a lesson folder: lower-case letters,

@@ -3,12 +3,14 @@ package scaffold_test
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 	"testing/fstest"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/kurs-course/kurs/internal/course"
 	"github.com/kurs-course/kurs/internal/scaffold"
 	"github.com/kurs-course/kurs/internal/tracegen"
 	"github.com/kurs-course/kurs/internal/validate"
@@ -33,13 +35,13 @@ func kind(t *testing.T, err error) string {
 // builds, its reference passes, its skeletons fail).
 func TestNewCourseListsWhatIsLeft(t *testing.T) {
 	m := fstest.MapFS{}
-	_, err := scaffold.Exercise(m, "fixedwindow", "")
+	_, err := scaffold.Exercise(m, "fixedwindow", "", course.KindTrace)
 	assert.Equal(t, scaffold.NoLesson, kind(t, err), "an exercise needs a lesson")
 
 	files, err := scaffold.Lesson(m, "limits")
 	require.NoError(t, err)
 	add(m, files)
-	files, err = scaffold.Exercise(m, "fixedwindow", "")
+	files, err = scaffold.Exercise(m, "fixedwindow", "", course.KindTrace)
 	require.NoError(t, err)
 	var paths []string
 	for _, f := range files {
@@ -47,12 +49,15 @@ func TestNewCourseListsWhatIsLeft(t *testing.T) {
 	}
 	assert.Equal(t, []string{
 		"exercises/fixedwindow/exercise.json",
-		"exercises/fixedwindow/solution/fixedwindow.go",
+		"exercises/fixedwindow/hints.de.md",
+		"exercises/fixedwindow/hints.en.md",
 		"exercises/fixedwindow/skeleton/de/fixedwindow.go",
 		"exercises/fixedwindow/skeleton/en/fixedwindow.go",
-		"exercises/fixedwindow/testdata/suite.json",
+		"exercises/fixedwindow/solution/fixedwindow.go",
+		"exercises/fixedwindow/task.de.md",
+		"exercises/fixedwindow/task.en.md",
 		"exercises/fixedwindow/testdata/driver.go",
-		"exercises/fixedwindow/testdata/api.go",
+		"exercises/fixedwindow/testdata/suite.json",
 	}, paths)
 	add(m, files)
 
@@ -63,15 +68,16 @@ func TestNewCourseListsWhatIsLeft(t *testing.T) {
 		got = append(got, fmt.Sprintf("%s:%d %s %v", p.File, p.Line, p.Kind, p.Args))
 	}
 	assert.Equal(t, []string{
+		"exercises/fixedwindow/exercise.json:3 lesson_none [Exercise fixedwindow]",
 		"exercises/fixedwindow/exercise.json:7 text_missing [Field title Lang de]",
 		"exercises/fixedwindow/exercise.json:8 text_missing [Field title Lang en]",
-		"exercises/fixedwindow/exercise.json:11 text_missing [Field summary Lang de]",
-		"exercises/fixedwindow/exercise.json:12 text_missing [Field summary Lang en]",
-		"exercises/fixedwindow/exercise.json:24 hints_missing [Lang de]",
-		"exercises/fixedwindow/exercise.json:25 hints_missing [Lang en]",
+		"exercises/fixedwindow/hints.de.md:3 todo [Text Ein erster, sanfter Hinweis. Jeder Abschnitt „## “ ist ein Hinweis, vom sanften zum genauen.]",
+		"exercises/fixedwindow/hints.en.md:3 todo [Text A first, gentle hint. Every \"## \" section is one hint, from gentle to specific.]",
 		"exercises/fixedwindow/skeleton/de/fixedwindow.go:3 todo [Text Beschreibe die Aufgabe für die Lernenden.]",
 		"exercises/fixedwindow/skeleton/en/fixedwindow.go:3 todo [Text describe the task for the learners.]",
-		"exercises/fixedwindow/solution/fixedwindow.go:3 todo [Text replace this example with the reference solution. Its API]",
+		"exercises/fixedwindow/solution/fixedwindow.go:3 todo [Text replace this example with the reference solution.]",
+		"exercises/fixedwindow/task.de.md:1 todo [Text Die Aufgabe für die Lernenden, in Markdown.]",
+		"exercises/fixedwindow/task.en.md:1 todo [Text The task for the learners, in Markdown.]",
 		"exercises/fixedwindow/testdata/suite.json:13 todo [Text seed/worked-example]",
 		"lessons/limits/de.md:1 todo [Text Titel der Lektion]",
 		"lessons/limits/de.md:3 todo [Text Ein Satz dazu, worum es geht und wie lange die Lektion dauert.]",
@@ -85,10 +91,64 @@ func TestNewCourseListsWhatIsLeft(t *testing.T) {
 		"lessons/limits/en.md:11 todo [Text The concept, step by step. A worked table can be tied to a]",
 		"lessons/limits/en.md:17 todo [Text The lesson's exercises, each with `kurs check EXERCISE`.]",
 		"lessons/limits/en.md:21 todo [Text The essentials in one sentence.]",
-		"lessons/limits/lesson.json:5 text_missing [Field title Lang de]",
-		"lessons/limits/lesson.json:6 text_missing [Field title Lang en]",
-		"lessons/limits/lesson.json:9 lesson_omits [Exercise fixedwindow]",
+		"lessons/limits/lesson.json:6 text_missing [Field title Lang de]",
+		"lessons/limits/lesson.json:7 text_missing [Field title Lang en]",
 	}, got)
+}
+
+func problems(t *testing.T, m fstest.MapFS) []string {
+	t.Helper()
+	r, err := validate.Run(context.Background(), m, validate.Options{Jobs: 2})
+	require.NoError(t, err)
+	var got []string
+	for _, p := range r.Problems {
+		got = append(got, fmt.Sprintf("%s:%d %s %v", p.File, p.Line, p.Kind, p.Args))
+	}
+	return got
+}
+
+// TestNewQuiz scaffolds a quiz: one case with two options in both
+// languages and no Go but its skeletons; kurs validate lists only the
+// words left to write.
+func TestNewQuiz(t *testing.T) {
+	m := fstest.MapFS{}
+	files, err := scaffold.Lesson(m, "limits")
+	require.NoError(t, err)
+	add(m, files)
+	_, err = scaffold.Exercise(m, "limitquiz", "", "essay")
+	assert.Equal(t, scaffold.BadKind, kind(t, err))
+	files, err = scaffold.Exercise(m, "limitquiz", "", course.KindQuiz)
+	require.NoError(t, err)
+	for _, f := range files {
+		if strings.HasSuffix(f.Path, ".go") {
+			assert.Contains(t, f.Path, "/skeleton/", "a quiz has no Go but its skeletons")
+		}
+	}
+	add(m, files)
+	m["lessons/limits/lesson.json"].Data = []byte(`{"id": "limits", "order": 1, "title": {"de": "Grenzen", "en": "Limits"}, "exercises": ["limitquiz"]}`)
+	var left []string
+	for _, p := range problems(t, m) {
+		if !strings.Contains(p, " todo ") {
+			left = append(left, p)
+		}
+	}
+	assert.Equal(t, []string{
+		"exercises/limitquiz/exercise.json:7 text_missing [Field title Lang de]",
+		"exercises/limitquiz/exercise.json:8 text_missing [Field title Lang en]",
+	}, left, "the scaffold works as a quiz: the reference answer passes, the skeletons fail")
+}
+
+// TestNewCourseIsValid: a new course is a course kurs validate accepts as
+// it is, with the schemas its metadata files name.
+func TestNewCourseIsValid(t *testing.T) {
+	files, err := scaffold.Course()
+	require.NoError(t, err)
+	m := fstest.MapFS{}
+	add(m, files)
+	assert.Empty(t, problems(t, m))
+	assert.Contains(t, m, "docs/schema/exercise.schema.json")
+	assert.Contains(t, m, "docs/schema/lesson.schema.json")
+	assert.Contains(t, string(m["exercises/counterquiz/exercise.json"].Data), `"$schema": "../../docs/schema/exercise.schema.json"`)
 }
 
 func TestIDs(t *testing.T) {
@@ -101,17 +161,17 @@ func TestIDs(t *testing.T) {
 	require.NoError(t, err)
 	add(m, files)
 	for _, id := range []string{"", "Fixed", "fixed-window", "fixed_window", "func", "main", "1x"} {
-		_, err := scaffold.Exercise(m, id, "")
+		_, err := scaffold.Exercise(m, id, "", "")
 		assert.Equal(t, scaffold.BadExerciseID, kind(t, err), "%q", id)
 	}
 	_, err = scaffold.Lesson(m, "resilienz-3")
 	assert.Equal(t, scaffold.Exists, kind(t, err))
-	_, err = scaffold.Exercise(m, "window", "resilienz-9")
+	_, err = scaffold.Exercise(m, "window", "resilienz-9", "")
 	assert.Equal(t, scaffold.UnknownLesson, kind(t, err))
-	files, err = scaffold.Exercise(m, "window2", "resilienz-3")
+	files, err = scaffold.Exercise(m, "window2", "resilienz-3", "")
 	require.NoError(t, err)
 	add(m, files)
-	_, err = scaffold.Exercise(m, "window2", "")
+	_, err = scaffold.Exercise(m, "window2", "", "")
 	assert.Equal(t, scaffold.Exists, kind(t, err))
 }
 
@@ -121,17 +181,16 @@ func TestDriver(t *testing.T) {
 	m := fstest.MapFS{}
 	files, _ := scaffold.Lesson(m, "l")
 	add(m, files)
-	files, _ = scaffold.Exercise(m, "x", "l")
+	files, _ = scaffold.Exercise(m, "x", "l", "")
 	add(m, files)
 	before := string(m["exercises/x/testdata/driver.go"].Data)
 
 	m["exercises/x/solution/x.go"].Data = append(m["exercises/x/solution/x.go"].Data, []byte("\n// Reset sets the count to 0.\nfunc (c *Counter) Reset() { c.n = 0 }\n")...)
 	files, err := scaffold.Driver(m, "x")
 	require.NoError(t, err)
-	require.Len(t, files, 2)
+	require.Len(t, files, 1)
 	assert.NotEqual(t, before, string(files[0].Data))
 	assert.Contains(t, string(files[0].Data), `case "Reset":`)
-	assert.Contains(t, string(files[1].Data), "(*Counter).Reset")
 
 	m["exercises/x/testdata/suite.json"].Data = []byte(`{"observe": "Nothing", "tests": []}`)
 	_, err = scaffold.Driver(m, "x")

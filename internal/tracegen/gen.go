@@ -19,12 +19,13 @@ func IsGenerated(data []byte) bool {
 	return bytes.HasPrefix(data, []byte(Header))
 }
 
-// Files returns driver.go and api.go for the exercise id whose reference
-// has the API api, described by s. It fails when the description does not
-// fit the API, with Mistakes as its error.
-func Files(id string, api *API, s Suite) (driver, apiFile []byte, err error) {
+// Driver returns driver.go for the exercise id whose reference has the API
+// api, described by s. It fails when the description does not fit the API,
+// with Mistakes as its error. (The API check that goes with it is derived
+// from the reference at every check: see course.APICheck.)
+func Driver(id string, api *API, s Suite) ([]byte, error) {
 	if api == nil {
-		return nil, nil, fmt.Errorf("the reference solution has no function New, so the exercise is not driven by traces")
+		return nil, fmt.Errorf("the reference solution has no function New, so the exercise is not driven by traces")
 	}
 	var methods []Method
 	for _, m := range api.Methods {
@@ -32,8 +33,8 @@ func Files(id string, api *API, s Suite) (driver, apiFile []byte, err error) {
 			methods = append(methods, m)
 		}
 	}
-	if ms := s.Check(api); len(ms) > 0 {
-		return nil, nil, Mistakes(ms)
+	if ms := Check(s, api); len(ms) > 0 {
+		return nil, Mistakes(ms)
 	}
 	var observe *Method
 	if s.Observe != "" {
@@ -41,12 +42,7 @@ func Files(id string, api *API, s Suite) (driver, apiFile []byte, err error) {
 		observe = &m
 	}
 	data := driverData{ID: id, API: api, Methods: methods, Observe: observe, Gen: s.Generate}
-	driver, err = render(driverTemplate, data)
-	if err != nil {
-		return nil, nil, err
-	}
-	apiFile, err = render(apiTemplate, data)
-	return driver, apiFile, err
+	return render(driverTemplate, data)
 }
 
 type driverData struct {
@@ -98,8 +94,7 @@ var funcs = template.FuncMap{
 		}
 		return x
 	},
-	"sig":   signature,
-	"types": func(ps []Param) string { return signature(typesOnly(ps)) },
+	"sig": signature,
 	"needsStrconv": func(d driverData) bool {
 		for _, m := range d.Methods {
 			if m.Result == Int || m.Result == Int64 {
@@ -129,30 +124,6 @@ var funcs = template.FuncMap{
 	},
 	"quote": strconv.Quote,
 }
-
-func typesOnly(ps []Param) []Param {
-	out := make([]Param, len(ps))
-	for i, p := range ps {
-		out[i] = Param{Type: p.Type}
-	}
-	return out
-}
-
-var apiTemplate = template.Must(template.New("api").Funcs(funcs).Parse(`{{header}}
-
-package {{.ID}}
-
-import _ "github.com/kurs-course/kurs/internal/harness/guard"
-
-// The API that kurs expects; a compile error here means a name, a parameter
-// or a result type differs from the exercise's.
-var (
-	_ func({{sig .API.New}}) {{if .API.Pointer}}*{{end}}{{.API.Type}} = New
-{{- range .Methods}}
-	_ func(*{{$.API.Type}}{{if .Params}}, {{types .Params}}{{end}}) {{.Result}} = (*{{$.API.Type}}).{{.Name}}
-{{- end}}
-)
-`))
 
 var driverTemplate = template.Must(template.New("driver").Funcs(funcs).Parse(`{{header}}
 

@@ -45,7 +45,7 @@ const breakerSuite = `{
 }`
 
 // generatedCourse returns the embedded course with the circuit breaker's
-// driver.go and api.go replaced by generated ones and its suite by suite.
+// driver.go replaced by a generated one and its suite by suite.
 func generatedCourse(t *testing.T, suite string) *course.Course {
 	t.Helper()
 	src := kurs.Content()
@@ -72,11 +72,10 @@ func generatedCourse(t *testing.T, suite string) *course.Course {
 	require.NoError(t, err)
 	var s tracegen.Suite
 	require.NoError(t, json.Unmarshal([]byte(suite), &s))
-	driver, apiFile, err := tracegen.Files("circuitbreaker", api, s)
+	driver, err := tracegen.Driver("circuitbreaker", api, s)
 	require.NoError(t, err)
 	require.True(t, tracegen.IsGenerated(driver))
 	m["exercises/circuitbreaker/testdata/driver.go"] = &fstest.MapFile{Data: driver}
-	m["exercises/circuitbreaker/testdata/api.go"] = &fstest.MapFile{Data: apiFile}
 	m["exercises/circuitbreaker/testdata/suite.json"] = &fstest.MapFile{Data: []byte(suite)}
 	c, err := course.Load(m)
 	require.NoError(t, err)
@@ -117,8 +116,9 @@ func TestGeneratedDriverGrades(t *testing.T) {
 	assert.LessOrEqual(t, f.Step, f.Original)
 }
 
-// TestGeneratedAPIRefusesWrongSignature: the generated api.go pins the
-// API, so a learner's Allow without the tick is an API problem.
+// TestGeneratedAPIRefusesWrongSignature: the API check derived from the
+// reference pins the API, so a learner's Allow without the tick is an API
+// problem.
 func TestGeneratedAPIRefusesWrongSignature(t *testing.T) {
 	c := generatedCourse(t, breakerSuite)
 	res := check(t, c, "../../checker/testdata/submissions/cb-error-wrong-signature/circuitbreaker/circuitbreaker.go")
@@ -176,7 +176,7 @@ func TestSuiteCheck(t *testing.T) {
 			"ops": [{"call": "Allow"}, {"call": "Reset"}, {"call": "Load", "args": [1]},
 				{"call": "Allow", "args": [{"int": [5, 1]}]}]}}`), &s))
 	var got []string
-	for _, m := range s.Check(api) {
+	for _, m := range tracegen.Check(s, api) {
 		got = append(got, m.Path+" "+m.Kind)
 	}
 	assert.Equal(t, []string{
@@ -189,9 +189,9 @@ func TestSuiteCheck(t *testing.T) {
 		"generate.ops.2.call unusable",
 		"generate.ops.3.args.0.int order",
 	}, got)
-	_, _, err := tracegen.Files("l", api, s)
+	_, err := tracegen.Driver("l", api, s)
 	var ms tracegen.Mistakes
-	require.ErrorAs(t, err, &ms, "Files refuses a description that does not fit")
+	require.ErrorAs(t, err, &ms, "Driver refuses a description that does not fit")
 	assert.Len(t, ms, len(got))
 
 	var a tracegen.Arg

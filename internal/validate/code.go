@@ -2,7 +2,6 @@ package validate
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"go/parser"
@@ -18,7 +17,7 @@ import (
 	"github.com/kurs-course/kurs/internal/tracegen"
 )
 
-// minRandom is how many random traces SPEC §1 asks of every trace exercise.
+// minRandom is how many random traces every trace exercise needs at least.
 const minRandom = 1000
 
 // exCode is what validation learns from an exercise's Go files and suite.
@@ -29,7 +28,6 @@ type exCode struct {
 	api *tracegen.API
 	// parsed reports whether the reference parses.
 	parsed bool
-	suite  tracegen.Suite
 	// traces reports whether the exercise is graded by traces.
 	traces bool
 	// extraImports are the reference's imports outside the allowlist,
@@ -56,34 +54,50 @@ type exCode struct {
 
 func (e *exCode) dir() string { return path.Join("exercises", e.ex.ID) }
 
-// code checks each exercise's reference solution, its traces against the
-// reference's API, and its generated driver.
+// code checks each exercise by its kind: this is the one place that
+// decides what an exercise of each kind must have. A quiz is data, checked
+// as such; the reference of a trace exercise is parsed, its traces are
+// checked against the reference's API, and a generated driver against the
+// description it comes from.
 func (v *validator) code(c *course.Course) map[string]*exCode {
 	codes := map[string]*exCode{}
 	for _, ex := range c.Exercises {
 		e := &exCode{ex: ex, unrunnable: map[string]bool{}}
 		codes[ex.ID] = e
-		sol, err := ex.Solution()
-		if err != nil {
-			continue // reported by texts
+		switch ex.Kind() {
+		case course.KindQuiz:
+			v.quiz(ex)
+			e.solution, _ = ex.Solution()
+			e.parsed = e.solution != nil
+		case course.KindTrace:
+			v.trace(e)
 		}
-		e.solution = sol
-		e.parsed = v.reference(e)
-		if e.parsed {
-			api, err := tracegen.ParseAPI(sol)
-			if err != nil {
-				v.add(path.Join(e.dir(), "solution"), 0, RefParse, "Detail", err.Error())
-			}
-			e.api = api
-		}
-		if data, err := fs.ReadFile(v.fsys, path.Join(e.dir(), "testdata", "driver.go")); err == nil {
-			e.generated = tracegen.IsGenerated(data)
-		}
-		v.suiteExtras(e)
-		v.traces(e)
-		v.driver(e)
 	}
 	return codes
+}
+
+// trace checks the reference, the traces and the driver of a trace
+// exercise.
+func (v *validator) trace(e *exCode) {
+	sol, err := e.ex.Solution()
+	if err != nil {
+		v.add(path.Join(e.dir(), "solution")+"/", 0, MissingFile)
+		return
+	}
+	e.solution = sol
+	e.parsed = v.reference(e)
+	if e.parsed {
+		api, err := tracegen.ParseAPI(sol)
+		if err != nil {
+			v.add(path.Join(e.dir(), "solution"), 0, RefParse, "Detail", err.Error())
+		}
+		e.api = api
+	}
+	if data, err := fs.ReadFile(v.fsys, path.Join(e.dir(), "testdata", "driver.go")); err == nil {
+		e.generated = tracegen.IsGenerated(data)
+	}
+	v.traces(e)
+	v.driver(e)
 }
 
 // reference parses the reference solution and checks its imports against
@@ -113,23 +127,6 @@ func (v *validator) reference(e *exCode) bool {
 		}
 	}
 	return ok
-}
-
-// suiteExtras reads what tracegen needs from suite.json: the observed
-// method and the description of random traces.
-func (v *validator) suiteExtras(e *exCode) {
-	file := path.Join(e.dir(), "testdata", "suite.json")
-	data, err := fs.ReadFile(v.fsys, file)
-	if err != nil {
-		return
-	}
-	if err := json.Unmarshal(data, &e.suite); err != nil {
-		// The tests parsed (or the exercise would not have loaded), so
-		// the mistake is in the description: an argument of a form
-		// tracegen does not know.
-		v.add(file, v.at(file, "generate"), Generate, "Detail", err.Error())
-		e.suite = tracegen.Suite{}
-	}
 }
 
 // traces checks every fixed trace against the reference's API: the calls
@@ -205,9 +202,8 @@ func fraction(args []float64, ps []tracegen.Param) int {
 	return -1
 }
 
-// driver checks a generated driver.go and api.go: the description they
-// come from must fit the API, and they must be what kurs new driver would
-// write today.
+// driver checks a generated driver.go: the description it comes from must
+// fit the API, and it must be what kurs new driver would write today.
 func (v *validator) driver(e *exCode) {
 	if e.api == nil {
 		return
@@ -216,10 +212,11 @@ func (v *validator) driver(e *exCode) {
 	driverFile := path.Join(e.dir(), "testdata", "driver.go")
 	old, err := fs.ReadFile(v.fsys, driverFile)
 	generated := err == nil && tracegen.IsGenerated(old)
-	if !generated && e.suite.Observe == "" && e.suite.Generate == nil {
+	suiteData := e.ex.Suite
+	if !generated && suiteData.Observe == "" && suiteData.Generate == nil {
 		return // a hand-written driver is the author's business
 	}
-	ms := e.suite.Check(e.api)
+	ms := tracegen.Check(suiteData, e.api)
 	for _, m := range ms {
 		v.add(suite, v.at(suite, m.Path), Generate, append([]any{"Gen", m.Kind}, m.Args...)...)
 	}
@@ -231,14 +228,13 @@ func (v *validator) driver(e *exCode) {
 		random = random || t.Random > 0
 	}
 	ok := len(ms) == 0
-	if random && e.suite.Generate == nil {
+	if random && suiteData.Generate == nil {
 		v.add(suite, v.at(suite, "tests"), NoGenerate)
 		ok = false
 	}
 	if ok {
-		driver, api, err := tracegen.Files(e.ex.ID, e.api, e.suite)
-		oldAPI, _ := fs.ReadFile(v.fsys, path.Join(e.dir(), "testdata", "api.go"))
-		if err == nil && (!bytes.Equal(old, driver) || !bytes.Equal(oldAPI, api)) {
+		driver, err := tracegen.Driver(e.ex.ID, e.api, suiteData)
+		if err == nil && !bytes.Equal(old, driver) {
 			v.add(driverFile, 1, DriverStale, "Exercise", e.ex.ID)
 			e.stale, ok = true, false
 		}

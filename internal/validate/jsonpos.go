@@ -3,7 +3,6 @@ package validate
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"strconv"
 )
 
@@ -150,21 +149,4 @@ func JSONLine(data []byte, path string) int { return scanJSON(data).lineOf(path)
 func lineAt(data []byte, off int64) int {
 	off = min(max(off, 0), int64(len(data)))
 	return bytes.Count(data[:off], []byte("\n")) + 1
-}
-
-// decodeJSON decodes data into v and, when it is not valid JSON, returns the
-// line of the mistake.
-func decodeJSON(data []byte, v any) (line int, err error) {
-	err = json.Unmarshal(data, v)
-	var syn *json.SyntaxError
-	var typ *json.UnmarshalTypeError
-	switch {
-	case err == nil:
-		return 0, nil
-	case errors.As(err, &syn):
-		return lineAt(data, syn.Offset), err
-	case errors.As(err, &typ):
-		return lineAt(data, typ.Offset), err
-	}
-	return 1, err
 }

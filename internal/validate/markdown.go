@@ -257,11 +257,12 @@ func (v *validator) lessons(c *course.Course) map[string]*doc {
 		}
 	}
 	for _, ex := range c.Exercises {
-		file := path.Join("exercises", ex.ID, "exercise.json")
 		for _, lang := range course.Languages {
-			v.textLinks(file, "summary."+lang, path.Dir(file), ex.Summary[lang])
-			for i, h := range ex.Hints[lang] {
-				v.textLinks(file, fmt.Sprintf("hints.%s.%d", lang, i), path.Dir(file), h)
+			for _, name := range []string{"task", "hints", "quiz"} {
+				file := path.Join("exercises", ex.ID, name+"."+lang+".md")
+				if data, err := fs.ReadFile(v.fsys, file); err == nil && strings.Contains(string(data), "](") {
+					v.links(file, path.Dir(file), data, 0)
+				}
 			}
 		}
 	}
@@ -271,6 +272,9 @@ func (v *validator) lessons(c *course.Course) map[string]*doc {
 // markerTarget checks that a marker names a fixed trace of the course.
 func (v *validator) markerTarget(c *course.Course, file string, m *marker) {
 	ex, ok := c.Exercise(m.exercise)
+	if !ok && v.broken[path.Join("exercises", m.exercise)] {
+		return // the exercise's own problem is reported
+	}
 	if !ok {
 		v.add(file, m.line, MarkerTarget, "Exercise", m.exercise, "Test", m.test)
 		return
@@ -382,18 +386,6 @@ func (v *validator) links(file, dir string, src []byte, sections int) {
 		}
 		return gast.WalkContinue, nil
 	})
-}
-
-// textLinks checks the links of a Markdown text stored in a JSON file.
-func (v *validator) textLinks(file, jsonPath, dir, s string) {
-	if !strings.Contains(s, "](") {
-		return
-	}
-	before := len(v.problems)
-	v.links(file, dir, []byte(s), 0)
-	for i := before; i < len(v.problems); i++ {
-		v.problems[i].Line = v.at(file, jsonPath)
-	}
 }
 
 // nodeOffset returns the byte offset of an inline node: that of its first

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/kurs-course/kurs/checker"
-	"github.com/kurs-course/kurs/internal/course"
 	"github.com/kurs-course/kurs/internal/harness"
 )
 
@@ -60,7 +59,7 @@ func (e *noReplay) Error() string { return "no replay: " + e.why }
 // requested traces and on every random trace the judge makes, and
 // records what it did at each step.
 func (v *validator) replay(ctx context.Context, e *exCode, req replayRequest) (*replayOut, error) {
-	if e.ex.Kind() != course.KindTrace {
+	if !e.traces {
 		return &replayOut{}, nil
 	}
 	ctx, cancel := context.WithTimeout(ctx, replayTimeout)

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"go/token"
 	"io/fs"
 	"path"
 	"slices"
@@ -18,33 +17,42 @@ import (
 // exercise's allowlist says (docs/architecture.md).
 var refused = []string{"os", "os/exec", "syscall", "unsafe", "net", "reflect", "runtime", "embed", "C"}
 
-// readJSON reads and decodes a course file, reporting a missing file or a
-// syntax error. It reports whether v holds the file's content.
-func (v *validator) readJSON(file string, val any) bool {
+// scanJSON remembers where the values of a course file are, for problems
+// found later in what it says. A file that is missing or not valid JSON
+// is the loader's to report.
+func (v *validator) scanJSON(file string) {
 	data, err := fs.ReadFile(v.fsys, file)
-	if errors.Is(err, fs.ErrNotExist) {
-		v.add(file, 0, MissingFile)
-		return false
-	}
-	if err != nil {
-		v.add(file, 0, Load, "Err", err.Error())
-		return false
-	}
-	if line, err := decodeJSON(data, val); err != nil {
-		v.add(file, line, JSON, "Err", err.Error())
-		return false
+	if err != nil || !json.Valid(data) {
+		return
 	}
 	if v.json == nil {
 		v.json = map[string]jsonLines{}
 	}
 	v.json[file] = scanJSON(data)
+}
+
+// readJSON reads and strictly decodes a course file that the course
+// package does not read (mutants.json), reporting what is wrong with it. It
+// reports whether val holds the file's content.
+func (v *validator) readJSON(file string, val any) bool {
+	data, err := fs.ReadFile(v.fsys, file)
+	if err != nil {
+		v.add(file, 0, Load, "Err", err.Error())
+		return false
+	}
+	var ce *course.Error
+	if err := course.Decode(file, data, val); errors.As(err, &ce) {
+		v.add(ce.File, ce.Line, Kind(ce.Code), ce.Args...)
+		return false
+	}
+	v.scanJSON(file)
 	return true
 }
 
-// structure reads the course's folders and JSON files itself, so that
-// every file that cannot be read is reported with its line, then loads the
-// course with the course package. It returns nil when there is no course
-// at all.
+// structure loads the course with the course package, which reads every
+// metadata file strictly, and reports what it refuses with its file and
+// line: one problem per file at most, so that no mistake is followed by
+// others it caused. It returns nil when there is no course at all.
 func (v *validator) structure() *course.Course {
 	v.broken = map[string]bool{}
 	for _, kind := range []string{"lessons", "exercises"} {
@@ -58,8 +66,11 @@ func (v *validator) structure() *course.Course {
 				continue
 			}
 			dir := path.Join(kind, d.Name())
-			if !v.readItem(kind, dir, d.Name()) {
-				v.broken[dir] = true
+			if kind == "lessons" {
+				v.scanJSON(path.Join(dir, "lesson.json"))
+			} else {
+				v.scanJSON(path.Join(dir, "exercise.json"))
+				v.scanJSON(path.Join(dir, "testdata", "suite.json"))
 			}
 		}
 	}
@@ -74,84 +85,25 @@ func (v *validator) structure() *course.Course {
 		errs = []error{err}
 	}
 	for _, e := range errs {
-		// The loader's errors start "lesson X:" or "exercise X:"; those
-		// already reported with a line need no second, vaguer report.
-		s := e.Error()
-		kind, rest, _ := strings.Cut(s, " ")
-		name, _, _ := strings.Cut(rest, ":")
-		dir := map[string]string{"lesson": "lessons", "exercise": "exercises"}[kind]
+		var ce *course.Error
 		switch {
-		case dir != "" && v.broken[path.Join(dir, name)]:
-		case s == "no exercises":
+		case errors.As(e, &ce):
+			v.add(ce.File, ce.Line, Kind(ce.Code), ce.Args...)
+			if parts := strings.SplitN(ce.File, "/", 3); len(parts) == 3 {
+				v.broken[parts[0]+"/"+parts[1]] = true
+			}
+		case e.Error() == "no exercises":
 			v.add("exercises", 0, NoExercises)
 		default:
-			v.add("", 0, Load, "Err", s)
+			v.add("", 0, Load, "Err", e.Error())
 		}
 	}
 	return c
 }
 
-// readItem checks the JSON files of one lesson or exercise folder and
-// reports whether the course package will be able to load it.
-func (v *validator) readItem(kind, dir, name string) bool {
-	if kind == "lessons" {
-		file := path.Join(dir, "lesson.json")
-		var l struct {
-			ID string `json:"id"`
-		}
-		if !v.readJSON(file, &l) {
-			return false
-		}
-		if l.ID != name {
-			v.add(file, v.at(file, "id"), IDMismatch, "ID", l.ID, "Dir", name)
-			return false
-		}
-		return true
-	}
-	file := path.Join(dir, "exercise.json")
-	var e struct {
-		ID string `json:"id"`
-	}
-	ok := v.readJSON(file, &e)
-	var suite struct {
-		Tests []json.RawMessage `json:"tests"`
-	}
-	sfile := path.Join(dir, "testdata", "suite.json")
-	sok := v.readJSON(sfile, &suite)
-	if !ok {
-		return false
-	}
-	if e.ID != name {
-		v.add(file, v.at(file, "id"), IDMismatch, "ID", e.ID, "Dir", name)
-		return false
-	}
-	if !validID(e.ID) {
-		v.add(file, v.at(file, "id"), IDInvalid, "ID", e.ID)
-		return false
-	}
-	if sok && len(suite.Tests) == 0 {
-		v.add(sfile, v.at(sfile, "tests"), NoFixedTraces, "Exercise", name)
-		return false
-	}
-	return sok
-}
-
-// validID reports whether id can be an exercise's Go package and folder
-// name: lower-case letters and digits, starting with a letter, no keyword.
-func validID(id string) bool {
-	if id == "" || token.IsKeyword(id) || id == "main" {
-		return false
-	}
-	for i, r := range id {
-		if !(r >= 'a' && r <= 'z' || i > 0 && r >= '0' && r <= '9') {
-			return false
-		}
-	}
-	return true
-}
-
-// texts checks that every text exists in every language and that lessons
-// and exercises name each other.
+// texts checks that every text exists in every language and that every
+// exercise belongs to a lesson. What only one kind of exercise has is
+// checked by kind, in code.
 func (v *validator) texts(c *course.Course) {
 	for _, l := range c.Lessons {
 		file := path.Join("lessons", l.ID, "lesson.json")
@@ -169,63 +121,109 @@ func (v *validator) texts(c *course.Course) {
 			}
 		}
 	}
+	// A lesson that cannot be read may be the one that lists an exercise.
+	brokenLesson := false
+	for dir := range v.broken {
+		brokenLesson = brokenLesson || strings.HasPrefix(dir, "lessons/")
+	}
 	for _, ex := range c.Exercises {
-		file := path.Join("exercises", ex.ID, "exercise.json")
-		if l, ok := c.Lesson(ex.Lesson); !ok {
-			v.add(file, v.at(file, "lesson"), LessonUnknown, "Lesson", ex.Lesson)
-		} else if !slices.Contains(l.Exercises, ex.ID) {
-			lf := path.Join("lessons", l.ID, "lesson.json")
-			v.add(lf, v.at(lf, "exercises"), LessonOmits, "Exercise", ex.ID)
+		dir := path.Join("exercises", ex.ID)
+		file := path.Join(dir, "exercise.json")
+		if ex.Lesson == "" && !brokenLesson {
+			v.add(file, v.at(file, "id"), LessonNone, "Exercise", ex.ID)
 		}
 		if ex.Points <= 0 {
 			v.add(file, v.at(file, "points"), Points)
 		}
 		for _, lang := range course.Languages {
-			for _, f := range []struct {
-				name string
-				text course.Text
-			}{{"title", ex.Title}, {"summary", ex.Summary}} {
-				if strings.TrimSpace(f.text[lang]) == "" {
-					v.add(file, v.at(file, f.name+"."+lang), TextMissing, "Field", f.name, "Lang", lang)
-				}
+			if strings.TrimSpace(ex.Title[lang]) == "" {
+				v.add(file, v.at(file, "title."+lang), TextMissing, "Field", "title", "Lang", lang)
 			}
+			task := path.Join(dir, "task."+lang+".md")
+			if strings.TrimSpace(ex.Summary[lang]) == "" {
+				v.add(task, 0, TaskMissing, "Lang", lang)
+			}
+			hints := path.Join(dir, "hints."+lang+".md")
 			if len(ex.Hints[lang]) == 0 {
-				v.add(file, v.at(file, "hints."+lang), HintsMissing, "Lang", lang)
+				v.add(hints, 0, HintsMissing, "Lang", lang)
 			}
 			for i, h := range ex.Hints[lang] {
 				if strings.TrimSpace(h) == "" {
-					v.add(file, v.at(file, fmt.Sprintf("hints.%s.%d", lang, i)), HintsMissing, "Lang", lang)
+					v.add(hints, ex.Line(fmt.Sprintf("hints.%s.%d", lang, i)), HintsMissing, "Lang", lang)
 				}
 			}
 			if _, err := ex.Skeleton(lang); err != nil {
-				v.add(file, v.at(file, "id"), SkeletonMissing, "Lang", lang, "Want", path.Join("exercises", ex.ID, "skeleton", lang)+"/")
+				v.add(file, v.at(file, "id"), SkeletonMissing, "Lang", lang, "Want", path.Join(dir, "skeleton", lang)+"/")
 			}
 		}
 		if de, en := len(ex.Hints["de"]), len(ex.Hints["en"]); de > 0 && en > 0 && de != en {
-			v.add(file, v.at(file, "hints"), HintsCount, "DE", de, "EN", en)
-		}
-		for i, q := range ex.Quiz {
-			letters := make([]string, 0, len(q.Options))
-			for letter := range q.Options {
-				letters = append(letters, letter)
-			}
-			slices.Sort(letters)
-			for _, letter := range letters {
-				for _, lang := range course.Languages {
-					if strings.TrimSpace(q.Options[letter][lang]) == "" {
-						p := fmt.Sprintf("quiz.%d.options.%s", i, letter)
-						v.add(file, v.at(file, p+"."+lang), TextMissing, "Field", fmt.Sprintf("quiz %d, %s", q.Case, letter), "Lang", lang)
-					}
-				}
-			}
+			v.add(path.Join(dir, "hints.en.md"), 0, HintsCount, "DE", de, "EN", en)
 		}
 		for i, imp := range ex.Imports {
 			if slices.Contains(refused, imp) {
 				v.add(file, v.at(file, "imports."+strconv.Itoa(i)), AllowlistRefused, "Import", imp)
 			}
 		}
-		if _, err := ex.Solution(); err != nil {
-			v.add(path.Join("exercises", ex.ID, "solution")+"/", 0, MissingFile)
+		if _, err := fs.Stat(v.fsys, path.Join(dir, "testdata", "api.go")); err == nil {
+			v.add(path.Join(dir, "testdata", "api.go"), 0, Obsolete, "Kind", string(ex.Kind()))
+		}
+	}
+}
+
+// quiz checks what a quiz has beyond other exercises: every case and
+// option in both languages, an explanation for every option, one right
+// answer per case that is one of its options, the place of the cases in
+// the task, and no Go of its own besides the skeletons.
+func (v *validator) quiz(ex *course.Exercise) {
+	dir := path.Join("exercises", ex.ID)
+	file := path.Join(dir, "exercise.json")
+	for _, lang := range course.Languages {
+		task := path.Join(dir, "task."+lang+".md")
+		if data, err := fs.ReadFile(v.fsys, task); err == nil && !strings.Contains(string(data), course.QuizMarker) {
+			v.add(task, 0, QuizMarker, "Marker", course.QuizMarker)
+		}
+	}
+	if len(ex.Quiz) == 0 {
+		v.add(path.Join(dir, "quiz.en.md"), 0, QuizCases)
+	}
+	answers := 0
+	for _, c := range ex.Quiz {
+		if c.Answer != "" {
+			answers++
+		}
+	}
+	if answers != len(ex.Quiz) {
+		v.add(file, v.at(file, "answers"), QuizAnswers, "Want", len(ex.Quiz), "Got", answers)
+	}
+	for i, c := range ex.Quiz {
+		letters := c.Letters()
+		for _, lang := range course.Languages {
+			qfile := path.Join(dir, "quiz."+lang+".md")
+			at := func(part string) int {
+				if n := ex.Line(fmt.Sprintf("quiz.%s.%d%s", lang, i, part)); n > 0 {
+					return n
+				}
+				return ex.Line(fmt.Sprintf("quiz.%s.%d", lang, i))
+			}
+			if strings.TrimSpace(c.Question[lang]) == "" {
+				v.add(qfile, at(""), QuizQuestion, "Case", c.Case, "Lang", lang)
+			}
+			for _, letter := range letters {
+				if strings.TrimSpace(c.Choices[letter][lang]) == "" {
+					v.add(qfile, at("."+letter), QuizOption, "Case", c.Case, "Lang", lang, "Letter", letter)
+				}
+				if strings.TrimSpace(c.Options[letter][lang]) == "" {
+					v.add(qfile, at("."+letter), QuizWhy, "Case", c.Case, "Lang", lang, "Letter", letter)
+				}
+			}
+		}
+		if c.Answer != "" && !slices.Contains(letters, c.Answer) {
+			v.add(file, v.at(file, "answers."+strconv.Itoa(i)), QuizAnswer, "Case", c.Case, "Answer", c.Answer, "Options", strings.Join(letters, ", "))
+		}
+	}
+	for _, f := range []string{"solution", "testdata"} {
+		if _, err := fs.Stat(v.fsys, path.Join(dir, f)); err == nil {
+			v.add(path.Join(dir, f)+"/", 0, Obsolete, "Kind", string(course.KindQuiz))
 		}
 	}
 }

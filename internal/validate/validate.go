@@ -29,20 +29,34 @@ type Kind string
 // Kinds of problems. The comments say where each is reported.
 const (
 	JSON             Kind = "json"              // a JSON file that does not parse, at the mistake
+	UnknownKey       Kind = "unknown_key"       // a key a metadata file's schema does not have
+	WrongType        Kind = "wrong_type"        // a value of the wrong JSON type
+	WrongValue       Kind = "wrong_value"       // a value its key does not take
+	ExerciseKind     Kind = "kind"              // an exercise without a known kind
+	ListedTwice      Kind = "listed_twice"      // two lessons list one exercise
+	Markdown         Kind = "markdown"          // a hints or quiz file not laid out as it must be
+	TaskMissing      Kind = "task_missing"      // no task.LANG.md
+	Obsolete         Kind = "obsolete"          // a file the exercise's kind does not use
+	QuizMarker       Kind = "quiz_marker"       // a quiz's task without the line where its cases go
+	QuizCases        Kind = "quiz_cases"        // a quiz without cases
+	QuizAnswers      Kind = "quiz_answers"      // not one answer per case
+	QuizAnswer       Kind = "quiz_answer"       // an answer that is not one of the case's options
+	QuizQuestion     Kind = "quiz_question"     // a case without its question in a language
+	QuizOption       Kind = "quiz_option"       // an option without its text in a language
+	QuizWhy          Kind = "quiz_why"          // an option without its explanation in a language
 	MissingFile      Kind = "missing_file"      // a file every lesson or exercise needs
 	IDMismatch       Kind = "id_mismatch"       // id differs from the folder, at "id"
 	IDInvalid        Kind = "id_invalid"        // an exercise id that is no Go package name
 	Load             Kind = "load"              // anything else the course loader refuses
 	NoExercises      Kind = "no_exercises"      // a course without exercises
 	LessonText       Kind = "lesson_text"       // a lesson without the Markdown file of a language
-	TextMissing      Kind = "text_missing"      // a title, summary or quiz text without a language
+	TextMissing      Kind = "text_missing"      // a title without a language
 	HintsMissing     Kind = "hints_missing"     // no hints in a language
 	HintsCount       Kind = "hints_count"       // a different number of hints in the two languages
 	SkeletonMissing  Kind = "skeleton_missing"  // no skeleton in a language
 	Points           Kind = "points"            // an exercise worth no points
-	LessonUnknown    Kind = "lesson_unknown"    // an exercise's lesson does not exist
 	ExerciseUnknown  Kind = "exercise_unknown"  // a lesson lists an exercise that does not exist
-	LessonOmits      Kind = "lesson_omits"      // the lesson does not list one of its exercises
+	LessonNone       Kind = "lesson_none"       // no lesson lists the exercise
 	Todo             Kind = "todo"              // TODO(author): something left to write
 	Headings         Kind = "headings"          // the languages' sections differ
 	Tables           Kind = "tables"            // the languages' tables differ in number
@@ -78,7 +92,7 @@ const (
 	FewRandom        Kind = "few_random"        // fewer than 1,000 random traces
 	Generate         Kind = "generate"          // a mistake in suite.json's description of random traces
 	NoGenerate       Kind = "no_generate"       // random tests with a generated driver but no description
-	DriverStale      Kind = "driver_stale"      // a generated driver.go or api.go that is out of date
+	DriverStale      Kind = "driver_stale"      // a generated driver.go that is out of date
 	MutantSurvives   Kind = "mutant_survives"   // a mutant the hidden tests let through
 	MutantMarkStale  Kind = "mutant_mark_stale" // mutants.json marks a mutant that no longer survives
 )

@@ -50,7 +50,7 @@ func TestBrokenCourse(t *testing.T) {
 		// An i18n key missing in a language: the title has no "de".
 		"exercises/counter/exercise.json:6 text_missing",
 		// A hint missing in a language: one German hint, two English.
-		"exercises/counter/exercise.json:9 hints_count",
+		"exercises/counter/hints.en.md:0 hints_count",
 		// An import in the reference outside the allowlist.
 		"exercises/counter/solution/counter.go:4 ref_import",
 		// A reference that fails a hidden test (the trace expects 3).
@@ -248,6 +248,8 @@ func TestFormProblems(t *testing.T) {
 	m := mapCourse(t, "testdata/weak")
 	m["lessons/broken/lesson.json"] = &fstest.MapFile{Data: []byte("{\n  \"id\": \"broken\",\n  \"order\": 2,\n}\n")}
 	m["lessons/other/lesson.json"] = &fstest.MapFile{Data: []byte("{\n  \"id\": \"wrong\"\n}\n")}
+	m["lessons/typo/lesson.json"] = &fstest.MapFile{Data: []byte("{\n  \"id\": \"typo\",\n  \"order\": 3,\n  \"exercies\": [],\n  \"title\": 7\n}\n")}
+	m["lessons/typo2/lesson.json"] = &fstest.MapFile{Data: []byte("{\n  \"id\": \"typo2\",\n  \"order\": \"4\"\n}\n")}
 	m["exercises/Bad/exercise.json"] = &fstest.MapFile{Data: []byte("{\n  \"id\": \"Bad\"\n}\n")}
 	m["exercises/Bad/testdata/suite.json"] = &fstest.MapFile{Data: []byte(`{"tests": [{"name": "x", "case": 1}]}`)}
 	m["lessons/main/lesson.json"] = &fstest.MapFile{Data: []byte(`{"id": "main", "order": 1,
@@ -300,7 +302,7 @@ The exercise ` + "`clamp`" + ` counts up to a ceiling. [Here](/etc/passwd).
 		"exercises/clamp/testdata/suite.json:7 generate",
 		"exercises/clamp/testdata/suite.json:12 trace_args",
 		"exercises/clamp/testdata/suite.json:13 trace_whole",
-		"lessons/broken/lesson.json:4 json",
+		"lessons/broken/lesson.json:3 json",
 		"lessons/main/de.md:3 link",
 		"lessons/main/de.md:5 todo",
 		"lessons/main/de.md:7 marker_target",
@@ -310,12 +312,14 @@ The exercise ` + "`clamp`" + ` counts up to a ceiling. [Here](/etc/passwd).
 		"lessons/main/en.md:5 marker_syntax",
 		"lessons/main/lesson.json:3 exercise_unknown",
 		"lessons/other/lesson.json:2 id_mismatch",
+		"lessons/typo/lesson.json:4 unknown_key",
+		"lessons/typo2/lesson.json:3 wrong_type",
 	}, where(r.Problems))
 }
 
 // TestExerciseProblems plants mistakes in an exercise and its tied table:
 // random traces the reference cannot run, too few
-// random traces, an exercise its lesson does not list, no points, a
+// random traces, an exercise no lesson lists, no points, a
 // refused package on the allowlist, a missing skeleton and hints, and
 // tables that do not fit their trace.
 func TestExerciseProblems(t *testing.T) {
@@ -323,13 +327,12 @@ func TestExerciseProblems(t *testing.T) {
 	delete(m, "exercises/clamp/skeleton/de/clamp.go")
 	m["exercises/clamp/exercise.json"] = &fstest.MapFile{Data: []byte(`{
   "id": "clamp",
-  "lesson": "main",
+  "kind": "trace",
   "points": 0,
   "title": {"de": "Deckel", "en": "Ceiling"},
-  "summary": {"de": "Zähle.", "en": "Count."},
-  "imports": ["os"],
-  "hints": {"de": ["Vergleiche."], "en": []}
+  "imports": ["os"]
 }`)}
+	m["exercises/clamp/hints.en.md"] = &fstest.MapFile{Data: []byte("\n")}
 	m["lessons/main/lesson.json"] = &fstest.MapFile{Data: []byte(`{"id": "main", "order": 1,
   "title": {"de": "Deckel", "en": "Ceiling"},
   "exercises": []}`)}
@@ -422,10 +425,11 @@ Die Übung ` + "`clamp`" + ` zählt bis zu einem Deckel.
 `)}
 	r := run(t, m, Options{})
 	assert.Equal(t, []string{
+		"exercises/clamp/exercise.json:2 lesson_none",
 		"exercises/clamp/exercise.json:2 skeleton_missing",
 		"exercises/clamp/exercise.json:4 points",
-		"exercises/clamp/exercise.json:7 allowlist_refused",
-		"exercises/clamp/exercise.json:8 hints_missing",
+		"exercises/clamp/exercise.json:6 allowlist_refused",
+		"exercises/clamp/hints.en.md:0 hints_missing",
 		"exercises/clamp/testdata/suite.json:9 few_random",
 		"exercises/clamp/testdata/suite.json:14 random_panics",
 		"lessons/main/de.md:5 table_columns",
@@ -433,7 +437,6 @@ Die Übung ` + "`clamp`" + ` zählt bis zu einem Deckel.
 		"lessons/main/en.md:5 table_columns",
 		"lessons/main/en.md:11 table_rows",
 		"lessons/main/en.md:18 table_calls",
-		"lessons/main/lesson.json:3 lesson_omits",
 	}, where(r.Problems))
 	for _, p := range r.Problems {
 		if p.Kind == RandomPanics {
@@ -441,6 +444,82 @@ Die Übung ` + "`clamp`" + ` zählt bis zu einem Deckel.
 			// panics while the trace is drawn.
 			assert.Equal(t, "negative ceiling", p.Detail)
 			assert.Equal(t, []any{"Test", "random", "Index", 1, "Seed", uint64(1), "Step", -1}, p.Args)
+		}
+	}
+}
+
+// TestMetadataKeys: a misspelled key in any metadata file, an exercise's
+// or a lesson's, or in the hidden tests, is a problem with its file and
+// line, and the only one reported for that file.
+func TestMetadataKeys(t *testing.T) {
+	for file, typo := range map[string][2]string{
+		"exercises/clamp/exercise.json":       {`"points"`, `"pionts"`},
+		"lessons/main/lesson.json":            {`"minutes"`, `"minuten"`},
+		"exercises/clamp/testdata/suite.json": {`"obs"`, `"ob"`},
+	} {
+		m := mapCourse(t, "testdata/weak")
+		f := m[file]
+		require.Contains(t, string(f.Data), typo[0], file)
+		f.Data = []byte(strings.Replace(string(f.Data), typo[0], typo[1], 1))
+		r := run(t, m, Options{})
+		var mine []Problem
+		for _, p := range r.Problems {
+			if p.File == file {
+				mine = append(mine, p)
+			}
+		}
+		require.Len(t, mine, 1, "%s: %v", file, where(r.Problems))
+		assert.Equal(t, UnknownKey, mine[0].Kind, file)
+		assert.Equal(t, []any{"Key", strings.Trim(typo[1], `"`)}, mine[0].Args, file)
+		assert.Positive(t, mine[0].Line, file)
+		assert.Contains(t, strings.Split(string(f.Data), "\n")[mine[0].Line-1], typo[1], file)
+	}
+}
+
+// TestQuizProblems plants the mistakes a quiz can have: an option without
+// its explanation in one language, a right answer that is not an option,
+// a task that does not say where the cases go, a quiz file that is not laid
+// out as it must be, and Go that a quiz does not use.
+func TestQuizProblems(t *testing.T) {
+	m := mapCourse(t, "testdata/weak")
+	m["lessons/main/lesson.json"].Data = []byte(`{"id": "main", "order": 1, "title": {"de": "Deckel", "en": "Ceiling"}, "exercises": ["clamp", "pick", "bad"]}`)
+	quiz := func(id, answers string) {
+		m["exercises/"+id+"/exercise.json"] = &fstest.MapFile{Data: []byte(`{
+  "id": "` + id + `",
+  "kind": "quiz",
+  "points": 2,
+  "title": {"de": "Wahl", "en": "Choice"},
+  "imports": [],
+  "answers": ` + answers + `
+}`)}
+		for _, lang := range []string{"de", "en"} {
+			m["exercises/"+id+"/task."+lang+".md"] = &fstest.MapFile{Data: []byte("Wähle.\n\n<!-- kurs:quiz -->\n")}
+			m["exercises/"+id+"/hints."+lang+".md"] = &fstest.MapFile{Data: []byte("## 1\n\nDenk nach.\n")}
+			m["exercises/"+id+"/skeleton/"+lang+"/"+id+".go"] = &fstest.MapFile{Data: []byte("package " + id + "\n\n// Answer is the answer.\nvar Answer = [2]string{}\n")}
+			m["exercises/"+id+"/quiz."+lang+".md"] = &fstest.MapFile{Data: []byte("## Case 1\n\nWhich?\n\n### A\n\nThis.\n\n> Because.\n\n### B\n\nThat.\n\n> Not so.\n\n## Case 2\n\nAnd now?\n\n### A\n\nYes.\n\n> Right.\n\n### B\n\nNo.\n\n> Wrong.\n")}
+		}
+	}
+	quiz("pick", `["A", "E"]`)
+	m["exercises/pick/quiz.de.md"].Data = []byte("## Fall 1\n\nWelche?\n\n### A\n\nDas.\n\n> Weil.\n\n### B\n\nJenes.\n\n## Fall 2\n\nUnd jetzt?\n\n### A\n\nJa.\n\n> Richtig.\n\n### B\n\nNein.\n\n> Falsch.\n")
+	m["exercises/pick/task.en.md"].Data = []byte("Choose.\n")
+	m["exercises/pick/solution/pick.go"] = &fstest.MapFile{Data: []byte("package pick\n\nvar Answer = [2]string{\"A\", \"A\"}\n")}
+	quiz("bad", `["A", "A"]`)
+	m["exercises/bad/quiz.en.md"].Data = []byte("Intro.\n\n## Case 1\n\nWhich?\n\n### A\n\nThis.\n\n> Because.\n")
+	r := run(t, m, Options{})
+	assert.Equal(t, []string{
+		"exercises/bad/quiz.en.md:1 markdown",
+		"exercises/clamp/testdata/suite.json:3 few_random",
+		"exercises/pick/exercise.json:7 quiz_answer",
+		"exercises/pick/quiz.de.md:11 quiz_why",
+		"exercises/pick/solution/:0 obsolete",
+		"exercises/pick/task.en.md:0 quiz_marker",
+	}, where(r.Problems))
+	for _, p := range r.Problems {
+		switch p.Kind {
+		case QuizWhy:
+			assert.Equal(t, []any{"Case", 1, "Lang", "de", "Letter", "B"}, p.Args)
+		case QuizAnswer:
+			assert.Equal(t, []any{"Case", 2, "Answer", "E", "Options", "A, B"}, p.Args)
 		}
 	}
 }

@@ -17,7 +17,7 @@ import (
 // course.
 var fixture = fstest.MapFS{
 	"lessons/l/lesson.json":                                  {Data: []byte(`{"id": "l", "exercises": ["circuitbreaker"]}`)},
-	"exercises/circuitbreaker/exercise.json":                 {Data: []byte(`{"id": "circuitbreaker", "lesson": "l", "points": 4}`)},
+	"exercises/circuitbreaker/exercise.json":                 {Data: []byte(`{"id": "circuitbreaker", "kind": "trace", "points": 4}`)},
 	"exercises/circuitbreaker/testdata/suite.json":           {Data: []byte(`{"tests": [{"name": "t"}]}`)},
 	"exercises/circuitbreaker/skeleton/en/circuitbreaker.go": {Data: []byte("// Package circuitbreaker is exercise 1.\npackage circuitbreaker\n")},
 	"exercises/circuitbreaker/skeleton/de/circuitbreaker.go": {Data: []byte("// Package circuitbreaker ist Übung 1.\npackage circuitbreaker\n")},
