@@ -15,10 +15,6 @@ import (
 	"github.com/kurs-course/kurs/internal/textsafe"
 )
 
-// modulePrefix is how panicking frames name the learner's files; the
-// learner knows them relative to the workspace.
-const modulePrefix = "github.com/kurs-course/kurs/"
-
 // Summary returns one line on an exercise's result.
 func Summary(p *i18n.Printer, res *checker.Result) string {
 	switch res.Status {
@@ -37,7 +33,8 @@ func Summary(p *i18n.Printer, res *checker.Result) string {
 }
 
 // Message returns what the learner needs to act on an exercise's result:
-// the problem that stopped it, or its first failing test explained.
+// the problem that stopped it, or its first failing test explained (for a
+// quiz, every case).
 func Message(p *i18n.Printer, ex *course.Exercise, res *checker.Result) string {
 	switch {
 	case res.Status == checker.Error:
@@ -45,10 +42,14 @@ func Message(p *i18n.Printer, ex *course.Exercise, res *checker.Result) string {
 	case res.Status == checker.Pass:
 		return Summary(p, res)
 	}
-	if t := res.FirstFailure(); t != nil {
-		return Summary(p, res) + "\n" + Test(p, ex, res, t)
+	e := Explain(p, ex, res, Options{})
+	parts := []string{e.Summary}
+	for i := range e.Tests {
+		if t := &e.Tests[i]; t.Status != checker.Pass || e.Quiz {
+			parts = append(parts, t.text(p, TextOptions{}))
+		}
 	}
-	return Summary(p, res)
+	return strings.Join(parts, "\n")
 }
 
 // Problem explains why an exercise could not be tested.
@@ -80,127 +81,9 @@ func Problem(p *i18n.Printer, pr *checker.Problem) string {
 }
 
 // Test explains one test's outcome; for a failed trace it shows the trace
-// up to the first difference.
+// up to the first difference. It is the text of ExplainTest.
 func Test(p *i18n.Printer, ex *course.Exercise, res *checker.Result, t *checker.Test) string {
-	if t.Status == checker.Pass {
-		if t.Note != nil && t.Note.Kind == harness.Quiz {
-			return p.T("quiz.right", "Case", t.Note.Case, "Why", quizWhy(p, ex, t.Note))
-		}
-		return p.T("test.pass")
-	}
-	if t.Missing {
-		switch {
-		case t.Crashed && res.Killed:
-			return p.T("test.crashed_killed")
-		case t.Crashed:
-			return p.T("test.crashed") + "\n" + indent(crashText(p, res.Crash), "  ")
-		case res.Killed:
-			return p.T("test.missing_killed")
-		case res.Crash != "":
-			return p.T("test.missing_crash") + "\n" + indent(textsafe.Text(p, res.Crash, textsafe.BlockMax), "  ")
-		}
-		return p.T("test.missing")
-	}
-	f := t.Failure
-	if f == nil {
-		return p.T("test.missing")
-	}
-	var b strings.Builder
-	switch {
-	case f.Original > 0:
-		b.WriteString(p.T("trace.random", "Index", f.Index+1, "Seed", f.Seed, "Original", f.Original))
-		b.WriteString("\n")
-	case f.Seed != 0:
-		b.WriteString(p.T("trace.random_unshrunk", "Index", f.Index+1, "Seed", f.Seed))
-		b.WriteString("\n")
-	}
-	switch f.Kind {
-	case harness.Quiz:
-		if f.Given == "" {
-			return p.T("quiz.empty", "Case", f.Case)
-		}
-		given := textsafe.Line(p, f.Given, textsafe.ValueMax)
-		if why := quizWhy(p, ex, f); why != "" {
-			return p.T("quiz.wrong", "Case", f.Case, "Given", given, "Why", why)
-		}
-		return p.T("quiz.unknown", "Case", f.Case, "Given", given)
-	case harness.Mismatch:
-		if f.Step == 0 {
-			b.WriteString(p.T("trace.first_new", "Call", f.Call))
-		} else {
-			b.WriteString(p.T("trace.first", "Step", f.Step, "Call", f.Call))
-		}
-	case harness.Panicked:
-		b.WriteString(p.T("trace.panic", "Step", f.Step, "Call", f.Call, "Value", textsafe.Line(p, f.Panic, textsafe.ValueMax),
-			"Frame", textsafe.Line(p, strings.TrimPrefix(f.Frame, modulePrefix), textsafe.ValueMax)))
-	case harness.Timeout:
-		b.WriteString(p.T("trace.timeout", "Step", f.Step, "Call", f.Call))
-	}
-	b.WriteString("\n")
-	b.WriteString(traceTable(p, f))
-	return strings.TrimRight(b.String(), "\n")
-}
-
-// traceTable shows the steps before the failure and the failing one, with
-// what was expected and what came back.
-func traceTable(p *i18n.Printer, f *harness.Failure) string {
-	type row struct{ n, call, got, mark string }
-	rows := []row{{"", harness.FormatCall("New", f.New), "", ""}}
-	for i, d := range f.Done {
-		rows = append(rows, row{fmt.Sprint(i + 1), d.Call, result(p, f.Observe, d.Got), ""})
-	}
-	switch f.Kind {
-	case harness.Mismatch:
-		if f.Step == 0 {
-			rows[0].got = result(p, f.Observe, f.Got)
-			rows[0].mark = "✗"
-		} else {
-			rows = append(rows, row{fmt.Sprint(f.Step), f.Call, result(p, f.Observe, f.Got), "✗"})
-		}
-	case harness.Panicked:
-		rows = append(rows, row{fmt.Sprint(f.Step), f.Call, "panic", "✗"})
-	case harness.Timeout:
-		rows = append(rows, row{fmt.Sprint(f.Step), f.Call, "…", "✗"})
-	}
-	if f.Step == 0 && f.Kind != harness.Mismatch {
-		rows = rows[:1]
-		rows[0].mark = "✗"
-	}
-	wn, wc := 1, 1
-	for _, r := range rows {
-		wn, wc = max(wn, len(r.n)), max(wc, len([]rune(r.call)))
-	}
-	var b strings.Builder
-	for _, r := range rows {
-		mark := " "
-		if r.mark != "" {
-			mark = r.mark
-		}
-		line := fmt.Sprintf("  %s %*s  %-*s", mark, wn, r.n, wc, r.call)
-		if r.got != "" {
-			line += "  → " + r.got
-		}
-		b.WriteString(strings.TrimRight(line, " ") + "\n")
-	}
-	if f.Kind == harness.Mismatch {
-		pad := strings.Repeat(" ", 4+wn)
-		fmt.Fprintf(&b, "%s%s %s\n", pad, p.T("trace.want"), result(p, f.Observe, f.Want))
-		fmt.Fprintf(&b, "%s%s %s\n", pad, p.T("trace.got"), result(p, f.Observe, f.Got))
-	}
-	return b.String()
-}
-
-// result formats what a call returned and what was observed after it, as
-// Go values: strings quoted, numbers and booleans bare.
-func result(p *i18n.Printer, observe string, r harness.Result) string {
-	o := observe + " = " + value(p, r.Obs)
-	if observe == "" {
-		o = value(p, r.Obs)
-	}
-	if r.Ret != "" {
-		return value(p, r.Ret) + ", " + o
-	}
-	return o
+	return ExplainTest(p, ex, res, t).text(p, TextOptions{})
 }
 
 // value is goValue for a value from the learner's code: at most

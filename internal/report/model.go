@@ -1,0 +1,604 @@
+package report
+
+import (
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/kurs-course/kurs/checker"
+	"github.com/kurs-course/kurs/i18n"
+	"github.com/kurs-course/kurs/internal/course"
+	"github.com/kurs-course/kurs/internal/harness"
+	"github.com/kurs-course/kurs/internal/textsafe"
+)
+
+// The explanation model. A check's result is turned into an Explanation
+// once, here; the terminal's text, the web page and every grading format
+// only render it, so that they show the same headline, the same step and
+// the same values. Every string in the model is fit to show: values from
+// the learner's code are escaped to one line and cut (see package
+// textsafe), and messages are in the printer's language.
+
+// Explanation is what one exercise's check means to the learner.
+type Explanation struct {
+	Exercise string
+	Title    string // the exercise's title
+	Status   checker.Status
+	Score    int
+	MaxScore int
+	Points   string // "0/4 points"
+	Summary  string // "5 of 14 tests fail"
+	// Quiz reports that the exercise is a quiz: Tests then hold every
+	// case, each right or wrong.
+	Quiz bool
+	// Scoring states how the exercise earns its points: all or nothing
+	// for code, per case for a quiz.
+	Scoring string
+	// Problem says why no test could run, when Status is checker.Error.
+	Problem string
+	// Tests are the tests worth showing: the first failing one (every
+	// failing one when asked for), and for a quiz every case, right or
+	// wrong.
+	Tests []TestExplanation
+	// Others are the names of the further failing tests, not explained.
+	Others []string
+	// Output is what the learner's code printed; OutputCut, that kurs
+	// kept only its start.
+	Output    string
+	OutputCut bool
+	// Next says what to do when the exercise fails ("kurs hint …").
+	Next string
+}
+
+// TestExplanation explains one hidden test.
+type TestExplanation struct {
+	Name   string // the test's id, e.g. edge/wait-boundary
+	Title  string // the test's kind in the learner's language, e.g. "edge case"
+	Status checker.Status
+	// Random says which random trace failed and from how many steps it
+	// was shrunk; empty for a fixed trace.
+	Random string
+	// Headline says where the learner's code departed, or, for a test
+	// without a trace (a quiz case, a crash), all there is to say.
+	Headline string
+	// Detail is text that belongs under the headline, such as the
+	// runtime's last words; it may have several lines.
+	Detail string
+	// Step is the step where the learner's code departed (0: right after
+	// New); -1 when the test has no such step.
+	Step int
+	// Trace is the trace up to the step that departed, and a few steps
+	// after it; nil for a test without one.
+	Trace *Trace
+}
+
+// Trace is a failing trace as a table: one row per step, the returned
+// value and each observation in its own column.
+type Trace struct {
+	// Observe names the observation columns, e.g. ["State()"] or
+	// ["State()", "now()"]; a row has one cell per column.
+	Observe []string
+	// Returns reports whether any step returns a value: without, the
+	// column of returned values is left out.
+	Returns bool
+	Rows    []Row
+}
+
+// RowKind says what a row of a trace is.
+type RowKind string
+
+// Kinds of rows.
+const (
+	RowNew     RowKind = "new"     // the constructor; Obs is the state after it, when known
+	RowStep    RowKind = "step"    // a step that gave what was expected
+	RowFailing RowKind = "failing" // the step that departed
+	RowElided  RowKind = "elided"  // Elided steps alike to those around them, left out
+	RowAfter   RowKind = "after"   // a step the test would have made next; shown greyed, without values
+)
+
+// Row is one row of a trace.
+type Row struct {
+	Kind RowKind
+	N    int    // the step's number; 0 for New
+	Call string // "Allow(9)"; empty when not known
+	// Ret is what the call returned and Obs what was observed after it,
+	// one cell per column of Trace.Observe. In a RowStep each cell's Want
+	// and Got are the same; in a RowNew they may be unknown (empty Obs).
+	Ret Cell
+	Obs []Cell
+	// Panicked and TimedOut describe a RowFailing whose call (or, with
+	// InObserve, the observation after it) panicked or never returned.
+	Panicked  bool
+	InObserve bool
+	TimedOut  bool
+	// Elided is the number of steps a RowElided stands for.
+	Elided int
+}
+
+// Cell is one value of a row: what was expected and what came back, as
+// Go writes them (strings quoted, numbers and booleans bare).
+type Cell struct {
+	Want, Got string
+	// Differs reports that the learner's value is not the expected one.
+	Differs bool
+}
+
+// Failing returns the row of the step that departed, or nil.
+func (t *Trace) Failing() *Row {
+	for i := range t.Rows {
+		if t.Rows[i].Kind == RowFailing {
+			return &t.Rows[i]
+		}
+	}
+	return nil
+}
+
+// How much of a trace the model keeps: runs of more than elideRun steps
+// alike are cut to their first elideKeep and last step; afterSteps steps
+// after the departure are shown greyed.
+const (
+	elideRun   = 6
+	elideKeep  = 2
+	afterSteps = 3
+)
+
+// Options say how much an explanation holds.
+type Options struct {
+	// Verbose explains every failing test, not only the first.
+	Verbose bool
+}
+
+// Explain turns an exercise's result into its explanation, in p's
+// language.
+func Explain(p *i18n.Printer, ex *course.Exercise, res *checker.Result, opt Options) *Explanation {
+	e := &Explanation{
+		Exercise: res.Exercise,
+		Status:   res.Status,
+		Score:    res.Score,
+		MaxScore: res.MaxScore,
+		Points:   p.T("result.points", "Score", res.Score, "Max", res.MaxScore),
+		Summary:  Summary(p, res),
+		Scoring:  Scoring(p, ex),
+	}
+	if ex != nil {
+		e.Title = ex.Title.In(p.Lang())
+	}
+	if res.Status == checker.Error {
+		e.Problem = textsafe.Text(p, Problem(p, res.Problem), textsafe.MessageMax)
+		return e
+	}
+	quiz := ex != nil && ex.Kind() == course.KindQuiz
+	e.Quiz = quiz
+	if quiz && res.Status == checker.Fail {
+		e.Summary = QuizSummary(p, res)
+	}
+	first := res.FirstFailure()
+	for i := range res.Tests {
+		t := &res.Tests[i]
+		switch {
+		case quiz || t == first || t.Note != nil || opt.Verbose && t.Status != checker.Pass:
+			e.Tests = append(e.Tests, *ExplainTest(p, ex, res, t))
+		case t.Status != checker.Pass:
+			e.Others = append(e.Others, t.Name)
+		}
+	}
+	if res.Status == checker.Fail {
+		e.Output, e.OutputCut = textsafe.Text(p, res.Output, textsafe.OutputMax), res.Truncated
+		e.Next = p.T("result.next", "Exercise", res.Exercise)
+	}
+	return e
+}
+
+// QuizSummary returns one line on a quiz's result: how many cases are
+// right.
+func QuizSummary(p *i18n.Printer, res *checker.Result) string {
+	right := 0
+	for _, t := range res.Tests {
+		if t.Status == checker.Pass {
+			right++
+		}
+	}
+	return p.T("quiz.summary", "Right", right, "Total", len(res.Tests))
+}
+
+// Scoring states how ex earns its points: a code exercise all or nothing,
+// a quiz per case. It is empty for an exercise without points.
+func Scoring(p *i18n.Printer, ex *course.Exercise) string {
+	switch {
+	case ex == nil || ex.Points == 0:
+		return ""
+	case ex.Kind() == course.KindQuiz:
+		return p.T("scoring.per_case", "Max", ex.Points)
+	}
+	return p.T("scoring.all_or_nothing", "Max", ex.Points)
+}
+
+// ExplainTest explains one test's outcome.
+func ExplainTest(p *i18n.Printer, ex *course.Exercise, res *checker.Result, t *checker.Test) *TestExplanation {
+	te := &TestExplanation{Name: t.Name, Title: TestTitle(p, t.Name), Status: t.Status, Step: -1}
+	if t.Status == checker.Pass {
+		if t.Note != nil && t.Note.Kind == harness.Quiz {
+			te.Headline = p.T("quiz.right", "Case", t.Note.Case, "Why", quizWhy(p, ex, t.Note))
+		} else {
+			te.Headline = p.T("test.pass")
+		}
+		return te
+	}
+	if t.Missing {
+		switch {
+		case t.Crashed && res.Killed:
+			te.Headline = p.T("test.crashed_killed")
+		case t.Crashed:
+			te.Headline, te.Detail = p.T("test.crashed"), crashText(p, res.Crash)
+		case res.Killed:
+			te.Headline = p.T("test.missing_killed")
+		case res.Crash != "":
+			te.Headline, te.Detail = p.T("test.missing_crash"), textsafe.Text(p, res.Crash, textsafe.BlockMax)
+		default:
+			te.Headline = p.T("test.missing")
+		}
+		return te
+	}
+	f := t.Failure
+	if f == nil {
+		te.Headline = p.T("test.missing")
+		return te
+	}
+	switch {
+	case f.Original > 0:
+		te.Random = p.T("trace.random", "Index", f.Index+1, "Seed", f.Seed, "Original", f.Original)
+	case f.Seed != 0:
+		te.Random = p.T("trace.random_unshrunk", "Index", f.Index+1, "Seed", f.Seed)
+	}
+	if f.Kind == harness.Quiz {
+		te.Random = ""
+		given := textsafe.Line(p, f.Given, textsafe.ValueMax)
+		switch why := quizWhy(p, ex, f); {
+		case f.Given == "":
+			te.Headline = p.T("quiz.empty", "Case", f.Case)
+		case why != "":
+			te.Headline = p.T("quiz.wrong", "Case", f.Case, "Given", given, "Why", why)
+		default:
+			te.Headline = p.T("quiz.unknown", "Case", f.Case, "Given", given)
+		}
+		return te
+	}
+	te.Step = f.Step
+	steps := suiteSteps(ex, t.Name, f)
+	call := line(p, f.Call)
+	inObserve := f.Kind == harness.Panicked && f.Observe != "" && f.Call == f.Observe
+	if inObserve {
+		// The observation after the step panicked: the harness names the
+		// observation in Call, and the step's own call is the suite's.
+		call = ""
+		if f.Step > 0 && f.Step <= len(steps) {
+			call = harness.FormatCall(steps[f.Step-1].Call, steps[f.Step-1].Args)
+		}
+	}
+	at := call
+	if f.Step == 0 {
+		at = harness.FormatCall("New", f.New)
+	}
+	switch f.Kind {
+	case harness.Mismatch:
+		if f.Step == 0 {
+			te.Headline = p.T("trace.first_new", "Call", at)
+		} else {
+			te.Headline = p.T("trace.first", "Step", f.Step, "Call", at)
+		}
+	case harness.Panicked:
+		args := []any{"Step", f.Step, "Call", at, "Observe", line(p, f.Observe),
+			"Value", line(p, f.Panic), "Frame", line(p, Frame(f.Frame))}
+		switch {
+		case inObserve && f.Step == 0:
+			te.Headline = p.T("trace.panic_observe_new", args...)
+		case inObserve && at == "":
+			te.Headline = p.T("trace.panic_observe_unknown", args...)
+		case inObserve:
+			te.Headline = p.T("trace.panic_observe", args...)
+		case f.Step == 0:
+			te.Headline = p.T("trace.panic_new", args...)
+		default:
+			te.Headline = p.T("trace.panic", args...)
+		}
+	case harness.Timeout:
+		te.Headline = p.T("trace.timeout", "Step", f.Step, "Call", at)
+	default:
+		te.Headline = p.T("test.missing")
+		te.Step = -1
+		return te
+	}
+	te.Trace = traceOf(p, f, call, inObserve, steps)
+	return te
+}
+
+// suiteSteps returns the steps of a fixed trace from the exercise's suite,
+// which the failure holds only up to the step that departed; nil for a
+// random trace.
+func suiteSteps(ex *course.Exercise, name string, f *harness.Failure) []harness.Step {
+	if ex == nil || f.Seed != 0 {
+		return nil
+	}
+	for _, t := range ex.Suite.Tests {
+		if t.Name == name && t.Random == 0 {
+			return t.Steps
+		}
+	}
+	return nil
+}
+
+// traceOf builds the table of a failing trace.
+func traceOf(p *i18n.Printer, f *harness.Failure, call string, inObserve bool, steps []harness.Step) *Trace {
+	tr := &Trace{Observe: observeNames(f)}
+	cells := func(want, got harness.Result, compare bool) (Cell, []Cell) {
+		ret := Cell{Want: value(p, want.Ret), Got: value(p, got.Ret)}
+		if want.Ret == "" && got.Ret == "" {
+			ret = Cell{}
+		}
+		wo, gobs := splitObs(f.Observe, want.Obs, len(tr.Observe)), splitObs(f.Observe, got.Obs, len(tr.Observe))
+		obs := make([]Cell, len(tr.Observe))
+		for i := range obs {
+			obs[i] = Cell{Want: value(p, wo[i]), Got: value(p, gobs[i])}
+			if compare {
+				obs[i].Differs = !SameValue(wo[i], gobs[i])
+			}
+		}
+		if compare {
+			ret.Differs = !SameValue(want.Ret, got.Ret)
+			if !ret.Differs && want != got && !anyDiffers(obs) {
+				// Equal cell by cell, yet not as a whole: mark what is
+				// not written the same.
+				ret.Differs = want.Ret != got.Ret
+				for i := range obs {
+					obs[i].Differs = wo[i] != gobs[i]
+				}
+			}
+		}
+		return ret, obs
+	}
+	newRow := Row{Kind: RowNew, Call: harness.FormatCall("New", f.New)}
+	if f.Step == 0 {
+		newRow.Kind = RowFailing
+		switch f.Kind {
+		case harness.Mismatch:
+			newRow.Ret, newRow.Obs = cells(f.Want, f.Got, true)
+		case harness.Panicked:
+			newRow.Panicked, newRow.InObserve = true, inObserve
+		case harness.Timeout:
+			newRow.TimedOut = true
+		}
+		tr.Rows = append(tr.Rows, newRow)
+	} else {
+		tr.Rows = append(tr.Rows, newRow)
+		var done []Row
+		for i, d := range f.Done {
+			r := Row{Kind: RowStep, N: i + 1, Call: line(p, d.Call)}
+			r.Ret, r.Obs = cells(d.Got, d.Got, false)
+			done = append(done, r)
+		}
+		tr.Rows = append(tr.Rows, elide(done, f.Done)...)
+		r := Row{Kind: RowFailing, N: f.Step, Call: call}
+		switch f.Kind {
+		case harness.Mismatch:
+			r.Ret, r.Obs = cells(f.Want, f.Got, true)
+		case harness.Panicked:
+			r.Panicked, r.InObserve = true, inObserve
+			r.Ret, r.Obs = cells(f.Want, harness.Result{}, false)
+			for i := range r.Obs {
+				r.Obs[i].Got = ""
+			}
+			r.Ret.Got = ""
+		case harness.Timeout:
+			r.TimedOut = true
+		}
+		tr.Rows = append(tr.Rows, r)
+	}
+	for i := f.Step; i < len(steps) && i < f.Step+afterSteps; i++ {
+		tr.Rows = append(tr.Rows, Row{Kind: RowAfter, N: i + 1, Call: harness.FormatCall(steps[i].Call, steps[i].Args)})
+	}
+	for _, r := range tr.Rows {
+		if r.Ret.Want != "" || r.Ret.Got != "" {
+			tr.Returns = true
+		}
+	}
+	return tr
+}
+
+func anyDiffers(cells []Cell) bool {
+	for _, c := range cells {
+		if c.Differs {
+			return true
+		}
+	}
+	return false
+}
+
+// elide cuts long runs of steps alike (the same method, returning and
+// leaving the same) to their first steps and their last, with a row that
+// counts the steps left out.
+func elide(rows []Row, done []harness.Done) []Row {
+	var out []Row
+	for i := 0; i < len(rows); {
+		j := i + 1
+		for j < len(rows) && alike(done[i], done[j]) {
+			j++
+		}
+		if j-i > elideRun {
+			out = append(out, rows[i:i+elideKeep]...)
+			out = append(out, Row{Kind: RowElided, N: rows[i+elideKeep].N, Elided: j - i - elideKeep - 1})
+			out = append(out, rows[j-1])
+		} else {
+			out = append(out, rows[i:j]...)
+		}
+		i = j
+	}
+	return out
+}
+
+// alike reports whether two steps call the same method and gave the same.
+func alike(a, b harness.Done) bool {
+	name := func(call string) string { n, _, _ := strings.Cut(call, "("); return n }
+	return name(a.Call) == name(b.Call) && a.Got == b.Got
+}
+
+// observeNames returns the names of the observations after each call: the
+// parts of the driver's Observe ("State(), now()" is two), or, when a
+// single observation's values are labelled ("recommendations -1,
+// checkout 1"), one per label ("recommendations.InUse()").
+func observeNames(f *harness.Failure) []string {
+	if f.Observe == "" {
+		return []string{""}
+	}
+	names := splitTop(f.Observe)
+	if len(names) > 1 {
+		return names
+	}
+	var sample string
+	switch {
+	case f.Want.Obs != "":
+		sample = f.Want.Obs
+	case f.Got.Obs != "":
+		sample = f.Got.Obs
+	case len(f.Done) > 0:
+		sample = f.Done[0].Got.Obs
+	}
+	if labels, _, ok := labelled(sample); ok {
+		out := make([]string, len(labels))
+		for i, l := range labels {
+			out[i] = l + "." + f.Observe
+		}
+		return out
+	}
+	return names
+}
+
+// splitObs splits an observation into n values, as observeNames named
+// them; a value that does not split so stays whole in the first cell.
+func splitObs(observe, obs string, n int) []string {
+	out := make([]string, n)
+	if n == 1 {
+		out[0] = obs
+		return out
+	}
+	parts := splitTop(obs)
+	if _, values, ok := labelled(obs); ok && len(splitTop(observe)) == 1 {
+		parts = values
+	}
+	if len(parts) != n {
+		out[0] = obs
+		return out
+	}
+	copy(out, parts)
+	return out
+}
+
+var label = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_]*) (\S+)$`)
+
+// labelled splits "a 1, b 2" into its labels and values.
+func labelled(s string) (labels, values []string, ok bool) {
+	parts := splitTop(s)
+	if len(parts) < 2 {
+		return nil, nil, false
+	}
+	for _, p := range parts {
+		m := label.FindStringSubmatch(p)
+		if m == nil {
+			return nil, nil, false
+		}
+		labels, values = append(labels, m[1]), append(values, m[2])
+	}
+	return labels, values, true
+}
+
+// splitTop splits s at the commas that separate values: not inside
+// quotes, parentheses or brackets.
+func splitTop(s string) []string {
+	var out []string
+	depth, start := 0, 0
+	quoted := false
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case quoted && c == '\\':
+			i++
+		case c == '"':
+			quoted = !quoted
+		case quoted:
+		case c == '(' || c == '[' || c == '{':
+			depth++
+		case c == ')' || c == ']' || c == '}':
+			depth--
+		case c == ',' && depth == 0:
+			out = append(out, strings.TrimSpace(s[start:i]))
+			start = i + 1
+		}
+	}
+	return append(out, strings.TrimSpace(s[start:]))
+}
+
+// sameValue reports whether two values are equal as the judge compares
+// them: the same text, or numbers within a billionth; NaN equals nothing.
+func SameValue(a, b string) bool {
+	if a == b {
+		return true
+	}
+	x, err1 := strconv.ParseFloat(a, 64)
+	y, err2 := strconv.ParseFloat(b, 64)
+	if err1 != nil || err2 != nil || math.IsNaN(x) || math.IsNaN(y) {
+		return false
+	}
+	return math.Abs(x-y) <= 1e-9*math.Max(1, math.Max(math.Abs(x), math.Abs(y)))
+}
+
+// Side writes what a call returned and what was observed after it, one
+// value per observation, as the explanations do: `true, State() = "open"`.
+// observe names the observations (see Trace.Observe).
+func Side(p *i18n.Printer, observe string, r harness.Result) string {
+	f := &harness.Failure{Observe: observe, Want: r}
+	tr := &Trace{Observe: observeNames(f), Returns: r.Ret != ""}
+	obs := splitObs(observe, r.Obs, len(tr.Observe))
+	row := &Row{Ret: Cell{Got: value(p, r.Ret)}}
+	if r.Ret == "" {
+		row.Ret = Cell{}
+	}
+	for _, o := range obs {
+		row.Obs = append(row.Obs, Cell{Got: value(p, o)})
+	}
+	return tr.side(row, false, false)
+}
+
+// SameResult reports whether two results are equal as the judge compares
+// them.
+func SameResult(a, b harness.Result) bool { return SameValue(a.Ret, b.Ret) && SameValue(a.Obs, b.Obs) }
+
+// ModulePath is the module path under which kurs builds the learner's
+// package and its own; frames in panics and crash reports start with it.
+const ModulePath = "github.com/kurs-course/kurs"
+
+// Frame returns a frame of the learner's code ("…/circuitbreaker.go:12")
+// as the learner knows it: relative to the workspace.
+func Frame(frame string) string { return strings.TrimPrefix(frame, ModulePath+"/") }
+
+// TestTitle returns what kind of test name is, in p's language: the
+// kind is the part of the id before its slash ("edge/wait-boundary" is an
+// edge case), and a quiz's "case2" is its case 2. It is empty for a test
+// of no known kind.
+func TestTitle(p *i18n.Printer, name string) string {
+	kind, _, ok := strings.Cut(name, "/")
+	if !ok {
+		if n, err := strconv.Atoi(strings.TrimPrefix(name, "case")); err == nil && strings.HasPrefix(name, "case") {
+			return p.T("test.kind.case", "Case", n)
+		}
+		kind = name
+	}
+	id := "test.kind." + kind
+	if i18n.Has(p.Lang(), id) {
+		return p.T(id)
+	}
+	return ""
+}
+
+func line(p *i18n.Printer, s string) string { return textsafe.Line(p, s, textsafe.ValueMax) }
+
+// modulePrefix starts the frames of kurs's module; see Frame.
+const modulePrefix = ModulePath + "/"

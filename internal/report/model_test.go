@@ -1,0 +1,183 @@
+package report
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/kurs-course/kurs/checker"
+	"github.com/kurs-course/kurs/i18n"
+	"github.com/kurs-course/kurs/internal/course"
+	"github.com/kurs-course/kurs/internal/harness"
+)
+
+// breakerCall is a failing test of an exercise whose driver observes two
+// values after each call.
+func breakerCall() (*course.Exercise, *checker.Result) {
+	ex := &course.Exercise{ID: "breakercall", Points: 4}
+	ex.Suite.Tests = []harness.Test{{Name: "edge/wait-boundary", New: []float64{1, 50}, Steps: []harness.Step{
+		{Call: "CallFail", Args: []float64{0}}, {Call: "CallOK", Args: []float64{49}},
+		{Call: "CallOK", Args: []float64{50}}, {Call: "CallOK", Args: []float64{51}},
+		{Call: "CallOK", Args: []float64{52}}, {Call: "CallOK", Args: []float64{53}},
+	}}}
+	f := &harness.Failure{
+		Kind: harness.Mismatch, New: []float64{1, 50}, Step: 2, Call: "CallOK(49)", Observe: "State(), now()",
+		Done: []harness.Done{{Call: "CallFail(0)", Got: harness.Result{Ret: `error "down"`, Obs: "open, 0"}}},
+		Want: harness.Result{Ret: "ErrOpen", Obs: "open, 49"},
+		Got:  harness.Result{Ret: "ErrOpen", Obs: "half_open, 49"},
+	}
+	res := &checker.Result{Exercise: ex.ID, Status: checker.Fail, MaxScore: 4, Tests: []checker.Test{
+		{Name: "edge/wait-boundary", Status: checker.Fail, Failure: f},
+	}}
+	return ex, res
+}
+
+// TestModelAndTextAgree: the explanation's step and values are those the
+// text shows, one value per observation.
+func TestModelAndTextAgree(t *testing.T) {
+	for _, lang := range i18n.Languages {
+		p := i18n.New(lang)
+		ex, res := breakerCall()
+		te := ExplainTest(p, ex, res, &res.Tests[0])
+		text := Test(p, ex, res, &res.Tests[0])
+
+		assert.Equal(t, 2, te.Step)
+		require.NotNil(t, te.Trace)
+		assert.Equal(t, []string{"State()", "now()"}, te.Trace.Observe)
+		row := te.Trace.Failing()
+		require.NotNil(t, row)
+		assert.Equal(t, 2, row.N)
+		assert.Equal(t, "CallOK(49)", row.Call)
+		assert.Equal(t, Cell{Want: `"ErrOpen"`, Got: `"ErrOpen"`}, row.Ret)
+		assert.Equal(t, []Cell{{Want: `"open"`, Got: `"half_open"`, Differs: true}, {Want: "49", Got: "49"}}, row.Obs)
+
+		assert.Contains(t, text, te.Headline)
+		assert.Contains(t, te.Headline, "2")
+		assert.Contains(t, te.Headline, "CallOK(49)")
+		assert.Contains(t, text, p.T("trace.want")+` "ErrOpen", State() = "open", now() = 49`)
+		assert.Contains(t, text, p.T("trace.got")+` "ErrOpen", State() = "half_open", now() = 49`)
+		assert.Contains(t, text, `✗ 2  CallOK(49)`)
+		// The steps after the departure, from the suite, without values.
+		var after []string
+		for _, r := range te.Trace.Rows {
+			if r.Kind == RowAfter {
+				after = append(after, r.Call)
+				assert.Empty(t, r.Obs)
+			}
+		}
+		assert.Equal(t, []string{"CallOK(50)", "CallOK(51)", "CallOK(52)"}, after)
+		assert.Contains(t, text, "· 3  CallOK(50)")
+		assert.NotContains(t, text, "CallOK(53)")
+	}
+}
+
+func TestLabelledObservationsAreCells(t *testing.T) {
+	f := &harness.Failure{Kind: harness.Mismatch, Step: 1, Call: "checkout.TryAcquire()", Observe: "InUse()",
+		Want: harness.Result{Ret: "true", Obs: "recommendations 0, checkout 1"},
+		Got:  harness.Result{Ret: "true", Obs: "recommendations -1, checkout 1"}}
+	p := i18n.New("en")
+	res := &checker.Result{Status: checker.Fail, Tests: []checker.Test{{Name: "random", Status: checker.Fail, Failure: f}}}
+	te := ExplainTest(p, nil, res, &res.Tests[0])
+	assert.Equal(t, []string{"recommendations.InUse()", "checkout.InUse()"}, te.Trace.Observe)
+	row := te.Trace.Failing()
+	assert.Equal(t, []Cell{{Want: "0", Got: "-1", Differs: true}, {Want: "1", Got: "1"}}, row.Obs)
+	assert.Equal(t, "true, recommendations.InUse() = -1, checkout.InUse() = 1", Side(p, "InUse()", f.Got))
+}
+
+func TestLongRunsAreElided(t *testing.T) {
+	f := &harness.Failure{Kind: harness.Mismatch, Step: 31, Call: "Release()", Observe: "InUse()",
+		Want: harness.Result{Obs: "0"}, Got: harness.Result{Obs: "-1"}}
+	f.Done = append(f.Done, harness.Done{Call: "TryAcquire()", Got: harness.Result{Ret: "true", Obs: "1"}})
+	for range 29 {
+		f.Done = append(f.Done, harness.Done{Call: "TryAcquire()", Got: harness.Result{Ret: "false", Obs: "1"}})
+	}
+	p := i18n.New("en")
+	res := &checker.Result{Status: checker.Fail, Tests: []checker.Test{{Name: "random", Status: checker.Fail, Failure: f}}}
+	te := ExplainTest(p, nil, res, &res.Tests[0])
+	var kinds []string
+	for _, r := range te.Trace.Rows {
+		kinds = append(kinds, fmt.Sprintf("%s%d", r.Kind, r.N))
+	}
+	assert.Equal(t, []string{"new0", "step1", "step2", "step3", "elided4", "step30", "failing31"}, kinds)
+	assert.Equal(t, 26, te.Trace.Rows[4].Elided)
+	text := Test(p, nil, res, &res.Tests[0])
+	assert.Contains(t, text, "… 26 more steps like these …")
+	assert.Less(t, strings.Count(text, "\n"), 12)
+}
+
+// TestPanicInObservationNamesTheStep: when the observation after a step
+// panics, the step is the suite's call, not the observation.
+func TestPanicInObservationNamesTheStep(t *testing.T) {
+	ex := &course.Exercise{ID: "circuitbreaker"}
+	ex.Suite.Tests = []harness.Test{{Name: "edge/x", New: []float64{3, 5}, Steps: []harness.Step{
+		{Call: "Failure", Args: []float64{0}}, {Call: "Failure", Args: []float64{1}}}}}
+	f := &harness.Failure{Kind: harness.Panicked, New: []float64{3, 5}, Step: 2, Call: "State()", Observe: "State()",
+		Done:  []harness.Done{{Call: "Failure(0)", Got: harness.Result{Obs: "closed"}}},
+		Panic: "boom", Frame: "github.com/kurs-course/kurs/circuitbreaker/circuitbreaker.go:12"}
+	p := i18n.New("en")
+	res := &checker.Result{Status: checker.Fail, Tests: []checker.Test{{Name: "edge/x", Status: checker.Fail, Failure: f}}}
+	te := ExplainTest(p, ex, res, &res.Tests[0])
+	assert.Equal(t, "Step 2, Failure(1), returned, but State() panicked right after it: boom (at circuitbreaker/circuitbreaker.go:12)", te.Headline)
+	row := te.Trace.Failing()
+	assert.True(t, row.Panicked && row.InObserve)
+	assert.Equal(t, "Failure(1)", row.Call)
+}
+
+// TestQuizExplainsEveryCase: every wrong case is explained and every
+// right one marked right; none is a failing test.
+func TestQuizExplainsEveryCase(t *testing.T) {
+	c, err := course.Load(os.DirFS("../.."))
+	require.NoError(t, err)
+	ex, ok := c.Exercise("lbquiz")
+	require.True(t, ok)
+	require.Equal(t, course.KindQuiz, ex.Kind())
+	require.GreaterOrEqual(t, len(ex.Quiz), 3)
+	wrong := func(qc course.QuizCase) string {
+		for _, l := range []string{"A", "B", "C", "D"} {
+			if _, ok := qc.Options[l]; ok && l != qc.Answer {
+				return l
+			}
+		}
+		return ""
+	}
+	res := &checker.Result{Exercise: ex.ID, Status: checker.Fail, Score: 1, MaxScore: ex.Points}
+	for i, qc := range ex.Quiz[:3] {
+		name := fmt.Sprintf("case%d", qc.Case)
+		if i == 0 {
+			res.Tests = append(res.Tests, checker.Test{Name: name, Status: checker.Pass,
+				Note: &harness.Failure{Kind: harness.Quiz, Pass: true, Case: qc.Case, Given: qc.Answer}})
+			continue
+		}
+		res.Tests = append(res.Tests, checker.Test{Name: name, Status: checker.Fail,
+			Failure: &harness.Failure{Kind: harness.Quiz, Case: qc.Case, Given: wrong(qc)}})
+	}
+	p := i18n.New("en")
+	e := Explain(p, ex, res, Options{})
+	assert.True(t, e.Quiz)
+	assert.Len(t, e.Tests, 3)
+	assert.Empty(t, e.Others)
+	assert.Equal(t, "1 of 3 cases right", e.Summary)
+	text := e.Text(p, TextOptions{})
+	q := ex.Quiz
+	assert.Contains(t, text, fmt.Sprintf("  ✓ Case %d: right. %s", q[0].Case, q[0].Options[q[0].Answer].In("en")))
+	for _, qc := range q[1:3] {
+		assert.Contains(t, text, fmt.Sprintf("  ✗ Case %d: %s is not the best choice. %s", qc.Case, wrong(qc), qc.Options[wrong(qc)].In("en")))
+	}
+	assert.Contains(t, text, "Scoring: each case answered right")
+	assert.NotContains(t, text, "tests fail")
+	msg := Message(p, ex, res)
+	assert.Contains(t, msg, fmt.Sprintf("Case %d: %s", q[1].Case, wrong(q[1])))
+	assert.Contains(t, msg, fmt.Sprintf("Case %d: %s", q[2].Case, wrong(q[2])))
+}
+
+func TestSameValueGuardsNaN(t *testing.T) {
+	assert.True(t, SameValue("1", "1.0000000000001"))
+	assert.False(t, SameValue("NaN", "1"))
+	assert.False(t, SameValue("1", "NaN"))
+	assert.True(t, SameValue("NaN", "NaN"), "the same text is the same value")
+	assert.False(t, SameValue("closed", "open"))
+}

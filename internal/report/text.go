@@ -1,0 +1,221 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/kurs-course/kurs/checker"
+	"github.com/kurs-course/kurs/i18n"
+	"github.com/kurs-course/kurs/internal/textsafe"
+)
+
+// TextOptions say how the text of explanations is written.
+type TextOptions struct {
+	Verbose bool // explain every failing test, not only the first
+	// Color dims the steps after a departure and marks the values that
+	// differ, with ANSI escapes: for a terminal only.
+	Color bool
+}
+
+// ANSI escapes of the text in a terminal.
+const (
+	ansiDim   = "\x1b[2m"
+	ansiBad   = "\x1b[1;31m"
+	ansiReset = "\x1b[0m"
+)
+
+// WriteText writes the results for people, as kurs check shows them: each
+// exercise's verdict and, for one that fails, what to look at.
+func WriteText(w io.Writer, p *i18n.Printer, graded []Graded, opt TextOptions) error {
+	var b strings.Builder
+	score, maxScore, passed := 0, 0, 0
+	for _, g := range graded {
+		e := Explain(p, g.Exercise, g.Result, Options{Verbose: opt.Verbose})
+		score += e.Score
+		maxScore += e.MaxScore
+		if e.Status == checker.Pass {
+			passed++
+		}
+		b.WriteString(e.Text(p, opt))
+	}
+	if len(graded) > 1 {
+		fmt.Fprintf(&b, "\n%s\n", p.T("result.total", "Passed", passed, "Total", len(graded), "Score", score, "Max", maxScore))
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// Text renders the explanation as kurs check shows it.
+func (e *Explanation) Text(p *i18n.Printer, opt TextOptions) string {
+	var b strings.Builder
+	mark := "✗"
+	if e.Status == checker.Pass {
+		mark = "✓"
+	}
+	fmt.Fprintf(&b, "%s %s — %s  (%s)\n", mark, e.Exercise, e.Title, e.Points)
+	switch e.Status {
+	case checker.Error:
+		b.WriteString(indent(e.Problem, "  ") + "\n")
+		return b.String()
+	case checker.Fail:
+		b.WriteString("  " + e.Summary + "\n")
+		if e.Scoring != "" {
+			b.WriteString("  " + e.Scoring + "\n")
+		}
+	}
+	for i := range e.Tests {
+		t := &e.Tests[i]
+		switch {
+		case e.Quiz && t.Trace == nil:
+			m := "✗"
+			if t.Status == checker.Pass {
+				m = "✓"
+			}
+			b.WriteString(indent(m+" "+t.text(p, opt), "  ") + "\n")
+		case t.Status == checker.Pass:
+			b.WriteString(indent(t.text(p, opt), "  ") + "\n")
+		default:
+			name := t.Name
+			if t.Title != "" {
+				name += " (" + t.Title + ")"
+			}
+			fmt.Fprintf(&b, "  %s %s\n%s\n", p.T("test.name"), name, indent(t.text(p, opt), "    "))
+		}
+	}
+	if len(e.Others) > 0 {
+		fmt.Fprintf(&b, "  %s\n%s\n", p.T("test.also_fails", "Count", len(e.Others)), indent(wrap(strings.Join(e.Others, ", "), 72), "    "))
+	}
+	if e.Output != "" {
+		b.WriteString("  " + p.T("output.printed") + "\n" + indent(e.Output, "  | ") + "\n")
+		if e.OutputCut {
+			b.WriteString("  " + p.T("output.truncated") + "\n")
+		}
+	}
+	if e.Next != "" {
+		b.WriteString("  " + e.Next + "\n")
+	}
+	return b.String()
+}
+
+// text renders one test's explanation, bounded to textsafe.TestMax.
+func (t *TestExplanation) text(p *i18n.Printer, opt TextOptions) string {
+	var b strings.Builder
+	if t.Random != "" {
+		b.WriteString(t.Random + "\n")
+	}
+	b.WriteString(t.Headline + "\n")
+	if t.Detail != "" {
+		b.WriteString(indent(t.Detail, "  ") + "\n")
+	}
+	if t.Trace != nil {
+		b.WriteString(t.Trace.text(p, opt))
+	}
+	return textsafe.Text(p, strings.TrimRight(b.String(), "\n"), textsafe.TestMax)
+}
+
+// text renders a trace as a table: the step's number, the call and what
+// came back; under the step that departed, what was expected and what
+// came back; then the steps the test would have made next.
+func (tr *Trace) text(p *i18n.Printer, opt TextOptions) string {
+	type line struct{ mark, n, call, got string }
+	var lines []line
+	var failing *Row
+	var after []line
+	for i := range tr.Rows {
+		r := &tr.Rows[i]
+		l := line{n: fmt.Sprint(r.N), call: r.Call}
+		if r.Kind == RowNew || r.Kind == RowFailing && r.N == 0 {
+			l.n = ""
+		}
+		switch r.Kind {
+		case RowNew, RowStep:
+			l.got = tr.side(r, false, false)
+		case RowFailing:
+			failing, l.mark = r, "✗"
+			switch {
+			case r.Panicked:
+				l.got = "panic"
+			case r.TimedOut:
+				l.got = "…"
+			default:
+				l.got = tr.side(r, false, false)
+			}
+			if l.call == "" {
+				l.call = "?"
+			}
+		case RowElided:
+			l = line{n: "⋮", call: p.T("trace.elided", "Count", r.Elided)}
+		case RowAfter:
+			after = append(after, line{mark: "·", n: l.n, call: r.Call})
+			continue
+		}
+		lines = append(lines, l)
+	}
+	wn, wc := 1, 1
+	for _, l := range append(lines[:len(lines):len(lines)], after...) {
+		wn, wc = max(wn, len([]rune(l.n))), max(wc, len([]rune(l.call)))
+	}
+	format := func(l line) string {
+		mark := " "
+		if l.mark != "" {
+			mark = l.mark
+		}
+		s := fmt.Sprintf("  %s %*s  %-*s", mark, wn, l.n, wc, l.call)
+		if l.got != "" {
+			s += "  → " + l.got
+		}
+		return strings.TrimRight(s, " ")
+	}
+	var b strings.Builder
+	for _, l := range lines {
+		b.WriteString(format(l) + "\n")
+	}
+	if failing != nil && !failing.Panicked && !failing.TimedOut {
+		pad := strings.Repeat(" ", 4+wn)
+		fmt.Fprintf(&b, "%s%s %s\n", pad, p.T("trace.want"), tr.side(failing, true, false))
+		fmt.Fprintf(&b, "%s%s %s\n", pad, p.T("trace.got"), tr.side(failing, false, opt.Color))
+	}
+	for i, l := range after {
+		s := format(l)
+		if i == 0 {
+			s += "   " + p.T("trace.after")
+		}
+		if opt.Color {
+			s = ansiDim + s + ansiReset
+		}
+		b.WriteString(s + "\n")
+	}
+	return b.String()
+}
+
+// side writes the returned value and the observations of a row, the
+// expected ones or those that came back: `true, State() = "open"`. With
+// color, the values that differ stand out.
+func (tr *Trace) side(r *Row, want, color bool) string {
+	pick := func(c Cell) string {
+		v := c.Got
+		if want {
+			v = c.Want
+		}
+		if color && c.Differs && v != "" {
+			v = ansiBad + v + ansiReset
+		}
+		return v
+	}
+	var parts []string
+	if v := pick(r.Ret); tr.Returns && v != "" {
+		parts = append(parts, v)
+	}
+	for i, c := range r.Obs {
+		v := pick(c)
+		if v == "" {
+			continue
+		}
+		if i < len(tr.Observe) && tr.Observe[i] != "" {
+			v = tr.Observe[i] + " = " + v
+		}
+		parts = append(parts, v)
+	}
+	return strings.Join(parts, ", ")
+}
