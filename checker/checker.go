@@ -190,7 +190,7 @@ func (c *Checker) Check(ctx context.Context, ex *course.Exercise, dir string) (*
 		res.Status, res.Problem = Error, p
 		return res, nil
 	}
-	if err := c.run(ctx, tmp, prog, judge, ex, res); err != nil {
+	if err := c.run(ctx, tmp, []string{prog, "serve"}, judge, ex, res); err != nil {
 		return nil, err
 	}
 	if ctx.Err() != nil {
@@ -356,7 +356,9 @@ func (c *Checker) build(parent context.Context, tmp, name string, limit time.Dur
 	if buildLimited(string(out)) {
 		return "", &Problem{Kind: ProblemBuildLimit}, nil
 	}
-	return "", compileProblem(tmp, string(out)), nil
+	p := compileProblem(tmp, string(out))
+	p.output = string(out)
+	return "", p, nil
 }
 
 // compileProblem turns the go command's output into a Problem that shows
@@ -385,10 +387,11 @@ func compileProblem(tmp, out string) *Problem {
 	return &Problem{Kind: kind, Detail: strings.Join(lines, "\n")}
 }
 
-// run runs the learner's program and the judge side by side, connected by
-// two pipes, and collects the judge's records into res. Only the judge's
-// records count: the learner's program holds no channel to the checker.
-func (c *Checker) run(ctx context.Context, tmp, prog, judge string, ex *course.Exercise, res *Result) error {
+// run runs the learner's program (prog: the binary and its arguments) and
+// the judge side by side, connected by two pipes, and collects the judge's
+// records into res. Only the judge's records count: the learner's program
+// holds no channel to the checker.
+func (c *Checker) run(ctx context.Context, tmp string, prog []string, judge string, ex *course.Exercise, res *Result) error {
 	timeout := c.Timeout
 	if timeout <= 0 {
 		timeout = DefaultTimeout
@@ -431,9 +434,9 @@ func (c *Checker) run(ctx context.Context, tmp, prog, judge string, ex *course.E
 	// report of the running step) decides, and the CPU limit backs it up.
 	policy := sandbox.Policy{Confine: true, Memory: memory, FileSize: 1 << 20,
 		CPU: (timeout + 2*time.Second) * time.Duration(runtime.NumCPU())}
-	learner := sandbox.Command(ctx, policy, prog, "serve")
+	learner := sandbox.Command(ctx, policy, prog[0], prog[1:]...)
 	if c.noDefences {
-		learner = exec.CommandContext(ctx, prog, "serve")
+		learner = exec.CommandContext(ctx, prog[0], prog[1:]...)
 	}
 	learner.Dir = tmp
 	learner.Env = []string{

@@ -94,6 +94,8 @@ type Problem struct {
 	Detail string
 	// Allowed lists the exercise's allowed imports, for a refused one.
 	Allowed []string
+
+	output string // the go command's whole output, for a build's problem
 }
 
 // Reaches reports whether the package at an import path could reach past

@@ -1,0 +1,282 @@
+package checker
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"go/ast"
+	"go/format"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/kurs-course/kurs/internal/course"
+	"github.com/kurs-course/kurs/internal/sandbox"
+)
+
+// CheckAll checks several exercises of one workspace, ex[i] in dirs[i],
+// with a single build: the learner's packages of all of them and their
+// test programs are linked into one learner's program. Each exercise still
+// runs in a process of its own, beside its own judge, with its own limits
+// and output, so one exercise's crash or endless loop touches no other
+// exercise's verdict. The results come in the order of exs; an error
+// means kurs itself failed, or ctx ended.
+func (c *Checker) CheckAll(ctx context.Context, exs []*course.Exercise, dirs []string) ([]*Result, error) {
+	start := time.Now()
+	results := make([]*Result, len(exs))
+	files := make([][]source, len(exs))
+	var todo []int // exercises left to build
+	for i, ex := range exs {
+		results[i] = &Result{Exercise: ex.ID, MaxScore: ex.Points, Seed: c.seed()}
+		src, err := readSources(dirs[i], ex.ID)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("read %s: %w", dirs[i], err)
+		}
+		if p := inspect(ex.ID, src, ex.Imports); p != nil && !c.noDefences {
+			results[i].Status, results[i].Problem = Error, p
+			continue
+		}
+		files[i] = src
+		todo = append(todo, i)
+	}
+	judges := make([]string, len(exs))
+	for _, i := range todo {
+		j, err := c.judge(ctx, exs[i])
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		if err != nil {
+			return nil, err
+		}
+		judges[i] = j
+	}
+
+	tmp, err := os.MkdirTemp(c.TempDir, "kurs-check-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
+	// Build; an exercise whose code does not build gets its compile error
+	// and leaves the next build. Errors go by package, so a build finds
+	// every exercise that does not build, and the second one succeeds.
+	var prog string
+	for len(todo) > 0 {
+		mod, err := combinedModule(exs, files, todo)
+		if err != nil {
+			return nil, err
+		}
+		dir, err := os.MkdirTemp(tmp, "build-")
+		if err != nil {
+			return nil, err
+		}
+		if err := writeFiles(dir, mod); err != nil {
+			return nil, err
+		}
+		p, problem, err := c.build(ctx, dir, "kurs-learner", buildTimeout)
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		if err != nil {
+			return nil, err
+		}
+		if problem == nil {
+			prog = p
+			break
+		}
+		blamed := blame(dir, problem, exs, todo)
+		if len(blamed) == 0 {
+			// Not one exercise's code: a limit of the whole build. Each
+			// is checked alone, so each gets its own verdict.
+			for _, i := range todo {
+				res, err := c.Check(ctx, exs[i], dirs[i])
+				if err != nil {
+					return nil, err
+				}
+				results[i] = res
+			}
+			return results, nil
+		}
+		var rest []int
+		for _, i := range todo {
+			if p, ok := blamed[i]; ok {
+				results[i].Status, results[i].Problem = Error, p
+			} else {
+				rest = append(rest, i)
+			}
+		}
+		todo = rest
+	}
+	if len(todo) > 0 && !c.initsRun(ctx, tmp, prog) {
+		// Some exercise's package crashes or hangs while it is initialised,
+		// which every exercise of the shared program would suffer: each is
+		// checked alone, so the fault is its own exercise's.
+		for _, i := range todo {
+			res, err := c.Check(ctx, exs[i], dirs[i])
+			if err != nil {
+				return nil, err
+			}
+			results[i] = res
+		}
+		return results, nil
+	}
+	for _, i := range todo {
+		ex := exs[i]
+		res := results[i]
+		run := time.Now()
+		if err := c.run(ctx, tmp, []string{prog, ex.ID, "serve"}, judges[i], ex, res); err != nil {
+			return nil, err
+		}
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		res.Duration = time.Since(run)
+	}
+	// The shared build's time is spread over the exercises that had it,
+	// so that durations add up to the submission's time.
+	if len(todo) > 0 {
+		var ran time.Duration
+		for _, i := range todo {
+			ran += results[i].Duration
+		}
+		share := (time.Since(start) - ran) / time.Duration(len(exs))
+		for i := range results {
+			results[i].Duration += share
+		}
+	}
+	return results, nil
+}
+
+// combinedModule lays out one module with the learner's packages of the
+// exercises in todo, each test program as a package of its own under
+// internal/run/ID with its main renamed Main, and a main that runs the
+// one named by its first argument.
+func combinedModule(exs []*course.Exercise, files [][]source, todo []int) (map[string][]byte, error) {
+	mod := map[string][]byte{}
+	var ids []string
+	for _, i := range todo {
+		ex := exs[i]
+		one, err := moduleFiles(ex, files[i], false)
+		if err != nil {
+			return nil, err
+		}
+		for name, data := range one {
+			if rest, ok := strings.CutPrefix(name, "internal/run/"); ok {
+				data, err = asPackage(rest, data)
+				if err != nil {
+					return nil, fmt.Errorf("exercise %s: %w", ex.ID, err)
+				}
+				name = path.Join("internal/run", ex.ID, rest)
+			}
+			mod[name] = data
+		}
+		ids = append(ids, ex.ID)
+	}
+	sort.Strings(ids)
+	var b bytes.Buffer
+	b.WriteString("// The learner's program of several exercises: the first argument names\n// the exercise whose test program runs.\npackage main\n\nimport (\n\t\"os\"\n\n")
+	for k, id := range ids {
+		fmt.Fprintf(&b, "\tr%d %q\n", k, module+"/internal/run/"+id)
+	}
+	b.WriteString(")\n\nfunc main() {\n\tif len(os.Args) < 2 {\n\t\tos.Exit(3)\n\t}\n\tid := os.Args[1]\n\tif id == \"-ready\" {\n\t\t// Every package is initialised once main runs.\n\t\tos.Exit(0)\n\t}\n\tos.Args = append(os.Args[:1], os.Args[2:]...)\n\tswitch id {\n")
+	for k, id := range ids {
+		fmt.Fprintf(&b, "\tcase %q:\n\t\tr%d.Main()\n", id, k)
+	}
+	b.WriteString("\t}\n\tos.Exit(3)\n}\n")
+	src, err := format.Source(b.Bytes())
+	if err != nil {
+		return nil, err
+	}
+	mod["internal/run/main.go"] = src
+	return mod, nil
+}
+
+// asPackage turns a test program's file (package main) into a file of
+// package run whose main is Main.
+func asPackage(name string, data []byte) ([]byte, error) {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, name, data, parser.ParseComments)
+	if err != nil {
+		return nil, err
+	}
+	f.Name.Name = "run"
+	for _, d := range f.Decls {
+		if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil && fd.Name.Name == "main" {
+			fd.Name.Name = "Main"
+		}
+	}
+	var out bytes.Buffer
+	if err := format.Node(&out, fset, f); err != nil {
+		return nil, err
+	}
+	return out.Bytes(), nil
+}
+
+// blame splits a failed build's problem by exercise: the go command heads
+// each package's errors with "# import/path". It returns nothing when no
+// error is in an exercise's package or test program.
+func blame(dir string, p *Problem, exs []*course.Exercise, todo []int) map[int]*Problem {
+	if p.Kind != ProblemCompile && p.Kind != ProblemAPI {
+		return nil
+	}
+	byID := map[string]int{}
+	for _, i := range todo {
+		byID[exs[i].ID] = i
+	}
+	blocks := map[int][]string{}
+	current := -1
+	for _, l := range strings.Split(p.output, "\n") {
+		if pkg, ok := strings.CutPrefix(l, "# "); ok {
+			current = -1
+			rest := strings.TrimPrefix(strings.TrimPrefix(pkg, module+"/"), "internal/run/")
+			id, _, _ := strings.Cut(rest, "/")
+			if i, known := byID[id]; known {
+				current = i
+			}
+			continue
+		}
+		if current >= 0 {
+			blocks[current] = append(blocks[current], l)
+		}
+	}
+	out := map[int]*Problem{}
+	for i, lines := range blocks {
+		out[i] = compileProblem(dir, strings.Join(lines, "\n"))
+	}
+	return out
+}
+
+// initsRun reports whether the shared learner's program gets through the
+// initialisation of every package: it starts it, confined like any
+// learner's program, with nothing to do but end.
+func (c *Checker) initsRun(ctx context.Context, tmp, prog string) bool {
+	timeout := c.Timeout
+	if timeout <= 0 {
+		timeout = DefaultTimeout
+	}
+	memory := c.Memory
+	if memory <= 0 {
+		memory = DefaultMemory
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	cmd := sandbox.Command(ctx, sandbox.Policy{Confine: true, Memory: memory, FileSize: 1 << 20,
+		CPU: (timeout + 2*time.Second) * time.Duration(runtime.NumCPU())}, prog, "-ready")
+	if c.noDefences {
+		cmd = exec.CommandContext(ctx, prog, "-ready")
+	}
+	cmd.Dir = tmp
+	cmd.Env = []string{"KURS_MEMORY=" + strconv.FormatInt(memory, 10)}
+	cmd.WaitDelay = time.Second
+	err := cmd.Run()
+	sandbox.Kill(cmd)
+	return err == nil
+}
