@@ -20,6 +20,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -59,6 +60,13 @@ func TestScript(t *testing.T) {
 			for _, kv := range goEnv {
 				k, v, _ := strings.Cut(kv, "=")
 				e.Setenv(k, v)
+			}
+			// Likewise kurs's own build cache and judges: shared by every
+			// script, as by every check of one user.
+			if dir, err := os.UserCacheDir(); err == nil && os.Getenv("KURS_CACHE") == "" {
+				e.Setenv("KURS_CACHE", filepath.Join(dir, "kurs"))
+			} else if v := os.Getenv("KURS_CACHE"); v != "" {
+				e.Setenv("KURS_CACHE", v)
 			}
 			return nil
 		},
