@@ -20,6 +20,7 @@ import (
 	"github.com/kurs-course/kurs"
 	"github.com/kurs-course/kurs/i18n"
 	"github.com/kurs-course/kurs/internal/course"
+	"github.com/kurs-course/kurs/internal/termdoc"
 	"github.com/kurs-course/kurs/internal/workspace"
 )
 
@@ -61,17 +62,45 @@ type env struct {
 	verb string
 }
 
-// verb is one kurs command.
+// verb is one kurs command. A verb's options are a struct of its own,
+// filled by flags; its work is a named function that returns an error,
+// which exit maps to the exit code (see command). Verbs written before
+// that return their exit code from run.
 type verb struct {
 	name  string
 	flags func(fs *flag.FlagSet) // registers the verb's own flags
+	do    func(e *env, args []string) error
 	run   func(e *env, args []string) int
 }
 
+// command registers the verb name, whose options O are set by flags and
+// which run does.
+func command[O any](name string, flags func(o *O, fs *flag.FlagSet), run func(e *env, o *O, args []string) error) *verb {
+	o := new(O)
+	v := &verb{name: name, do: func(e *env, args []string) error { return run(e, o, args) }}
+	if flags != nil {
+		v.flags = func(fs *flag.FlagSet) { flags(o, fs) }
+	}
+	return v
+}
+
+// noOptions is the option struct of verbs without flags of their own.
+type noOptions struct{}
+
+// exec runs the verb and returns its exit code.
+func (v *verb) exec(e *env, args []string) int {
+	if v.do != nil {
+		return e.exit(v.do(e, args))
+	}
+	return v.run(e, args)
+}
+
+// verbs returns kurs's verbs, in the order kurs help lists them.
 func verbs() []*verb {
 	return []*verb{
 		initVerb(), listVerb(), lessonVerb(), checkVerb(), watchVerb(), serveVerb(), hintVerb(),
-		resetVerb(), solutionVerb(), gradeVerb(), validateVerb(), newVerb(), helpVerb(), versionVerb(),
+		resetVerb(), solutionVerb(), gradeVerb(), validateVerb(), newVerb(),
+		helpVerb(), versionVerb(),
 	}
 }
 
@@ -79,6 +108,51 @@ func verbs() []*verb {
 type usageError struct{ msg string }
 
 func (e *usageError) Error() string { return e.msg }
+
+// failedError means that the verb did its work and found that something
+// fails (an exercise, a refused request); msg, when set, says what.
+type failedError struct{ msg string }
+
+func (e *failedError) Error() string { return e.msg }
+
+// errFailed is a failedError with nothing more to say: the verb's output
+// says it already.
+var errFailed = &failedError{}
+
+// exit reports err, if any, on stderr in the learner's language and
+// returns the exit code that stands for it: the one place where errors
+// become exit codes.
+func (e *env) exit(err error) int {
+	var ue *usageError
+	var fe *failedError
+	switch {
+	case err == nil:
+		return ExitOK
+	case errors.As(err, &fe):
+		if fe.msg != "" {
+			fmt.Fprintln(e.Err, fe.msg)
+		}
+		return ExitFail
+	case errors.As(err, &ue):
+		if ue.msg != "" { // "" was reported already
+			fmt.Fprintln(e.Err, ue.msg)
+		}
+	case e.ctx.Err() != nil:
+		fmt.Fprintln(e.Err, e.p.T("error.interrupted"))
+	case errors.Is(err, workspace.ErrNotFound):
+		dir := e.g.workspace
+		if dir == "" {
+			dir, _ = e.Getwd()
+		}
+		fmt.Fprintln(e.Err, e.p.T("error.no_workspace", "Dir", dir))
+	default:
+		fmt.Fprintln(e.Err, e.p.T("error.setup", "Err", err))
+	}
+	return ExitUsage
+}
+
+// usageErr returns the usage mistake of message id.
+func (e *env) usageErr(id string, kv ...any) error { return &usageError{e.p.T(id, kv...)} }
 
 // Run is the kurs command as a whole: Main with the process's streams,
 // ending the run early, and cleanly, on Ctrl-C or SIGTERM.
@@ -95,7 +169,8 @@ func Main(ctx context.Context, args []string, io IO) int {
 	e := &env{IO: io, ctx: ctx, g: g}
 	e.p = i18n.New(i18n.Choose(g.lang, "", io.Getenv))
 	if len(rest) == 0 {
-		fmt.Fprintln(io.Err, e.p.T("help.usage"))
+		e.settleLang()
+		fmt.Fprintln(io.Err, e.usageText())
 		return ExitUsage
 	}
 	name := rest[0]
@@ -104,7 +179,8 @@ func Main(ctx context.Context, args []string, io IO) int {
 		if len(rest) > 1 && !strings.HasPrefix(rest[1], "-") {
 			name, rest = "help", []string{"help", rest[1]}
 		} else {
-			fmt.Fprintln(io.Out, e.p.T("help.usage"))
+			e.settleLang()
+			fmt.Fprintln(io.Out, e.usageText())
 			return ExitOK
 		}
 	}
@@ -142,11 +218,37 @@ func Main(ctx context.Context, args []string, io IO) int {
 		return ExitUsage
 	}
 	if e.g.help {
-		_, _ = e.workspace() // only for its language; help needs no workspace
+		e.settleLang()
 		fmt.Fprintln(io.Out, e.p.T("help."+name))
 		return ExitOK
 	}
-	return v.run(e, pos)
+	return v.exec(e, pos)
+}
+
+// settleLang chooses the language as a verb with a workspace would: the
+// workspace's language counts, when there is one. Help needs no
+// workspace, but speaks the learner's language.
+func (e *env) settleLang() { _, _ = e.workspace() }
+
+// usageText is kurs's usage: what kurs is, its verbs with what each does,
+// as the registry lists them, the flags of every verb and the exit codes.
+func (e *env) usageText() string {
+	type row struct{ synopsis, summary string }
+	var rows []row
+	w := 0
+	for _, v := range verbs() {
+		synopsis, summary, _ := strings.Cut(e.p.T("verb."+v.name), "\t")
+		rows = append(rows, row{synopsis, summary})
+		w = max(w, termdoc.Width(synopsis))
+	}
+	var b strings.Builder
+	b.WriteString(e.p.T("help.header") + "\n\n")
+	b.WriteString(e.p.T("help.verbs") + "\n")
+	for _, r := range rows {
+		fmt.Fprintf(&b, "  %s%s  %s\n", r.synopsis, strings.Repeat(" ", w-termdoc.Width(r.synopsis)), r.summary)
+	}
+	b.WriteString("\n" + e.p.T("help.footer"))
+	return b.String()
 }
 
 // peekGlobals finds --lang early, so that even errors in parsing the verb
@@ -227,29 +329,11 @@ type discard struct{}
 func (discard) Write(p []byte) (int, error) { return len(p), nil }
 
 // usage reports a usage mistake and returns ExitUsage.
-func (e *env) usage(id string, kv ...any) int {
-	fmt.Fprintln(e.Err, e.p.T(id, kv...))
-	return ExitUsage
-}
+func (e *env) usage(id string, kv ...any) int { return e.exit(e.usageErr(id, kv...)) }
 
-// fail reports a setup error (no workspace, unreadable course) and returns
-// ExitUsage.
-func (e *env) setupError(err error) int {
-	var ue *usageError
-	switch {
-	case errors.As(err, &ue):
-		fmt.Fprintln(e.Err, ue.msg)
-	case errors.Is(err, workspace.ErrNotFound):
-		dir := e.g.workspace
-		if dir == "" {
-			dir, _ = e.Getwd()
-		}
-		fmt.Fprintln(e.Err, e.p.T("error.no_workspace", "Dir", dir))
-	default:
-		fmt.Fprintln(e.Err, e.p.T("error.setup", "Err", err))
-	}
-	return ExitUsage
-}
+// setupError reports a setup error (no workspace, unreadable course) and
+// returns its exit code.
+func (e *env) setupError(err error) int { return e.exit(err) }
 
 // abs resolves a path given on the command line against the working folder.
 func (e *env) abs(p string) (string, error) {

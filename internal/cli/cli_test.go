@@ -17,6 +17,7 @@ func TestEveryVerbHasHelp(t *testing.T) {
 		require.NoError(t, err)
 		for _, v := range verbs() {
 			assert.Contains(t, keys, "help."+v.name, "%s: kurs help %s", lang, v.name)
+			assert.Contains(t, keys, "verb."+v.name, "%s: kurs help lists %s", lang, v.name)
 		}
 	}
 }

@@ -16,59 +16,66 @@ import (
 // otherwise: loopback only, on a port few other tools use.
 const DefaultServeAddr = "127.0.0.1:8421"
 
+// serveOptions are the options of kurs serve.
+type serveOptions struct {
+	addr string        // where to listen
+	poll time.Duration // look for changes this often instead of waiting for events
+}
+
 func serveVerb() *verb {
-	addr := DefaultServeAddr
-	var poll time.Duration
-	return &verb{name: "serve", flags: func(fs *flag.FlagSet) {
-		fs.StringVar(&addr, "addr", DefaultServeAddr, "")
-		fs.DurationVar(&poll, "poll", 0, "")
-	}, run: func(e *env, args []string) int {
-		if len(args) != 0 {
-			return e.usage("error.no_args", "Verb", "serve")
+	return command("serve", func(o *serveOptions, fs *flag.FlagSet) {
+		fs.StringVar(&o.addr, "addr", DefaultServeAddr, "")
+		fs.DurationVar(&o.poll, "poll", 0, "")
+	}, serve)
+}
+
+// serve shows the course in the browser until the context ends.
+func serve(e *env, o *serveOptions, args []string) error {
+	addr, poll := o.addr, o.poll
+	if len(args) != 0 {
+		return e.usageErr("error.no_args", "Verb", "serve")
+	}
+	ws, err := e.workspace()
+	if err != nil {
+		return err
+	}
+	c, err := e.course(ws)
+	if err != nil {
+		return err
+	}
+	if exposed(addr) {
+		fmt.Fprintln(e.Err, e.p.T("web.serve.exposed", "Addr", addr))
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return e.usageErr("web.serve.listen", "Addr", addr, "Err", err)
+	}
+	ids := make([]string, len(c.Exercises))
+	for i, ex := range c.Exercises {
+		ids[i] = ex.ID
+	}
+	opt := web.Options{Workspace: ws, Course: c, Checker: &checker.Checker{}, Lang: e.p.Lang()}
+	// Without a watcher the UI still works; results then change only
+	// when the learner presses Check.
+	if w, werr := watch.New(ws.Dir, ids, watch.Options{Poll: poll}); werr != nil {
+		fmt.Fprintln(e.Err, e.p.T("web.serve.no_watch", "Err", werr))
+	} else {
+		opt.Watcher = w
+	}
+	srv, err := web.New(opt)
+	if err != nil {
+		ln.Close()
+		if opt.Watcher != nil {
+			opt.Watcher.Close()
 		}
-		ws, err := e.workspace()
-		if err != nil {
-			return e.setupError(err)
-		}
-		c, err := e.course(ws)
-		if err != nil {
-			return e.setupError(err)
-		}
-		if exposed(addr) {
-			fmt.Fprintln(e.Err, e.p.T("web.serve.exposed", "Addr", addr))
-		}
-		ln, err := net.Listen("tcp", addr)
-		if err != nil {
-			return e.usage("web.serve.listen", "Addr", addr, "Err", err)
-		}
-		ids := make([]string, len(c.Exercises))
-		for i, ex := range c.Exercises {
-			ids[i] = ex.ID
-		}
-		opt := web.Options{Workspace: ws, Course: c, Checker: &checker.Checker{}, Lang: e.p.Lang()}
-		// Without a watcher the UI still works; results then change only
-		// when the learner presses Check.
-		if w, werr := watch.New(ws.Dir, ids, watch.Options{Poll: poll}); werr != nil {
-			fmt.Fprintln(e.Err, e.p.T("web.serve.no_watch", "Err", werr))
-		} else {
-			opt.Watcher = w
-		}
-		srv, err := web.New(opt)
-		if err != nil {
-			ln.Close()
-			if opt.Watcher != nil {
-				opt.Watcher.Close()
-			}
-			return e.setupError(err)
-		}
-		fmt.Fprintln(e.Out, e.p.T("web.serve.open", "URL", "http://"+ln.Addr().String()+"/"))
-		if err := srv.Serve(e.ctx, ln); err != nil && !errors.Is(err, net.ErrClosed) {
-			fmt.Fprintln(e.Err, e.p.T("web.serve.failed", "Err", err))
-			return ExitUsage
-		}
-		fmt.Fprintln(e.Out, e.p.T("web.serve.stopped"))
-		return ExitOK
-	}}
+		return err
+	}
+	fmt.Fprintln(e.Out, e.p.T("web.serve.open", "URL", "http://"+ln.Addr().String()+"/"))
+	if err := srv.Serve(e.ctx, ln); err != nil && !errors.Is(err, net.ErrClosed) {
+		return &usageError{e.p.T("web.serve.failed", "Err", err)}
+	}
+	fmt.Fprintln(e.Out, e.p.T("web.serve.stopped"))
+	return nil
 }
 
 // exposed reports whether addr may be reachable from other computers:

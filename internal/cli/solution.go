@@ -1,79 +1,185 @@
 package cli
 
 import (
-	"fmt"
-	"os"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 
-	"github.com/kurs-course/kurs/checker"
+	"github.com/kurs-course/kurs/internal/course"
 	"github.com/kurs-course/kurs/internal/termdoc"
+	"github.com/kurs-course/kurs/internal/workspace"
 )
 
-func solutionVerb() *verb {
-	return &verb{name: "solution", run: func(e *env, args []string) int {
-		if len(args) != 1 {
-			return e.usage("error.solution_args")
-		}
-		ws, err := e.workspace()
+func solutionVerb() *verb { return command("solution", nil, solution) }
+
+// solution shows the reference solution of an exercise next to the
+// learner's code, once the learner has passed it.
+func solution(e *env, _ *noOptions, args []string) error {
+	if len(args) != 1 {
+		return e.usageErr("error.solution_args")
+	}
+	ws, err := e.workspace()
+	if err != nil {
+		return err
+	}
+	c, err := e.course(ws)
+	if err != nil {
+		return err
+	}
+	exs, err := e.exercises(c, args)
+	if err != nil {
+		return err
+	}
+	ex := exs[0]
+	prog, err := ws.Progress()
+	if err != nil {
+		return err
+	}
+	// The solution is a reward and a comparison, not a shortcut: it
+	// opens once the learner's own code has passed, and stays open.
+	if !prog.State(ex.ID).HasPassed() {
+		return &failedError{e.p.T("solution.locked", "Exercise", ex.ID)}
+	}
+	ref, err := ex.Solution()
+	if err != nil {
+		return err
+	}
+	skeleton, _ := ex.Skeleton(e.p.Lang())
+	scr := e.screen()
+	var mine, theirs []string
+	names, err := ws.Sources(ex.ID)
+	if err != nil {
+		return err
+	}
+	for _, name := range names {
+		data, err := workspace.ReadFileMax(filepath.Join(ws.Dir, filepath.FromSlash(name)), workspace.MaxBackupFile)
 		if err != nil {
-			return e.setupError(err)
+			return err
 		}
-		c, err := e.course(ws)
+		mine = append(mine, panel(e.p.T("solution.mine", "File", name), termdoc.Highlight(string(data), "go", scr.color))...)
+	}
+	if len(names) == 0 {
+		mine = append(mine, panel(e.p.T("solution.mine", "File", ex.ID+"/"), []string{e.p.T("solution.no_files")})...)
+	}
+	for _, f := range ref {
+		src := string(f.Data)
+		if e.p.Lang() != "en" {
+			src = localDocs(src, skeleton)
+		}
+		theirs = append(theirs, panel(e.p.T("solution.reference", "File", f.Name), termdoc.Highlight(src, "go", scr.color))...)
+	}
+	var b strings.Builder
+	b.WriteString(e.p.T("solution.intro", "Exercise", ex.ID) + "\n\n")
+	if left := widest(mine); left+3+widest(theirs) <= scr.width {
+		sideBySide(&b, mine, theirs, left)
+	} else {
+		for _, l := range append(mine, theirs...) {
+			b.WriteString(l + "\n")
+		}
+	}
+	_, err = io.WriteString(e.Out, b.String())
+	return err
+}
+
+// localDocs returns the reference source src with the doc comments of its
+// package and top-level declarations in the learner's language: those of
+// the same declarations in the skeleton, which is written in it. A
+// declaration the skeleton does not document keeps its comment.
+func localDocs(src string, skeleton []course.File) string {
+	docs := map[string]string{}
+	fset := token.NewFileSet()
+	for _, f := range skeleton {
+		file, err := parser.ParseFile(fset, f.Name, f.Data, parser.ParseComments)
 		if err != nil {
-			return e.setupError(err)
+			continue
 		}
-		exs, err := e.exercises(c, args)
-		if err != nil {
-			return e.setupError(err)
+		if file.Doc != nil {
+			// The skeleton's package comment goes on to explain the
+			// exercise; its first paragraph says what the package is.
+			first, _, _ := strings.Cut(commentText(f.Data, fset, file.Doc), "\n//\n")
+			docs["package"] = first
 		}
-		ex := exs[0]
-		prog, err := ws.Progress()
-		if err != nil {
-			return e.setupError(err)
+		for name, doc := range declDocs(file) {
+			docs[name] = commentText(f.Data, fset, doc)
 		}
-		// The solution is a reward and a comparison, not a shortcut: it
-		// opens once the learner's own code has passed.
-		if ep := prog.Exercises[ex.ID]; ep == nil || !ep.Passed {
-			fmt.Fprintln(e.Err, e.p.T("solution.locked", "Exercise", ex.ID))
-			return ExitFail
+	}
+	file, err := parser.ParseFile(fset, "ref.go", src, parser.ParseComments)
+	if err != nil || len(docs) == 0 {
+		return src
+	}
+	type edit struct {
+		from, to int
+		text     string
+	}
+	var edits []edit
+	replace := func(name string, doc *ast.CommentGroup) {
+		if t, ok := docs[name]; ok && doc != nil {
+			edits = append(edits, edit{fset.Position(doc.Pos()).Offset, fset.Position(doc.End()).Offset, t})
 		}
-		ref, err := ex.Solution()
-		if err != nil {
-			return e.setupError(err)
-		}
-		scr := e.screen()
-		var mine, theirs []string
-		dir := ws.ExerciseDir(ex.ID)
-		names, err := checker.ReadSources(dir, ex.ID)
-		if err != nil && !os.IsNotExist(err) {
-			return e.setupError(err)
-		}
-		for _, name := range names {
-			data, err := os.ReadFile(filepath.Join(ws.Dir, filepath.FromSlash(name)))
-			if err != nil {
-				return e.setupError(err)
+	}
+	replace("package", file.Doc)
+	for name, doc := range declDocs(file) {
+		replace(name, doc)
+	}
+	slices.SortFunc(edits, func(a, b edit) int { return b.from - a.from })
+	for _, ed := range edits {
+		src = src[:ed.from] + ed.text + src[ed.to:]
+	}
+	return src
+}
+
+// declDocs returns the doc comments of a file's top-level declarations by
+// name: "New", "CircuitBreaker", "CircuitBreaker.Allow".
+func declDocs(file *ast.File) map[string]*ast.CommentGroup {
+	docs := map[string]*ast.CommentGroup{}
+	for _, d := range file.Decls {
+		switch d := d.(type) {
+		case *ast.FuncDecl:
+			name := d.Name.Name
+			if d.Recv != nil && len(d.Recv.List) == 1 {
+				t := d.Recv.List[0].Type
+				if s, ok := t.(*ast.StarExpr); ok {
+					t = s.X
+				}
+				if id, ok := t.(*ast.Ident); ok {
+					name = id.Name + "." + name
+				}
 			}
-			mine = append(mine, panel(e.p.T("solution.mine", "File", name), termdoc.Highlight(string(data), "go", scr.color))...)
-		}
-		if len(names) == 0 {
-			mine = append(mine, panel(e.p.T("solution.mine", "File", ex.ID+"/"), []string{e.p.T("solution.no_files")})...)
-		}
-		for _, f := range ref {
-			theirs = append(theirs, panel(e.p.T("solution.reference", "File", f.Name), termdoc.Highlight(string(f.Data), "go", scr.color))...)
-		}
-		var b strings.Builder
-		b.WriteString(e.p.T("solution.intro", "Exercise", ex.ID) + "\n\n")
-		if left := widest(mine); left+3+widest(theirs) <= scr.width {
-			sideBySide(&b, mine, theirs, left)
-		} else {
-			for _, l := range append(mine, theirs...) {
-				b.WriteString(l + "\n")
+			if d.Doc != nil {
+				docs[name] = d.Doc
+			}
+		case *ast.GenDecl:
+			for _, s := range d.Specs {
+				var name string
+				doc := d.Doc
+				switch s := s.(type) {
+				case *ast.TypeSpec:
+					name = s.Name.Name
+					if s.Doc != nil {
+						doc = s.Doc
+					}
+				case *ast.ValueSpec:
+					name = s.Names[0].Name
+					if s.Doc != nil {
+						doc = s.Doc
+					}
+				}
+				if name != "" && doc != nil && len(d.Specs) == 1 || name != "" && doc != nil && doc != d.Doc {
+					docs[name] = doc
+				}
 			}
 		}
-		fmt.Fprint(e.Out, b.String())
-		return ExitOK
-	}}
+	}
+	return docs
+}
+
+// commentText returns the source text of a comment group.
+func commentText(src []byte, fset *token.FileSet, c *ast.CommentGroup) string {
+	return string(src[fset.Position(c.Pos()).Offset:fset.Position(c.End()).Offset])
 }
 
 // panel is a file's lines under a header.

@@ -48,67 +48,77 @@ func (p *pollFlag) Set(s string) error {
 
 func (p *pollFlag) IsBoolFlag() bool { return true }
 
-func watchVerb() *verb {
-	f := &checkFlags{}
-	var poll pollFlag
-	return &verb{name: "watch", flags: func(fs *flag.FlagSet) {
-		f.register(fs)
-		fs.Var(&poll, "poll", "")
-	}, run: func(e *env, args []string) int {
-		ws, err := e.workspace()
-		if err != nil {
-			return e.setupError(err)
-		}
-		c, err := e.course(ws)
-		if err != nil {
-			return e.setupError(err)
-		}
-		exs, err := e.exercises(c, args)
-		if err != nil {
-			return e.setupError(err)
-		}
-		ids := make([]string, len(exs))
-		for i, ex := range exs {
-			ids[i] = ex.ID
-		}
-		w, err := watch.New(ws.Dir, ids, watch.Options{Poll: time.Duration(poll)})
-		if err != nil {
-			return e.setupError(err)
-		}
-		defer w.Close()
+// watchOptions are the options of kurs watch: those of check, and how to
+// look for changes.
+type watchOptions struct {
+	checkFlags
+	poll pollFlag
+}
 
-		s := &session{
-			e: e, ws: ws, course: c, exs: exs, w: w, out: e.Out, scr: e.screen(),
-			ck:      &checker.Checker{Seed: f.seed, Timeout: f.timeout},
-			verbose: f.verbose,
-		}
-		in := e.In
-		if in == nil {
-			in = strings.NewReader("")
-		}
-		raw := false
-		// Single keys need raw mode, which only a terminal has.
-		if f, ok := in.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
-			fd := int(f.Fd())
-			if old, err := term.MakeRaw(fd); err == nil {
-				raw, s.raw = true, true
-				defer term.Restore(fd, old)
-				if s.scr.tty {
-					// Raw mode also stops the terminal from turning "\n"
-					// into a new line at its start.
-					s.out = crlf{e.Out}
-				}
+func watchVerb() *verb {
+	return command("watch", func(o *watchOptions, fs *flag.FlagSet) {
+		o.checkFlags.register(fs)
+		fs.Var(&o.poll, "poll", "")
+	}, watchExercises)
+}
+
+// watchExercises checks the named exercises (all when none is named) each
+// time the learner saves one, until the learner quits.
+func watchExercises(e *env, o *watchOptions, args []string) error {
+	f, poll := &o.checkFlags, o.poll
+	ws, err := e.workspace()
+	if err != nil {
+		return err
+	}
+	c, err := e.course(ws)
+	if err != nil {
+		return err
+	}
+	exs, err := e.exercises(c, args)
+	if err != nil {
+		return err
+	}
+	ids := make([]string, len(exs))
+	for i, ex := range exs {
+		ids[i] = ex.ID
+	}
+	w, err := watch.New(ws.Dir, ids, watch.Options{Poll: time.Duration(poll)})
+	if err != nil {
+		return err
+	}
+	defer w.Close()
+
+	s := &session{
+		e: e, ws: ws, course: c, exs: exs, w: w, out: e.Out, scr: e.screen(),
+		ck:      &checker.Checker{Seed: f.seed, Timeout: f.timeout},
+		verbose: f.verbose,
+	}
+	in := e.In
+	if in == nil {
+		in = strings.NewReader("")
+	}
+	raw := false
+	// Single keys need raw mode, which only a terminal has.
+	if f, ok := in.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		fd := int(f.Fd())
+		if old, err := term.MakeRaw(fd); err == nil {
+			raw, s.raw = true, true
+			defer term.Restore(fd, old)
+			if s.scr.tty {
+				// Raw mode also stops the terminal from turning "\n"
+				// into a new line at its start.
+				s.out = crlf{e.Out}
 			}
 		}
-		done := make(chan struct{})
-		defer close(done)
-		s.keys = readKeys(in, raw, done)
-		s.focus = s.start()
-		// Ctrl-C, the usual way out, ends e.ctx (see Run), or comes as a
-		// key in raw mode: either way watch ends cleanly, with the
-		// terminal restored and no check left running.
-		return s.run(e.ctx)
-	}}
+	}
+	done := make(chan struct{})
+	defer close(done)
+	s.keys = readKeys(in, raw, done)
+	s.focus = s.start()
+	// Ctrl-C, the usual way out, ends e.ctx (see Run), or comes as a
+	// key in raw mode: either way watch ends cleanly, with the
+	// terminal restored and no check left running.
+	return exitCode(s.run(e.ctx))
 }
 
 // session is one run of kurs watch: what it shows, and what it waits for.
@@ -237,7 +247,7 @@ func (s *session) checkAndShow(ctx context.Context, exs []*course.Exercise) bool
 		fmt.Fprintln(s.e.Err, s.e.p.T("error.progress", "Err", err))
 	}
 	var b strings.Builder
-	_ = report.Text(&b, s.e.p, graded, s.verbose)
+	_ = report.WriteText(&b, s.e.p, graded, report.TextOptions{Verbose: s.verbose, Color: s.scr.color})
 	focusPassed, celebrated := false, false
 	for _, g := range graded {
 		if g.Result.Status != checker.Pass {
@@ -245,7 +255,7 @@ func (s *session) checkAndShow(ctx context.Context, exs []*course.Exercise) bool
 		}
 		focusPassed = focusPassed || g.Exercise == s.focus
 		// Celebrated once: the first time an exercise passes.
-		if ep := before.Exercises[g.Exercise.ID]; ep == nil || !ep.Passed {
+		if !before.State(g.Exercise.ID).HasPassed() {
 			b.WriteString("\n" + s.e.p.T("watch.passed_first", "Exercise", g.Exercise.ID) + "\n")
 			celebrated = true
 		}
@@ -349,24 +359,8 @@ func (s *session) progress() string {
 		return s.e.p.T("error.progress", "Err", err) + "\n"
 	}
 	var marks []string
-	passed, score, maxScore := 0, 0, 0
 	for _, ex := range s.course.Exercises {
-		ep := prog.Exercises[ex.ID]
-		mark := "·"
-		switch {
-		case ep != nil && ep.Status == string(checker.Pass):
-			mark = "✓"
-		case ep != nil && ep.Status != "":
-			mark = "✗"
-		}
-		if ep != nil {
-			score += ep.Score
-			if ep.Status == string(checker.Pass) {
-				passed++
-			}
-		}
-		maxScore += ex.Points
-		marks = append(marks, mark+" "+ex.ID)
+		marks = append(marks, stateMark(prog.State(ex.ID))+" "+ex.ID)
 	}
 	// A long course wraps between exercises, never between a mark and its
 	// exercise.
@@ -385,38 +379,29 @@ func (s *session) progress() string {
 		b.WriteString(m)
 		w += termdoc.Width(m)
 	}
-	b.WriteString("\n" + s.e.p.T("list.progress", "Passed", passed, "Total", len(s.course.Exercises), "Score", score, "Max", maxScore) + "\n")
+	b.WriteString("\n" + s.e.progressLine(s.course, prog) + "\n")
 	return b.String()
 }
 
 // hint returns the next hint for the exercise in focus and counts it as
 // seen, as kurs hint does.
 func (s *session) hint() string {
-	ex, lang := s.focus, s.e.p.Lang()
-	hints := ex.Hints[lang]
-	if len(hints) == 0 {
-		hints = ex.Hints["en"]
-	}
-	if len(hints) == 0 {
+	ex := s.focus
+	h, err := s.ws.NextHint(ex, s.e.p.Lang())
+	if h.Total == 0 {
+		if err != nil {
+			return s.e.p.T("error.progress", "Err", err)
+		}
 		return s.e.p.T("hint.none", "Exercise", ex.ID)
 	}
-	prog, err := s.ws.Progress()
-	if err != nil {
-		return s.e.p.T("error.progress", "Err", err)
-	}
-	ep := prog.Of(ex.ID)
-	n := min(ep.HintsSeen+1, len(hints))
 	var b strings.Builder
-	b.WriteString(s.e.p.T("hint.header", "N", n, "Total", len(hints), "Exercise", ex.ID) + "\n")
-	_ = termdoc.Render(&b, []byte(hints[n-1]), s.scr.text())
-	if n == len(hints) {
+	b.WriteString(s.e.p.T("hint.header", "N", h.N, "Total", h.Total, "Exercise", ex.ID) + "\n")
+	_ = termdoc.Render(&b, []byte(h.Text), s.scr.text())
+	if h.Last() {
 		b.WriteString(s.e.p.T("hint.last") + "\n")
 	}
-	if n > ep.HintsSeen {
-		ep.HintsSeen = n
-		if err := s.ws.SaveProgress(prog); err != nil {
-			b.WriteString(s.e.p.T("error.progress", "Err", err) + "\n")
-		}
+	if err != nil {
+		b.WriteString(s.e.p.T("error.progress", "Err", err) + "\n")
 	}
 	return b.String()
 }
@@ -430,17 +415,8 @@ func (s *session) list() string {
 	}
 	var b strings.Builder
 	for _, ex := range s.exs {
-		ep := prog.Exercises[ex.ID]
-		state, mark, score := s.e.p.T("list.not_started"), "·", 0
-		switch {
-		case ep != nil && ep.Status == string(checker.Pass):
-			state, mark = s.e.p.T("list.passed"), "✓"
-		case ep != nil && ep.Status != "":
-			state, mark = s.e.p.T("list.failing"), "✗"
-		}
-		if ep != nil {
-			score = ep.Score
-		}
+		st := prog.State(ex.ID)
+		state, mark, score := s.e.p.T("list."+string(st)), stateMark(st), prog.Points(ex.ID)
 		focus := " "
 		if ex == s.focus {
 			focus = "▸"
@@ -462,7 +438,7 @@ func (s *session) task() string {
 	var b strings.Builder
 	b.WriteString(s.e.p.T("watch.task", "N", n, "Total", total, "Exercise", ex.ID, "Title", ex.Title.In(lang)) + "\n\n")
 	_ = termdoc.Render(&b, []byte(ex.Summary.In(lang)), s.scr.text())
-	files, _ := checker.ReadSources(s.ws.ExerciseDir(ex.ID), ex.ID)
+	files, _ := s.ws.Sources(ex.ID)
 	if len(files) > 0 {
 		b.WriteString("\n" + s.e.p.T("watch.files", "Files", strings.Join(files, ", ")) + "\n")
 	}
@@ -487,7 +463,7 @@ func (s *session) nextOpen(ex *course.Exercise) *course.Exercise {
 		if x == ex {
 			continue
 		}
-		if ep := prog.Exercises[x.ID]; ep == nil || !ep.Passed {
+		if !prog.State(x.ID).HasPassed() {
 			return x
 		}
 	}
@@ -511,7 +487,7 @@ func (s *session) allPassed() bool {
 		return false
 	}
 	for _, ex := range s.course.Exercises {
-		if ep := prog.Exercises[ex.ID]; ep == nil || !ep.Passed {
+		if !prog.State(ex.ID).HasPassed() {
 			return false
 		}
 	}
