@@ -99,7 +99,7 @@ func (v *verb) exec(e *env, args []string) int {
 func verbs() []*verb {
 	return []*verb{
 		initVerb(), listVerb(), lessonVerb(), checkVerb(), watchVerb(), serveVerb(), hintVerb(),
-		resetVerb(), solutionVerb(), gradeVerb(), validateVerb(), newVerb(),
+		resetVerb(), restoreVerb(), tryVerb(), solutionVerb(), gradeVerb(), validateVerb(), newVerb(),
 		helpVerb(), versionVerb(),
 	}
 }
