@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -24,7 +25,7 @@ import (
 // The formats of grade: for one submission, and for a folder of them.
 var (
 	singleFormats = []string{"json", "junit", "gradescope", "github", "text"}
-	batchFormats  = []string{"json", "csv", "text"}
+	batchFormats  = []string{"json", "csv", "text", "html"}
 )
 
 // gradeFlags are the flags of grade.
@@ -33,6 +34,7 @@ type gradeFlags struct {
 	output      string // the document goes here instead of stdout
 	submissions string // batch mode: a folder of submissions
 	csv         string // batch mode: also write the CSV here
+	shard       string // batch mode: grade part K of N, "K/N"
 	jobs        int
 }
 
@@ -43,6 +45,7 @@ func (f *gradeFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.output, "o", "", "")
 	fs.StringVar(&f.submissions, "submissions", "", "")
 	fs.StringVar(&f.csv, "csv", "", "")
+	fs.StringVar(&f.shard, "shard", "", "")
 	fs.IntVar(&f.jobs, "j", runtime.NumCPU(), "")
 	fs.IntVar(&f.jobs, "jobs", runtime.NumCPU(), "")
 }
@@ -56,12 +59,18 @@ func (f *gradeFlags) register(fs *flag.FlagSet) {
 func gradeVerb() *verb {
 	f := &gradeFlags{}
 	return &verb{name: "grade", flags: f.register, run: func(e *env, args []string) int {
+		if len(args) > 0 && args[0] == "merge" {
+			return gradeMerge(e, f, args[1:])
+		}
 		batch := f.submissions != ""
 		formats := singleFormats
 		if batch {
 			formats = batchFormats
 		}
+		var shard, shards int
 		switch {
+		case !batch && f.format == "html":
+			return e.usage("grade.html_single")
 		case batch && !slices.Contains(formats, f.format) && slices.Contains(singleFormats, f.format):
 			return e.usage("grade.batch_format", "Format", f.format, "Known", strings.Join(formats, ", "))
 		case !slices.Contains(formats, f.format):
@@ -70,12 +79,23 @@ func gradeVerb() *verb {
 			return e.usage("grade.one_source")
 		case !batch && f.csv != "":
 			return e.usage("grade.csv_single")
+		case !batch && f.shard != "":
+			return e.usage("grade.shard_batch")
 		case f.jobs < 1:
 			return e.usage("grade.jobs", "Jobs", f.jobs)
+		case f.shard != "":
+			var ok bool
+			if shard, shards, ok = grade.ParseShard(f.shard); !ok {
+				return e.usage("grade.shard", "Shard", f.shard)
+			}
 		}
 		c, err := e.course(nil) // never the one a submission's kurs.toml names
 		if err != nil {
 			return e.setupError(err)
+		}
+		hash, err := grade.CourseHash(c.FS())
+		if err != nil {
+			return e.setupError(&usageError{e.p.T("error.course", "Err", err)})
 		}
 		exs, err := e.exercises(c, args)
 		if err != nil {
@@ -86,37 +106,44 @@ func gradeVerb() *verb {
 			ck.Seed = checker.DefaultSeed
 		}
 		if batch {
-			return gradeBatch(e, f, ck, exs)
+			return gradeBatch(e, f, ck, hash, exs, shard, shards)
 		}
-		return gradeOne(e, f, ck, exs)
+		return gradeOne(e, f, ck, hash, exs)
 	}}
 }
 
 // gradeOne grades the workspace or folder named by --workspace, else the
-// workspace around the current folder.
-func gradeOne(e *env, f *gradeFlags, ck *checker.Checker, exs []*course.Exercise) int {
+// workspace around the current folder. A folder that holds only one
+// folder, as an archive unpacked with its top folder does, is graded from
+// that folder, as in a batch.
+func gradeOne(e *env, f *gradeFlags, ck *checker.Checker, hash string, exs []*course.Exercise) int {
 	dir, err := e.submission()
 	if err != nil {
 		return e.setupError(err)
 	}
+	dir = grade.Root(dir, exs)
 	g := &grade.Grader{Checker: ck, Exercises: exs, Jobs: f.jobs}
+	start := time.Now()
 	results, err := g.Run(e.ctx, []grade.Submission{{Dir: dir}})
 	if err != nil {
 		fmt.Fprintln(e.Err, e.p.T("error.interrupted"))
 		return ExitUsage
 	}
+	run := report.Run{Course: hash, Seed: ck.Seed, Elapsed: time.Since(start), Dir: e.repoPath(dir)}
 	graded := results[0].Graded
 	var doc, text bytes.Buffer
 	_ = gradeText(&text, e.p, graded, f.verbose, ck.Seed)
 	switch f.format {
 	case "json":
-		_ = report.JSON(&doc, report.NewDocument(e.p, graded))
+		d := report.NewDocument(e.p, graded)
+		d.Course = hash
+		_ = report.JSON(&doc, d)
 	case "junit":
-		_ = report.JUnit(&doc, e.p, graded)
+		_ = report.JUnit(&doc, e.p, graded, run)
 	case "gradescope":
-		_ = report.Gradescope(&doc, e.p, graded)
+		_ = report.Gradescope(&doc, e.p, graded, run)
 	case "github":
-		_ = report.GitHub(&doc, e.p, graded, e.repoPath(dir))
+		_ = report.GitHub(&doc, e.p, graded, run.Dir)
 	case "text":
 		doc = text
 	}
@@ -124,7 +151,7 @@ func gradeOne(e *env, f *gradeFlags, ck *checker.Checker, exs []*course.Exercise
 	if f.format == "github" {
 		if name := e.Getenv("GITHUB_STEP_SUMMARY"); name != "" {
 			var md bytes.Buffer
-			_ = report.GitHubSummary(&md, e.p, graded, ck.Seed)
+			_ = report.GitHubSummary(&md, e.p, graded, run)
 			if err := appendFile(name, md.Bytes()); err != nil {
 				fmt.Fprintln(e.Err, e.p.T("grade.summary", "File", name, "Err", err))
 				code = ExitUsage
@@ -134,8 +161,9 @@ func gradeOne(e *env, f *gradeFlags, ck *checker.Checker, exs []*course.Exercise
 	return worst(code, e.verdict(results))
 }
 
-// gradeBatch grades every submission in --submissions in parallel.
-func gradeBatch(e *env, f *gradeFlags, ck *checker.Checker, exs []*course.Exercise) int {
+// gradeBatch grades every submission in --submissions in parallel, or with
+// --shard K/N every N-th of them, starting with the K-th.
+func gradeBatch(e *env, f *gradeFlags, ck *checker.Checker, hash string, exs []*course.Exercise, shard, shards int) int {
 	root, err := e.abs(f.submissions)
 	if err != nil {
 		return e.setupError(err)
@@ -147,9 +175,14 @@ func gradeBatch(e *env, f *gradeFlags, ck *checker.Checker, exs []*course.Exerci
 	if len(subs) == 0 {
 		return e.usage("grade.no_submissions", "Dir", f.submissions)
 	}
+	class := len(subs)
+	if shards > 0 {
+		subs = grade.Shard(subs, shard, shards)
+		fmt.Fprintln(e.Err, e.p.T("grade.shard_start", "Shard", shard, "Of", shards, "Part", len(subs), "Class", class))
+	}
 	fmt.Fprintln(e.Err, e.p.T("grade.batch_start", "Count", len(subs), "Dir", f.submissions, "Jobs", f.jobs, "Seed", ck.Seed))
 	bar := newProgress(e.Err, e.p)
-	g := &grade.Grader{Checker: ck, Exercises: exs, Jobs: f.jobs, Warm: true, Progress: bar.update}
+	g := &grade.Grader{Checker: ck, Exercises: exs, Jobs: f.jobs, Warm: len(subs) > 0, Progress: bar.update}
 	start := time.Now()
 	results, err := g.Run(e.ctx, subs)
 	if err != nil {
@@ -159,28 +192,104 @@ func gradeBatch(e *env, f *gradeFlags, ck *checker.Checker, exs []*course.Exerci
 	}
 	fmt.Fprintln(e.Err, e.p.T("grade.batch_done", "Count", len(subs), "Elapsed", time.Since(start).Round(100*time.Millisecond)))
 
-	ids := make([]string, len(exs))
-	for i, ex := range exs {
-		ids[i] = ex.ID
+	doc := grade.NewDocument(e.p, hash, ck.Seed, exs, results)
+	if shards > 0 {
+		doc.Shard = &report.Shard{Index: shard, Count: shards, Class: class}
 	}
-	rows := grade.Submissions(results)
-	var doc, text, table bytes.Buffer
-	_ = report.Table(&text, e.p, ids, rows)
-	fmt.Fprintln(&text, e.p.T("grade.seed", "Seed", ck.Seed))
-	_ = report.CSV(&table, ids, rows)
+	code := writeBatch(e, f, doc, exs)
+	return worst(code, e.verdict(results))
+}
+
+// writeBatch writes a batch's document in --format, to --output or
+// stdout, and the CSV to --csv. Every batch format is made from the
+// document alone, so that merged shards give the bytes of one run.
+func writeBatch(e *env, f *gradeFlags, doc *grade.Document, exs []*course.Exercise) int {
+	rows := doc.Rows()
+	var out, text, table bytes.Buffer
+	_ = report.Table(&text, e.p, doc.ExerciseIDs, rows)
+	fmt.Fprintln(&text, e.p.T("grade.seed", "Seed", doc.Seed))
+	_ = report.CSV(&table, doc.ExerciseIDs, rows)
 	switch f.format {
 	case "json":
-		_ = report.JSON(&doc, grade.NewDocument(e.p, ck.Seed, results))
+		_ = report.JSON(&out, doc)
 	case "csv":
-		doc = table
+		out = table
+	case "html":
+		_ = report.Class(&out, e.p, doc, exs)
 	case "text":
-		doc = text
+		out = text
 	}
-	code := e.emit(f, doc.Bytes(), text.Bytes())
+	code := e.emit(f, out.Bytes(), text.Bytes())
 	if f.csv != "" {
 		code = worst(code, e.write(f.csv, table.Bytes()))
 	}
-	return worst(code, e.verdict(results))
+	return code
+}
+
+// gradeMerge joins the JSON documents of the shards of one class, as
+// `kurs grade --submissions DIR --shard K/N --format json` writes them,
+// into the document of one run, written in any batch format.
+func gradeMerge(e *env, f *gradeFlags, files []string) int {
+	switch {
+	case len(files) == 0:
+		return e.usage("grade.merge_none")
+	case f.submissions != "":
+		return e.usage("grade.merge_flags", "Flag", "--submissions")
+	case f.shard != "":
+		return e.usage("grade.merge_flags", "Flag", "--shard")
+	case e.g.workspace != "":
+		return e.usage("grade.merge_flags", "Flag", "--workspace")
+	case !slices.Contains(batchFormats, f.format):
+		return e.usage("grade.batch_format", "Format", f.format, "Known", strings.Join(batchFormats, ", "))
+	}
+	var docs []*grade.Document
+	for _, name := range files {
+		abs, err := e.abs(name)
+		var data []byte
+		if err == nil {
+			data, err = os.ReadFile(abs)
+		}
+		if err != nil {
+			return e.usage("grade.merge_read", "File", name, "Err", err)
+		}
+		var d grade.Document
+		if err := json.Unmarshal(data, &d); err != nil {
+			return e.usage("grade.merge_json", "File", name, "Err", err)
+		}
+		docs = append(docs, &d)
+	}
+	doc, err := grade.Merge(docs)
+	if err != nil {
+		var me *grade.MergeError
+		if errors.As(err, &me) {
+			return e.usage("grade.merge_"+me.Key, me.Args...)
+		}
+		return e.setupError(err)
+	}
+	// The class report names the exercises by their titles, from the
+	// course that graded.
+	var exs []*course.Exercise
+	if f.format == "html" {
+		c, err := e.course(nil)
+		if err != nil {
+			return e.setupError(err)
+		}
+		hash, err := grade.CourseHash(c.FS())
+		if err != nil {
+			return e.setupError(&usageError{e.p.T("error.course", "Err", err)})
+		}
+		if hash != doc.Course {
+			return e.usage("grade.merge_other_course", "Course", doc.Course, "Have", hash)
+		}
+		exs = c.Exercises
+	}
+	code := writeBatch(e, f, doc, exs)
+	for _, s := range doc.Submissions {
+		if s.Document != nil && s.Status != string(checker.Pass) {
+			return worst(code, ExitFail)
+		}
+	}
+	return code
 }
 
 // emit writes the document to --output, and then the text for people to
@@ -280,12 +389,19 @@ func (e *env) submission() (string, error) {
 	}
 }
 
-// repoPath returns dir relative to the repository that GitHub Actions
-// checked out ($GITHUB_WORKSPACE, else the current folder), slash-separated,
-// so that annotations point at the learner's files; "" when dir lies
-// outside it.
+// repoPath returns dir relative to the root of the repository it was
+// checked out in, slash-separated, so that annotations and JUnit point at
+// the learner's files: $GITHUB_WORKSPACE on GitHub Actions,
+// $CI_PROJECT_DIR on GitLab CI, else the nearest folder upwards from dir
+// that holds .git, else the current folder; "" when dir lies outside it.
 func (e *env) repoPath(dir string) string {
 	base := e.Getenv("GITHUB_WORKSPACE")
+	if base == "" {
+		base = e.Getenv("CI_PROJECT_DIR")
+	}
+	if base == "" {
+		base = gitRoot(dir)
+	}
 	if base == "" {
 		var err error
 		if base, err = e.Getwd(); err != nil {
@@ -297,6 +413,19 @@ func (e *env) repoPath(dir string) string {
 		return ""
 	}
 	return filepath.ToSlash(rel)
+}
+
+// gitRoot returns the nearest folder upwards from dir that holds .git (a
+// folder, or a file in a worktree or submodule), or "".
+func gitRoot(dir string) string {
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return d
+		}
+		if filepath.Dir(d) == d {
+			return ""
+		}
+	}
 }
 
 // appendFile appends data to the file name, creating it if needed, as

@@ -59,7 +59,7 @@ func Find(dir string, exercises []*course.Exercise) ([]Submission, error) {
 		if info, err := os.Stat(p); err != nil || !info.IsDir() {
 			continue
 		}
-		subs = append(subs, Submission{ID: name, Dir: root(p, exercises)})
+		subs = append(subs, Submission{ID: name, Dir: Root(p, exercises)})
 	}
 	return subs, nil
 }
@@ -68,8 +68,11 @@ func skipped(name string) bool {
 	return strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")
 }
 
-// root returns the folder of a submission that holds its exercise folders.
-func root(dir string, exercises []*course.Exercise) string {
+// Root returns the folder of a submission that holds its exercise folders:
+// dir itself when it holds kurs.toml or an exercise folder, else its only
+// folder when it has exactly one (not counting folders starting with "."
+// or "_"), as an archive unpacked with its top folder has; else dir.
+func Root(dir string, exercises []*course.Exercise) string {
 	if _, err := os.Lstat(filepath.Join(dir, workspace.ConfigFile)); err == nil {
 		return dir
 	}
@@ -245,25 +248,20 @@ func (g *Grader) check(ctx context.Context, ex *course.Exercise, s Submission) (
 	return res, nil
 }
 
-// Document is the result document of a batch, `kurs grade --submissions DIR
-// --format json`: the seed every submission was graded with and, per
-// submission, the document of `kurs grade --format json` plus its id.
-type Document struct {
-	Version     int     `json:"version"`
-	Seed        uint64  `json:"seed"`
-	Submissions []Entry `json:"submissions"`
-}
+// Document is the result document of a batch; see report.Batch.
+type Document = report.Batch
 
 // Entry is one submission's entry in a Document.
-type Entry struct {
-	ID string `json:"id"`
-	*report.Document
-}
+type Entry = report.Entry
 
-// NewDocument builds the document of a batch, with messages in p's
-// language.
-func NewDocument(p *i18n.Printer, seed uint64, results []Result) *Document {
-	doc := &Document{Version: report.Version, Seed: seed, Submissions: []Entry{}}
+// NewDocument builds the document of a batch graded with the course whose
+// content hash is hash (see CourseHash), in the exercises exs, with
+// messages in p's language.
+func NewDocument(p *i18n.Printer, hash string, seed uint64, exs []*course.Exercise, results []Result) *Document {
+	doc := &Document{Version: report.Version, Course: hash, Seed: seed, ExerciseIDs: []string{}, Submissions: []Entry{}}
+	for _, ex := range exs {
+		doc.ExerciseIDs = append(doc.ExerciseIDs, ex.ID)
+	}
 	for _, r := range results {
 		doc.Submissions = append(doc.Submissions, Entry{ID: r.ID, Document: report.NewDocument(p, r.Graded)})
 	}

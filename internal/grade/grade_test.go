@@ -88,10 +88,11 @@ func rendered(t *testing.T, r grade.Result) string {
 	p := i18n.New("en")
 	var b bytes.Buffer
 	require.NoError(t, report.JSON(&b, report.NewDocument(p, r.Graded)))
-	require.NoError(t, report.JUnit(&b, p, r.Graded))
-	require.NoError(t, report.Gradescope(&b, p, r.Graded))
+	run := report.Run{Course: "sha256:c0ffee", Seed: 1, Dir: "ws"}
+	require.NoError(t, report.JUnit(&b, p, r.Graded, run))
+	require.NoError(t, report.Gradescope(&b, p, r.Graded, run))
 	require.NoError(t, report.GitHub(&b, p, r.Graded, "ws"))
-	require.NoError(t, report.GitHubSummary(&b, p, r.Graded, 1))
+	require.NoError(t, report.GitHubSummary(&b, p, r.Graded, run))
 	require.NoError(t, report.Text(&b, p, r.Graded, true))
 	require.NoError(t, report.CSV(&b, ids, []report.Submission{r.Submission}))
 	return durations.ReplaceAllString(b.String(), "")
@@ -375,9 +376,9 @@ func TestCancelled(t *testing.T) {
 	assert.Nil(t, results)
 }
 
-// TestDocument: the batch document is {"version": 1, "seed": …,
-// "submissions": […]}, and each entry is exactly the document of one
-// submission plus its "id".
+// TestDocument: the batch document is {"version": 1, "course": …,
+// "seed": …, "exercise_ids": […], "submissions": […]}, and each entry is
+// exactly the document of one submission plus its "id".
 func TestDocument(t *testing.T) {
 	exs := exercises(t)
 	g := &grade.Grader{Checker: &checker.Checker{Seed: 5, Timeout: timeout}, Exercises: exs[2:]}
@@ -386,10 +387,12 @@ func TestDocument(t *testing.T) {
 
 	p := i18n.New("de")
 	var b bytes.Buffer
-	require.NoError(t, report.JSON(&b, grade.NewDocument(p, 5, results)))
+	require.NoError(t, report.JSON(&b, grade.NewDocument(p, "sha256:c0ffee", 5, exs[2:], results)))
 	var doc struct {
 		Version     int
+		Course      string
 		Seed        uint64
+		ExerciseIDs []string `json:"exercise_ids"`
 		Submissions []map[string]json.RawMessage
 	}
 	dec := json.NewDecoder(&b)
@@ -397,6 +400,8 @@ func TestDocument(t *testing.T) {
 	require.NoError(t, dec.Decode(&doc))
 	assert.Equal(t, 1, doc.Version)
 	assert.Equal(t, uint64(5), doc.Seed)
+	assert.Equal(t, "sha256:c0ffee", doc.Course)
+	assert.Equal(t, []string{"bulkheadquiz"}, doc.ExerciseIDs)
 	require.Len(t, doc.Submissions, 2)
 	for i, entry := range doc.Submissions {
 		assert.JSONEq(t, `"`+results[i].ID+`"`, string(entry["id"]))

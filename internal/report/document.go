@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/kurs-course/kurs/checker"
 	"github.com/kurs-course/kurs/i18n"
 	"github.com/kurs-course/kurs/internal/course"
+	"github.com/kurs-course/kurs/internal/harness"
 	"github.com/kurs-course/kurs/internal/textsafe"
 )
 
@@ -17,7 +19,10 @@ const Version = 1
 
 // Document is the result document of `kurs grade --format json`.
 type Document struct {
-	Version   int        `json:"version"`
+	Version int `json:"version"`
+	// Course is the content hash of the course that graded (see
+	// grade.CourseHash); in a batch it is said once, in the Batch.
+	Course    string     `json:"course,omitempty"`
 	Status    string     `json:"status"`
 	Score     int        `json:"score"`
 	MaxScore  int        `json:"max_score"`
@@ -36,9 +41,30 @@ type Exercise struct {
 
 // TestCase is one hidden test's entry in a Document.
 type TestCase struct {
-	Name    string `json:"name"`
-	Status  string `json:"status"`
+	Name   string `json:"name"`
+	Status string `json:"status"`
+	// Step is the 1-based step of a failing trace where the learner's code
+	// departed (0: the constructor); nil when the test passed, or failed
+	// without a trace (a quiz answer, a crash before the test reported).
+	Step    *int   `json:"step,omitempty"`
 	Message string `json:"message"`
+}
+
+// Run is what the documents say about a grading run as a whole.
+type Run struct {
+	// Course is the content hash of the course that graded (see
+	// grade.CourseHash): which hidden tests decided.
+	Course string
+	// Seed is the seed of the random traces.
+	Seed uint64
+	// Elapsed is the run's wall-clock time, for the formats that ask for
+	// the time of the whole run.
+	Elapsed time.Duration
+	// Dir is the workspace's folder relative to the repository root,
+	// slash-separated, so that file names point into the repository; ""
+	// or "." when the workspace is the root, or when it lies outside any
+	// repository.
+	Dir string
 }
 
 // Graded pairs an exercise with its result.
@@ -48,6 +74,9 @@ type Graded struct {
 }
 
 // NewDocument builds the result document, with messages in p's language.
+// Its status is pass when every exercise passes, error when no exercise
+// could be tested at all (none built, or every one crashed before its first
+// test), else fail; the caller names the course.
 //
 // Messages hold what the learner's code returned, panicked with and
 // printed; they are escaped and cut (see package textsafe) so that an
@@ -56,6 +85,7 @@ type Graded struct {
 // textsafe.MessageMax: a value of megabytes gives a document of kilobytes.
 func NewDocument(p *i18n.Printer, graded []Graded) *Document {
 	doc := &Document{Version: Version, Status: string(checker.Pass), Exercises: []Exercise{}}
+	tested := false
 	for _, g := range graded {
 		res := g.Result
 		e := Exercise{
@@ -71,16 +101,36 @@ func NewDocument(p *i18n.Printer, graded []Graded) *Document {
 			t := &res.Tests[i]
 			msg := textsafe.Text(p, Test(p, g.Exercise, res, t), min(textsafe.TestMax, budget))
 			budget = max(0, budget-len(msg))
-			e.Tests = append(e.Tests, TestCase{Name: t.Name, Status: string(t.Status), Message: msg})
+			e.Tests = append(e.Tests, TestCase{Name: t.Name, Status: string(t.Status), Step: step(t), Message: msg})
 		}
 		if res.Status != checker.Pass {
 			doc.Status = string(checker.Fail)
+		}
+		if res.Status != checker.Error {
+			tested = true
 		}
 		doc.Score += res.Score
 		doc.MaxScore += res.MaxScore
 		doc.Exercises = append(doc.Exercises, e)
 	}
+	if len(graded) > 0 && !tested {
+		doc.Status = string(checker.Error)
+	}
 	return doc
+}
+
+// step returns the step of a failed test's trace where the learner's code
+// departed, or nil when the test has no such step.
+func step(t *checker.Test) *int {
+	if t.Status == checker.Pass || t.Failure == nil {
+		return nil
+	}
+	switch t.Failure.Kind {
+	case harness.Mismatch, harness.Panicked, harness.Timeout:
+		n := t.Failure.Step
+		return &n
+	}
+	return nil
 }
 
 // JSON writes doc as one indented JSON document.

@@ -67,14 +67,15 @@ func GitHub(w io.Writer, p *i18n.Printer, graded []Graded, dir string) error {
 
 // GitHubSummary writes the results as Markdown for the job summary
 // ($GITHUB_STEP_SUMMARY): a table of the exercises and, for each one that
-// does not pass, its message in a collapsed section. seed is the seed of
-// the random traces, shown so that a run can be repeated.
+// does not pass, its message in a collapsed section. The seed of the
+// random traces is shown so that a run can be repeated, and the course's
+// content hash so that a teacher knows which hidden tests graded.
 //
 // GitHub takes a summary of up to 1 MiB per step. Each message is escaped
 // and cut to textsafe.TestMax (see package textsafe), and all of them
 // together to summaryMessages, which leaves room for the table of a course
 // of hundreds of exercises.
-func GitHubSummary(w io.Writer, p *i18n.Printer, graded []Graded, seed uint64) error {
+func GitHubSummary(w io.Writer, p *i18n.Printer, graded []Graded, run Run) error {
 	var b strings.Builder
 	score, maxScore, passed := 0, 0, 0
 	for _, g := range graded {
@@ -104,7 +105,8 @@ func GitHubSummary(w io.Writer, p *i18n.Printer, graded []Graded, seed uint64) e
 		fence := codeFence(msg)
 		fmt.Fprintf(&b, "\n<details><summary><code>%s</code></summary>\n\n%stext\n%s\n%s\n\n</details>\n", g.Result.Exercise, fence, msg, fence)
 	}
-	fmt.Fprintf(&b, "\n%s\n", cell(p.T("grade.seed", "Seed", seed)))
+	fmt.Fprintf(&b, "\n%s\n", cell(p.T("grade.seed", "Seed", run.Seed)))
+	fmt.Fprintf(&b, "\n%s\n", cell(p.T("grade.course", "Course", run.Course)))
 	_, err := io.WriteString(w, b.String())
 	return err
 }

@@ -92,7 +92,7 @@ func TestGitHubAnnotations(t *testing.T) {
 func TestGitHubSummary(t *testing.T) {
 	graded := fixture(t)
 	var b bytes.Buffer
-	require.NoError(t, report.GitHubSummary(&b, i18n.New("en"), graded, fixtureSeed))
+	require.NoError(t, report.GitHubSummary(&b, i18n.New("en"), graded, fixtureRun))
 	md := b.String()
 
 	assert.Contains(t, md, "### kurs: 0 of 3 exercises pass, 1 of 9 points.\n")
@@ -100,6 +100,7 @@ func TestGitHubSummary(t *testing.T) {
 	assert.Contains(t, md, "| ❌ | `tokenbucket` ")
 	assert.Contains(t, md, "| 1/2 | 1 of 2 tests fail |\n")
 	assert.Contains(t, md, "--seed 7")
+	assert.Contains(t, md, "Course sha256:c0ffee", "the summary names the course that graded")
 
 	// The panic value holds ``` and a Markdown heading; the fence around
 	// the message must be longer, so that the learner's text stays text.

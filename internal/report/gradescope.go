@@ -25,6 +25,7 @@ type (
 		Tests            []gradescopeTest `json:"tests"`
 	}
 	gradescopeExtra struct {
+		Course   string `json:"course"`
 		Seed     uint64 `json:"seed"`
 		MaxScore int    `json:"max_score"`
 	}
@@ -46,22 +47,23 @@ type (
 // explains the result as kurs check does, so that the tests' scores add up
 // to the submission's score even for exercises scored all or nothing.
 // Everything is visible to the student at once; the top-level output gives
-// the total and the seed, and extra_data holds the seed and the maximum
-// score for the instructor's exports.
+// the total and the seed, and extra_data holds the course's content hash,
+// the seed and the maximum score for the instructor's exports.
 //
 // A test's output is escaped and cut to textsafe.MessageMax (see package
 // textsafe).
 //
-// execution_time is the only field that differs between two runs on the
-// same submission.
-func Gradescope(w io.Writer, p *i18n.Printer, graded []Graded) error {
+// execution_time is the run's wall-clock time (run.Elapsed) in whole
+// seconds, rounded up; it is the only field that differs between two runs
+// on the same submission.
+func Gradescope(w io.Writer, p *i18n.Printer, graded []Graded, run Run) error {
 	doc := gradescopeResults{
 		OutputFormat:     "text",
 		Visibility:       "visible",
 		StdoutVisibility: "hidden",
+		ExtraData:        gradescopeExtra{Course: run.Course, Seed: run.Seed},
 		Tests:            []gradescopeTest{},
 	}
-	var total time.Duration
 	passed := 0
 	for i, g := range graded {
 		res := g.Result
@@ -82,11 +84,9 @@ func Gradescope(w io.Writer, p *i18n.Printer, graded []Graded) error {
 		}
 		doc.Score += res.Score
 		doc.ExtraData.MaxScore += res.MaxScore
-		doc.ExtraData.Seed = res.Seed
-		total += res.Duration
 		doc.Tests = append(doc.Tests, t)
 	}
-	doc.ExecutionTime = int((total + time.Second - 1) / time.Second)
+	doc.ExecutionTime = int((run.Elapsed + time.Second - 1) / time.Second)
 	doc.Output = p.T("result.total", "Passed", passed, "Total", len(graded), "Score", doc.Score, "Max", doc.ExtraData.MaxScore) +
 		"\n" + p.T("grade.seed", "Seed", doc.ExtraData.Seed)
 	return JSON(w, doc)

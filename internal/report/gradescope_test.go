@@ -24,6 +24,7 @@ type gsResults struct {
 	Visibility       string   `json:"visibility"`
 	StdoutVisibility string   `json:"stdout_visibility"`
 	ExtraData        struct {
+		Course   string `json:"course"`
 		Seed     uint64 `json:"seed"`
 		MaxScore int    `json:"max_score"`
 	} `json:"extra_data"`
@@ -49,7 +50,7 @@ var (
 func TestGradescope(t *testing.T) {
 	graded := fixture(t)
 	var b bytes.Buffer
-	require.NoError(t, report.Gradescope(&b, i18n.New("en"), graded))
+	require.NoError(t, report.Gradescope(&b, i18n.New("en"), graded, fixtureRun))
 	dec := json.NewDecoder(&b)
 	dec.DisallowUnknownFields()
 	var r gsResults
@@ -81,7 +82,8 @@ func TestGradescope(t *testing.T) {
 	assert.Contains(t, gsVisibilities, r.StdoutVisibility)
 	assert.Contains(t, gsFormats, r.OutputFormat)
 	require.NotNil(t, r.ExecutionTime)
-	assert.Equal(t, 1, *r.ExecutionTime, "0.75 s, rounded up to whole seconds")
+	assert.Equal(t, "sha256:c0ffee", r.ExtraData.Course)
+	assert.Equal(t, 4, *r.ExecutionTime, "the run's 3.1 s of wall-clock time, rounded up to whole seconds")
 	assert.Contains(t, r.Output, "1 of 9 points")
 	assert.Contains(t, r.Output, "--seed 7")
 
@@ -105,7 +107,7 @@ func TestGradescopeAllPass(t *testing.T) {
 		}
 	}
 	var b bytes.Buffer
-	require.NoError(t, report.Gradescope(&b, i18n.New("de"), graded))
+	require.NoError(t, report.Gradescope(&b, i18n.New("de"), graded, fixtureRun))
 	var r gsResults
 	require.NoError(t, json.Unmarshal(b.Bytes(), &r))
 	assert.Equal(t, 9.0, *r.Score)

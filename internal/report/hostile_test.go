@@ -138,7 +138,7 @@ func TestHostileJUnit(t *testing.T) {
 	for _, lang := range i18n.Languages {
 		graded := hostile(t)
 		var b bytes.Buffer
-		require.NoError(t, report.JUnit(&b, i18n.New(lang), graded))
+		require.NoError(t, report.JUnit(&b, i18n.New(lang), graded, fixtureRun))
 		logSize(t, lang, "junit", b.Len())
 		assert.Less(t, b.Len(), 2<<20, "well under GitLab's 30 MB")
 		noControls(t, "junit", b.String(), "\n\t")
@@ -166,7 +166,7 @@ func TestHostileGradescope(t *testing.T) {
 	for _, lang := range i18n.Languages {
 		graded := hostile(t)
 		var b bytes.Buffer
-		require.NoError(t, report.Gradescope(&b, i18n.New(lang), graded))
+		require.NoError(t, report.Gradescope(&b, i18n.New(lang), graded, fixtureRun))
 		logSize(t, lang, "gradescope", b.Len())
 		assert.Less(t, b.Len(), 1<<20)
 		var doc struct {
@@ -201,7 +201,7 @@ func TestHostileGitHub(t *testing.T) {
 		assert.Contains(t, as[0].message, cutNote[lang])
 
 		b.Reset()
-		require.NoError(t, report.GitHubSummary(&b, p, graded, 1))
+		require.NoError(t, report.GitHubSummary(&b, p, graded, fixtureRun))
 		logSize(t, lang, "github summary", b.Len())
 		assert.Less(t, b.Len(), 1<<20, "GitHub takes a step summary of up to 1 MiB")
 		noControls(t, "summary", b.String(), "\n\t")

@@ -90,6 +90,7 @@ type (
 		Failures   int       `xml:"failures,attr"`
 		Errors     int       `xml:"errors,attr"`
 		Time       float64   `xml:"time,attr"`
+		File       string    `xml:"file,attr"`
 		Properties []xmlProp `xml:"properties>property"`
 		Cases      []xmlCase `xml:"testcase"`
 		SystemOut  string    `xml:"system-out"`
@@ -101,8 +102,7 @@ type (
 	xmlCase struct {
 		Name      string      `xml:"name,attr"`
 		Classname string      `xml:"classname,attr"`
-		File      string      `xml:"file,attr"`
-		Line      int         `xml:"line,attr"`
+		Time      *float64    `xml:"time,attr"`
 		Failure   *xmlProblem `xml:"failure"`
 		Error     *xmlProblem `xml:"error"`
 	}
@@ -113,10 +113,14 @@ type (
 	}
 )
 
+// fixtureRun is the run of the fixture: 3.1 s of wall-clock time, in a
+// workspace in the folder ws of its repository.
+var fixtureRun = report.Run{Course: "sha256:c0ffee", Seed: fixtureSeed, Elapsed: 3100 * time.Millisecond, Dir: "ws"}
+
 func junit(t *testing.T, lang string, graded []report.Graded) xmlSuites {
 	t.Helper()
 	var b bytes.Buffer
-	require.NoError(t, report.JUnit(&b, i18n.New(lang), graded))
+	require.NoError(t, report.JUnit(&b, i18n.New(lang), graded, fixtureRun))
 	var doc xmlSuites
 	require.NoError(t, xml.Unmarshal(b.Bytes(), &doc), "not well-formed XML:\n%s", b.String())
 	return doc
@@ -133,8 +137,12 @@ func TestJUnitCounts(t *testing.T) {
 		assert.Equal(t, ex.ID, s.Name)
 		assert.Len(t, s.Cases, len(ex.Suite.Tests), "%s: one testcase per hidden test", s.Name)
 		f, e := 0, 0
+		sum := 0.0
 		for j, c := range s.Cases {
 			assert.Equal(t, ex.Suite.Tests[j].Name, c.Name)
+			if assert.NotNil(t, c.Time, "%s: every testcase has a time", c.Name) {
+				sum += *c.Time
+			}
 			assert.Equal(t, ex.ID, c.Classname)
 			if c.Failure != nil {
 				f++
@@ -144,6 +152,7 @@ func TestJUnitCounts(t *testing.T) {
 			}
 			assert.False(t, c.Failure != nil && c.Error != nil, "%s: both failure and error", c.Name)
 		}
+		assert.InDelta(t, s.Time, sum, 0.001*float64(len(s.Cases)), "%s: the testcases share the suite's time", s.Name)
 		assert.Equal(t, len(s.Cases), s.Tests, "%s: tests attribute", s.Name)
 		assert.Equal(t, f, s.Failures, "%s: failures attribute", s.Name)
 		assert.Equal(t, e, s.Errors, "%s: errors attribute", s.Name)
@@ -157,7 +166,7 @@ func TestJUnitCounts(t *testing.T) {
 	assert.Equal(t, []int{2, 0, 1}, []int{doc.Suites[0].Failures, doc.Suites[1].Failures, doc.Suites[2].Failures})
 	assert.Equal(t, []int{0, len(graded[1].Exercise.Suite.Tests), 0}, []int{doc.Suites[0].Errors, doc.Suites[1].Errors, doc.Suites[2].Errors})
 	assert.InDelta(t, 0.42, doc.Suites[0].Time, 0.0005)
-	assert.InDelta(t, 0.75, doc.Time, 0.0005)
+	assert.InDelta(t, 3.1, doc.Time, 0.0005, "the run's wall-clock time, not the sum of the exercises' 0.75 s")
 }
 
 func TestJUnitFailuresNameTheStep(t *testing.T) {
@@ -169,8 +178,9 @@ func TestJUnitFailuresNameTheStep(t *testing.T) {
 	require.NotNil(t, panicked)
 	assert.Equal(t, "panic", panicked.Type)
 	assert.Contains(t, panicked.Message, "Step 1, Failure(0), panicked: 100% broken")
-	assert.Equal(t, "circuitbreaker/circuitbreaker.go", cb.Cases[1].File, "a panic points at the learner's file")
-	assert.Equal(t, 43, cb.Cases[1].Line)
+	assert.True(t, strings.HasPrefix(panicked.Text, "ws/circuitbreaker/circuitbreaker.go:43\n"),
+		"a panic points at the learner's file, relative to the repository: %q", panicked.Text)
+	assert.Equal(t, "ws/circuitbreaker/circuitbreaker.go", cb.File)
 
 	mismatch := cb.Cases[2].Failure
 	require.NotNil(t, mismatch)
@@ -179,7 +189,7 @@ func TestJUnitFailuresNameTheStep(t *testing.T) {
 	assert.Contains(t, mismatch.Text, "Success()", "the text shows the trace up to the step")
 	assert.Regexp(t, `expected: +State\(\) = "?closed"?\n`, mismatch.Text)
 	assert.Regexp(t, `got: +State\(\) = "?open"?$`, mismatch.Text)
-	assert.Empty(t, cb.Cases[2].File, "a mismatch has no line to point at")
+	assert.True(t, strings.HasPrefix(mismatch.Text, "First difference"), "a mismatch has no line to point at: %q", mismatch.Text)
 
 	assert.Contains(t, cb.SystemOut, "debug", "the learner's output of a failing exercise")
 	assert.Contains(t, cb.SystemOut, "<b>&amp;</b>", "markup in the output is text, not XML")
@@ -189,9 +199,14 @@ func TestJUnitFailuresNameTheStep(t *testing.T) {
 		assert.Equal(t, "compile", c.Error.Type)
 		assert.Equal(t, "The code does not build", c.Error.Message)
 		assert.Contains(t, c.Error.Text, "mismatched types int and float64")
-		assert.Equal(t, "tokenbucket/tokenbucket.go", c.File)
-		assert.Equal(t, 15, c.Line)
+		assert.True(t, strings.HasPrefix(c.Error.Text, "ws/tokenbucket/tokenbucket.go:15\n"), c.Error.Text)
 	}
+	tbProps := map[string]string{}
+	for _, p := range doc.Suites[1].Properties {
+		tbProps[p.Name] = p.Value
+	}
+	assert.Equal(t, "ws/tokenbucket/tokenbucket.go", tbProps["file"])
+	assert.Equal(t, "15", tbProps["line"])
 
 	quiz := doc.Suites[2]
 	assert.Nil(t, quiz.Cases[0].Failure)
@@ -205,9 +220,10 @@ func TestJUnitFailuresNameTheStep(t *testing.T) {
 			props[p.Name] = p.Value
 		}
 		assert.Equal(t, "7", props["seed"], s.Name)
+		assert.Equal(t, "sha256:c0ffee", props["course"], s.Name)
 	}
-	assert.Equal(t, map[string]string{"seed": "7", "score": "1", "max_score": "2"},
-		map[string]string{"seed": quiz.Properties[0].Value, "score": quiz.Properties[1].Value, "max_score": quiz.Properties[2].Value})
+	assert.Equal(t, []xmlProp{{"course", "sha256:c0ffee"}, {"seed", "7"}, {"score", "1"}, {"max_score", "2"}}, quiz.Properties,
+		"a wrong quiz answer has no file to point at")
 }
 
 func TestJUnitGerman(t *testing.T) {

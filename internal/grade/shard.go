@@ -1,0 +1,148 @@
+package grade
+
+import (
+	"cmp"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io/fs"
+	"path"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/kurs-course/kurs/internal/report"
+)
+
+// ParseShard parses "K/N", one shard of N counted from 1.
+func ParseShard(s string) (k, n int, ok bool) {
+	a, b, found := strings.Cut(s, "/")
+	if !found {
+		return 0, 0, false
+	}
+	k, err1 := strconv.Atoi(a)
+	n, err2 := strconv.Atoi(b)
+	if err1 != nil || err2 != nil || n < 1 || k < 1 || k > n {
+		return 0, 0, false
+	}
+	return k, n, true
+}
+
+// Shard returns shard k of n of subs: every n-th submission, starting with
+// the k-th (k counts from 1). With subs in the order Find returns them,
+// every machine that sees the same folder makes the same shards, and they
+// differ in size by one submission at most.
+func Shard(subs []Submission, k, n int) []Submission {
+	var part []Submission
+	for i, s := range subs {
+		if i%n == k-1 {
+			part = append(part, s)
+		}
+	}
+	return part
+}
+
+// MergeError says why the documents given to Merge are not the shards of
+// one class. Key names the message (grade.merge_KEY in the catalogs) and
+// Args are its template's fields.
+type MergeError struct {
+	Key  string
+	Args []any
+}
+
+func (e *MergeError) Error() string { return fmt.Sprint(append([]any{e.Key}, e.Args...)...) }
+
+// Merge joins the documents of the shards of one class into the document
+// one run over the whole class gives: the same course, seed and exercises
+// in every shard, each shard of the same count exactly once, and no
+// submission twice. The entries come in the order of their ids, as Find
+// returns the submissions. A single document of a whole class merges into
+// itself.
+func Merge(docs []*Document) (*Document, error) {
+	if len(docs) == 0 {
+		return nil, &MergeError{Key: "none"}
+	}
+	first := docs[0]
+	out := &Document{Version: first.Version, Course: first.Course, Seed: first.Seed,
+		ExerciseIDs: first.ExerciseIDs, Submissions: []Entry{}}
+	seen := map[int]bool{}
+	ids := map[string]bool{}
+	for i, d := range docs {
+		switch {
+		case d.Version != report.Version:
+			return nil, &MergeError{Key: "version", Args: []any{"Doc", i + 1, "Version", d.Version}}
+		case d.Course != first.Course:
+			return nil, &MergeError{Key: "course", Args: []any{"Doc", i + 1}}
+		case d.Seed != first.Seed:
+			return nil, &MergeError{Key: "seed", Args: []any{"Doc", i + 1, "Seed", d.Seed, "First", first.Seed}}
+		case !slices.Equal(d.ExerciseIDs, first.ExerciseIDs):
+			return nil, &MergeError{Key: "exercises", Args: []any{"Doc", i + 1}}
+		}
+		switch sh := d.Shard; {
+		case sh == nil && len(docs) > 1:
+			return nil, &MergeError{Key: "whole", Args: []any{"Doc", i + 1}}
+		case sh != nil && (first.Shard == nil || sh.Count != first.Shard.Count || sh.Class != first.Shard.Class):
+			return nil, &MergeError{Key: "count", Args: []any{"Doc", i + 1}}
+		case sh != nil && seen[sh.Index]:
+			return nil, &MergeError{Key: "twice", Args: []any{"Shard", sh.Index, "Count", sh.Count}}
+		case sh != nil:
+			seen[sh.Index] = true
+		}
+		for _, e := range d.Submissions {
+			if ids[e.ID] {
+				return nil, &MergeError{Key: "duplicate", Args: []any{"ID", e.ID}}
+			}
+			ids[e.ID] = true
+			out.Submissions = append(out.Submissions, e)
+		}
+	}
+	if sh := first.Shard; sh != nil {
+		for k := 1; k <= sh.Count; k++ {
+			if !seen[k] {
+				return nil, &MergeError{Key: "missing", Args: []any{"Shard", k, "Count", sh.Count}}
+			}
+		}
+		if len(out.Submissions) != sh.Class {
+			return nil, &MergeError{Key: "class", Args: []any{"Got", len(out.Submissions), "Class", sh.Class}}
+		}
+	}
+	slices.SortStableFunc(out.Submissions, func(a, b Entry) int { return cmp.Compare(a.ID, b.ID) })
+	return out, nil
+}
+
+// CourseHash returns the content hash of a course: a SHA-256 over the
+// names and contents of every file in its lessons/ and exercises/
+// folders, in the order of their names, as "sha256:" and 64 hex digits.
+// Files and folders whose names start with "." or "_" are left out, as
+// the go command leaves them out of the course it embeds in kurs, so that
+// the embedded course and a folder with the same files have the same hash.
+func CourseHash(fsys fs.FS) (string, error) {
+	h := sha256.New()
+	for _, top := range []string{"lessons", "exercises"} {
+		err := fs.WalkDir(fsys, top, func(name string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if name != top && skipped(path.Base(name)) {
+				if d.IsDir() {
+					return fs.SkipDir
+				}
+				return nil
+			}
+			if d.IsDir() {
+				return nil
+			}
+			data, err := fs.ReadFile(fsys, name)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(h, "%s\x00%d\x00", name, len(data))
+			h.Write(data)
+			return nil
+		})
+		if err != nil {
+			return "", err
+		}
+	}
+	return "sha256:" + hex.EncodeToString(h.Sum(nil)), nil
+}

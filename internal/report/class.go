@@ -1,0 +1,298 @@
+package report
+
+import (
+	_ "embed"
+	"fmt"
+	"html/template"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/kurs-course/kurs/checker"
+	"github.com/kurs-course/kurs/i18n"
+	"github.com/kurs-course/kurs/internal/course"
+	"github.com/kurs-course/kurs/internal/textsafe"
+)
+
+//go:embed class.html
+var classHTML string
+
+var classTemplate = template.Must(template.New("class").Parse(classHTML))
+
+// classGroups is how many of the most common first failures the class
+// report shows per exercise; the rest are counted together.
+const classGroups = 5
+
+// Class writes the class report of a batch: one HTML file that opens
+// offline (inline SVG and CSS, no script, nothing loaded from elsewhere)
+// with the distribution of the total scores, the pass rate of each
+// exercise and, per exercise, the most common first failures across the
+// class (the first failing test and the step where the code departed, or
+// why it could not be tested), each linking to the submissions that share
+// it. Texts are in p's language; exercises gives the exercises' titles
+// (one missing from it shows its id).
+//
+// The report depends on nothing but the batch, so the merged documents of
+// shards give the same bytes as one run.
+func Class(w io.Writer, p *i18n.Printer, b *Batch, exercises []*course.Exercise) error {
+	v := newClassView(p, b, exercises)
+	return classTemplate.Execute(w, v)
+}
+
+type (
+	classView struct {
+		Lang, Title, Summary, Course, Seed string
+		Labels                             map[string]string
+		Empty                              bool
+		Histogram                          histogram
+		Rates                              []rateRow
+		RatesHeight                        int
+		Exercises                          []classExercise
+		ExerciseIDs                        []string
+		Rows                               []classRow
+	}
+	histogram struct {
+		Width, Height, Base int
+		Bars                []bar
+		Title               string
+	}
+	bar struct {
+		X, Y, W, H, LabelX, LabelY int
+		Count, Score               int
+		ShowScore                  bool
+	}
+	rateRow struct {
+		ID                string
+		Y, TextY          int
+		Pass, Fail, Error int // widths in pixels
+		FailX, ErrorX     int
+		Label             string
+	}
+	classExercise struct {
+		ID, Title, Rate string
+		Groups          []classGroup
+		Other           string
+	}
+	classGroup struct {
+		Text  string
+		Share int // percent, for the bar beside the text
+		Subs  []classLink
+	}
+	classLink struct{ ID, Anchor string }
+	classRow  struct {
+		ID, Anchor string
+		Cells      []classCell
+		Total      string
+	}
+	classCell struct{ Text, Class string }
+)
+
+// Layout of the drawings, in pixels.
+const (
+	histWidth  = 640
+	histHeight = 220
+	histBase   = 190 // the x axis
+	rateLabel  = 160 // room for the exercise ids left of the bars
+	rateWidth  = 400 // the bar of 100 %
+	rateRowH   = 28
+)
+
+func newClassView(p *i18n.Printer, b *Batch, exercises []*course.Exercise) *classView {
+	total := len(b.Submissions)
+	titles := map[string]string{}
+	for _, ex := range exercises {
+		titles[ex.ID] = ex.Title.In(p.Lang())
+	}
+	v := &classView{
+		Lang:        p.Lang(),
+		Title:       p.T("grade.class_title"),
+		Summary:     p.T("grade.class_summary", "Count", total, "Exercises", len(b.ExerciseIDs)),
+		Course:      p.T("grade.course", "Course", b.Course),
+		Seed:        p.T("grade.seed", "Seed", b.Seed),
+		Empty:       total == 0,
+		ExerciseIDs: b.ExerciseIDs,
+		Labels: map[string]string{
+			"scores":     p.T("grade.class_scores"),
+			"rates":      p.T("grade.class_rates"),
+			"failures":   p.T("grade.class_failures"),
+			"table":      p.T("grade.class_table"),
+			"submission": p.T("grade.col_submission"),
+			"points":     p.T("grade.col_points"),
+			"pass":       p.T("grade.class_pass"),
+			"fail":       p.T("grade.class_fail"),
+			"error":      p.T("grade.class_error"),
+			"none":       p.T("grade.class_none"),
+			"empty":      p.T("grade.class_empty"),
+		},
+	}
+	share := func(n int) string { return p.T("grade.class_percent", "Percent", percent(n, total)) }
+	anchors := map[string]string{}
+	for i, e := range b.Submissions {
+		anchors[e.ID] = "s" + strconv.Itoa(i+1)
+	}
+	link := func(id string) classLink { return classLink{ID: textsafe.EscapeLine(id), Anchor: anchors[id]} }
+
+	// The distribution of the total scores.
+	maxScore := 0
+	counts := map[int]int{}
+	for _, e := range b.Submissions {
+		if e.Document != nil {
+			maxScore = max(maxScore, e.MaxScore)
+			counts[e.Score]++
+		}
+	}
+	most := 1
+	for _, n := range counts {
+		most = max(most, n)
+	}
+	v.Histogram = histogram{Width: histWidth, Height: histHeight, Base: histBase,
+		Title: p.T("grade.class_scores_title", "Max", maxScore)}
+	slot := (histWidth - 40) / (maxScore + 1)
+	every := 1 + maxScore/20 // at most about 20 score labels
+	for s := 0; s <= maxScore; s++ {
+		h := counts[s] * (histBase - 30) / most
+		x := 20 + s*slot
+		v.Histogram.Bars = append(v.Histogram.Bars, bar{
+			X: x + slot/8, W: max(1, slot-slot/4), Y: histBase - h, H: h,
+			LabelX: x + slot/2, LabelY: histBase - h - 6, Count: counts[s], Score: s,
+			ShowScore: s%every == 0 || s == maxScore,
+		})
+	}
+
+	// Per exercise: the pass rate and the most common first failures.
+	for i, id := range b.ExerciseIDs {
+		var pass, fail, errs int
+		groups := map[string]*classGroup{}
+		var order []string
+		for _, e := range b.Submissions {
+			ex := exerciseOf(e, id)
+			if ex == nil {
+				continue
+			}
+			var key, text string
+			switch ex.Status {
+			case string(checker.Pass):
+				pass++
+				continue
+			case string(checker.Error):
+				errs++
+				reason, _, _ := strings.Cut(ex.Message, "\n")
+				reason = strings.TrimSuffix(textsafe.Line(p, reason, textsafe.ValueMax), ":")
+				key = "error\x00" + reason
+				text = p.T("grade.class_group_error", "Reason", reason)
+			default:
+				fail++
+				t := firstFailing(ex)
+				if t == nil {
+					key, text = "fail", p.T("grade.class_group_unknown")
+					break
+				}
+				name := textsafe.Line(p, t.Name, textsafe.ValueMax)
+				switch {
+				case t.Step == nil:
+					key = "test\x00" + t.Name
+					text = p.T("grade.class_group_test", "Test", name)
+				case *t.Step == 0:
+					key = "new\x00" + t.Name
+					text = p.T("grade.class_group_new", "Test", name)
+				default:
+					key = "step\x00" + t.Name + "\x00" + strconv.Itoa(*t.Step)
+					text = p.T("grade.class_group_step", "Test", name, "Step", *t.Step)
+				}
+			}
+			g, ok := groups[key]
+			if !ok {
+				g = &classGroup{Text: text}
+				groups[key] = g
+				order = append(order, key)
+			}
+			g.Subs = append(g.Subs, link(e.ID))
+		}
+		// Most common first; equally common ones in the order of their
+		// first submission, which is the order of the ids.
+		slices.SortStableFunc(order, func(a, b string) int { return len(groups[b].Subs) - len(groups[a].Subs) })
+		ce := classExercise{ID: id, Title: titles[id],
+			Rate: p.T("grade.class_rate", "Count", pass, "Total", total, "Share", share(pass))}
+		rest := 0
+		for j, key := range order {
+			g := groups[key]
+			if j >= classGroups {
+				rest += len(g.Subs)
+				continue
+			}
+			g.Share = percent(len(g.Subs), total)
+			g.Text = p.T("grade.class_group", "Share", share(len(g.Subs)), "What", g.Text)
+			ce.Groups = append(ce.Groups, *g)
+		}
+		if rest > 0 {
+			ce.Other = p.T("grade.class_other", "Count", rest)
+		}
+		v.Exercises = append(v.Exercises, ce)
+
+		y := 10 + i*rateRowH
+		row := rateRow{ID: id, Y: y, TextY: y + 15,
+			Label: p.T("grade.class_rate_label", "Pass", share(pass), "Fail", share(fail), "Error", share(errs))}
+		if total > 0 {
+			row.Pass = pass * rateWidth / total
+			row.Fail = fail * rateWidth / total
+			row.Error = errs * rateWidth / total
+		}
+		row.FailX = rateLabel + row.Pass
+		row.ErrorX = row.FailX + row.Fail
+		v.Rates = append(v.Rates, row)
+	}
+	v.RatesHeight = 20 + len(b.ExerciseIDs)*rateRowH
+
+	// Every submission, the target of the links.
+	for _, e := range b.Submissions {
+		row := classRow{ID: textsafe.EscapeLine(e.ID), Anchor: anchors[e.ID]}
+		for _, id := range b.ExerciseIDs {
+			c := classCell{}
+			if ex := exerciseOf(e, id); ex != nil {
+				mark := "✗"
+				if ex.Status == string(checker.Pass) {
+					mark = "✓"
+				}
+				c = classCell{Text: fmt.Sprintf("%s %d/%d", mark, ex.Score, ex.MaxScore), Class: ex.Status}
+			}
+			row.Cells = append(row.Cells, c)
+		}
+		if e.Document != nil {
+			row.Total = fmt.Sprintf("%d/%d", e.Score, e.MaxScore)
+		}
+		v.Rows = append(v.Rows, row)
+	}
+	return v
+}
+
+// exerciseOf returns a submission's entry for exercise id, or nil.
+func exerciseOf(e Entry, id string) *Exercise {
+	if e.Document == nil {
+		return nil
+	}
+	for i := range e.Exercises {
+		if e.Exercises[i].ID == id {
+			return &e.Exercises[i]
+		}
+	}
+	return nil
+}
+
+// firstFailing returns an exercise's first test that does not pass.
+func firstFailing(ex *Exercise) *TestCase {
+	for i := range ex.Tests {
+		if ex.Tests[i].Status != string(checker.Pass) {
+			return &ex.Tests[i]
+		}
+	}
+	return nil
+}
+
+// percent returns n of total in whole percent, rounded half up.
+func percent(n, total int) int {
+	if total == 0 {
+		return 0
+	}
+	return (200*n + total) / (2 * total)
+}

@@ -1,0 +1,181 @@
+package report_test
+
+// The class report in a real browser: Debian's chromium, headless, without
+// a sandbox (the test may run as root in a container), and without any
+// network: the report is a file.
+//
+// Without chromium the test skips, except in CI (the CI variable set),
+// where it fails.
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/kurs-course/kurs/i18n"
+	"github.com/kurs-course/kurs/internal/report"
+)
+
+// chromium finds the browser, or skips or fails the test.
+func chromium(t *testing.T) string {
+	t.Helper()
+	for _, p := range []string{"/usr/bin/chromium", "chromium", "chromium-browser"} {
+		if path, err := exec.LookPath(p); err == nil {
+			return path
+		}
+	}
+	if os.Getenv("CI") != "" {
+		t.Fatal("chromium is missing, and CI is set: the browser test must run in CI (apt-get install -y chromium)")
+	}
+	t.Skip("skipping the browser test: chromium is not installed (apt-get install -y chromium); in CI it is required")
+	return ""
+}
+
+// startChromium starts a headless Chromium and returns its context; the
+// browser ends with the test. A start that fails on a busy machine is
+// tried again.
+func startChromium(t *testing.T) context.Context {
+	t.Helper()
+	chrome := chromium(t)
+	for attempt := 1; ; attempt++ {
+		alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
+			chromedp.ExecPath(chrome),
+			chromedp.Headless,
+			chromedp.NoSandbox,
+			chromedp.DisableGPU,
+			chromedp.NoFirstRun,
+			chromedp.Flag("disable-background-networking", true),
+			chromedp.Flag("disable-component-update", true),
+			chromedp.Flag("disable-sync", true),
+			chromedp.Flag("disable-dev-shm-usage", true),
+			chromedp.UserDataDir(t.TempDir()),
+			chromedp.WindowSize(1200, 900),
+		)
+		ctx, cancelBrowser := chromedp.NewContext(alloc)
+		err := chromedp.Do(ctx) // starts the browser, without a time limit
+		if err == nil {
+			t.Cleanup(cancelAlloc)
+			t.Cleanup(cancelBrowser)
+			return ctx
+		}
+		cancelBrowser()
+		cancelAlloc()
+		require.Less(t, attempt, 3, "chromium did not start: %v", err)
+		t.Logf("chromium did not start (attempt %d): %v", attempt, err)
+	}
+}
+
+// TestClassReportInBrowser opens the class report of a small class from
+// disk, as a teacher does, and checks that it draws its charts, names the
+// most common first failure with links to the submissions that share it,
+// and asks for nothing but its own file.
+func TestClassReportInBrowser(t *testing.T) {
+	browser := startChromium(t)
+	var mu sync.Mutex
+	var requests []string
+	require.NoError(t, chromedp.Listen(browser, func(ev any) {
+		var url string
+		switch e := ev.(type) {
+		case *network.EventRequestWillBeSent:
+			url = e.Request.URL
+		case network.EventRequestWillBeSent:
+			url = e.Request.URL
+		default:
+			return
+		}
+		mu.Lock()
+		requests = append(requests, url)
+		mu.Unlock()
+	}))
+
+	for _, lang := range []string{"en", "de"} {
+		t.Run(lang, func(t *testing.T) {
+			var b strings.Builder
+			require.NoError(t, report.Class(&b, i18n.New(lang), classBatch(), nil))
+			file := filepath.Join(t.TempDir(), "report.html")
+			require.NoError(t, os.WriteFile(file, []byte(b.String()), 0o644))
+			url := "file://" + file
+
+			ctx, cancel := context.WithTimeout(browser, 60*time.Second)
+			defer cancel()
+			require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(url), chromedp.WaitVisible(chromedp.CSS("#pass-rates"))))
+			eval := func(js string) string {
+				t.Helper()
+				v, err := chromedp.Run(ctx, chromedp.Evaluate[string](js))
+				require.NoError(t, err, js)
+				return v
+			}
+			// Both charts are drawn: their bars have a size on the page.
+			assert.Equal(t, "6", eval(`String(document.querySelectorAll("#score-distribution rect.hist").length)`), "a bar for each score from 0 to 5")
+			assert.Equal(t, "true", eval(`String([...document.querySelectorAll("#score-distribution rect.hist")].some(r => r.getBBox().height > 50))`))
+			assert.Equal(t, "true", eval(`String(document.querySelector("#pass-rates rect.pass").getBoundingClientRect().width > 50)`))
+			assert.Equal(t, "0", eval(`String(document.querySelectorAll("script, img, link, iframe, object").length)`))
+
+			first := eval(`document.querySelector("#ex-circuitbreaker ol.groups li .what").textContent`)
+			want := map[string]string{
+				"en": "60% fail seed/threshold3-wait5 first, at step 8",
+				"de": "60 % scheitern zuerst an seed/threshold3-wait5, bei Schritt 8",
+			}[lang]
+			assert.Equal(t, want, first, "the most common first failure comes first")
+			assert.Equal(t, "ben cara eve", eval(`[...document.querySelectorAll("#ex-circuitbreaker ol.groups li:first-child .subs a")].map(a => a.textContent).join(" ")`))
+
+			// A link leads to the submission's row.
+			require.NoError(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`#ex-circuitbreaker ol.groups li:first-child .subs a:nth-child(2)`))))
+			assert.Equal(t, "#s3", eval(`location.hash`))
+			assert.True(t, strings.HasPrefix(eval(`document.querySelector("tr:target td").textContent`), "cara"))
+			assert.Equal(t, lang, eval(`document.documentElement.lang`))
+		})
+	}
+
+	mu.Lock()
+	defer mu.Unlock()
+	require.NotEmpty(t, requests, "the browser reports its requests")
+	for _, u := range requests {
+		assert.True(t, strings.HasPrefix(u, "file://"), "the report asked for %s", u)
+	}
+}
+
+// classBatch is a class of five: anna passes, ben, cara and eve fail the
+// breaker first at step 8 of the same test, dan's does not build.
+func classBatch() *report.Batch {
+	step := func(n int) *int { return &n }
+	pass := report.Exercise{ID: "circuitbreaker", Status: "pass", Score: 4, MaxScore: 4, Message: "all pass",
+		Tests: []report.TestCase{{Name: "seed/threshold3-wait5", Status: "pass"}}}
+	fail := report.Exercise{ID: "circuitbreaker", Status: "fail", MaxScore: 4, Message: "1 of 2 tests fail",
+		Tests: []report.TestCase{{Name: "edge/new", Status: "pass"}, {Name: "seed/threshold3-wait5", Status: "fail", Step: step(8)}}}
+	broken := report.Exercise{ID: "circuitbreaker", Status: "error", MaxScore: 4, Message: "The code does not build:\n  circuitbreaker/circuitbreaker.go:3:1: syntax error"}
+	quiz := func(score int) report.Exercise {
+		ex := report.Exercise{ID: "bulkheadquiz", Status: "pass", Score: score, MaxScore: 1,
+			Tests: []report.TestCase{{Name: "case1", Status: "pass"}}}
+		if score == 0 {
+			ex.Status, ex.Tests[0].Status = "fail", "fail"
+		}
+		return ex
+	}
+	entry := func(id string, exs ...report.Exercise) report.Entry {
+		d := &report.Document{Version: 1, Status: "pass", Exercises: exs}
+		for _, ex := range exs {
+			d.Score += ex.Score
+			d.MaxScore += ex.MaxScore
+			if ex.Status != "pass" {
+				d.Status = "fail"
+			}
+		}
+		return report.Entry{ID: id, Document: d}
+	}
+	return &report.Batch{Version: 1, Course: "sha256:c0ffee", Seed: 1, ExerciseIDs: []string{"circuitbreaker", "bulkheadquiz"},
+		Submissions: []report.Entry{
+			entry("anna", pass, quiz(1)), entry("ben", fail, quiz(1)), entry("cara", fail, quiz(0)),
+			entry("dan", broken, quiz(0)), entry("eve", fail, quiz(1)),
+		}}
+}
