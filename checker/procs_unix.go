@@ -4,23 +4,10 @@ package checker
 
 import (
 	"errors"
-	"os"
 	"os/exec"
-	"strconv"
 	"strings"
 	"syscall"
 )
-
-// passFiles passes files to cmd as descriptors 3, 4, … and returns their
-// numbers for KURS_PIPES.
-func passFiles(cmd *exec.Cmd, files ...*os.File) string {
-	cmd.ExtraFiles = files
-	nums := make([]string, len(files))
-	for i := range files {
-		nums[i] = strconv.Itoa(3 + i)
-	}
-	return strings.Join(nums, ",")
-}
 
 // buildLimited reports whether the go command's output says that a
 // compiler or linker ran into the build's memory or file size limit.

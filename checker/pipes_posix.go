@@ -1,4 +1,4 @@
-//go:build !(linux || darwin || freebsd || windows)
+//go:build !windows
 
 package checker
 
