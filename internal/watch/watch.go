@@ -25,6 +25,8 @@ import (
 	"time"
 
 	"github.com/fsnotify/fsnotify"
+
+	wspace "github.com/kurs-course/kurs/internal/workspace"
 )
 
 // Defaults for Options.
@@ -338,7 +340,7 @@ func fingerprint(dir string) string {
 	h := sha256.New()
 	for _, d := range entries {
 		name := d.Name()
-		if !d.Type().IsRegular() || !isSource(name) {
+		if !d.Type().IsRegular() || !wspace.IsSource(name) {
 			continue
 		}
 		info, err := d.Info()
@@ -374,10 +376,4 @@ func readAtMost(name string, limit int64) ([]byte, error) {
 	}
 	defer f.Close()
 	return io.ReadAll(io.LimitReader(f, limit+1))
-}
-
-// isSource reports whether the checker reads a file of this name.
-func isSource(name string) bool {
-	return strings.HasSuffix(name, ".go") && !strings.HasSuffix(name, "_test.go") &&
-		!strings.HasPrefix(name, ".") && !strings.HasPrefix(name, "_")
 }
