@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path"
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"text/tabwriter"
@@ -12,134 +13,160 @@ import (
 
 	"github.com/kurs-course/kurs/checker"
 	"github.com/kurs-course/kurs/i18n"
+	"github.com/kurs-course/kurs/internal/course"
 	"github.com/kurs-course/kurs/internal/report"
 	"github.com/kurs-course/kurs/internal/workspace"
 )
 
-func initVerb() *verb {
-	noWarm := false
-	return &verb{name: "init", flags: func(fs *flag.FlagSet) {
-		fs.BoolVar(&noWarm, "no-warm", false, "")
-	}, run: func(e *env, args []string) int {
-		if len(args) != 1 {
-			return e.usage("error.init_args")
-		}
-		dir, err := e.abs(args[0])
-		if err != nil {
-			return e.setupError(err)
-		}
-		// An existing workspace keeps its settings: re-running init only
-		// restores missing files, in the workspace's language.
-		existing, _ := workspace.Open(dir)
-		if existing != nil && existing.Config.Lang != "" {
-			e.p = i18n.New(existing.Config.Lang)
-		}
-		c, err := e.course(existing)
-		if err != nil {
-			return e.setupError(err)
-		}
-		// kurs.toml records the language only when the learner chose it
-		// (--lang or KURS_LANG); otherwise the locale keeps deciding.
-		cfg := workspace.Config{Course: "embedded"}
-		if l := e.g.lang; i18n.Supported(l) {
-			cfg.Lang = l
-		} else if l := e.Getenv("KURS_LANG"); i18n.Supported(l) {
-			cfg.Lang = l
-		}
-		if e.g.course != "" {
-			abs, _ := e.abs(e.g.course)
-			cfg.Course = abs
-		}
-		created, kept, err := workspace.Init(dir, c, cfg, e.p.Lang())
-		if err != nil {
-			return e.setupError(err)
-		}
-		if len(created) == 0 {
-			fmt.Fprintln(e.Out, e.p.T("init.nothing", "Dir", args[0]))
-			return ExitOK
-		}
-		if existing != nil {
-			fmt.Fprintln(e.Out, e.p.T("init.restored", "Dir", args[0], "Count", len(created)))
-			for _, k := range kept {
-				if strings.HasSuffix(k, ".go") {
-					fmt.Fprintln(e.Out, "  "+e.p.T("init.kept", "File", k))
-				}
-			}
-		} else {
-			fmt.Fprintln(e.Out, e.p.T("init.created", "Dir", args[0], "Count", len(c.Exercises), "Lang", e.p.Lang()))
-		}
-		tw := tabwriter.NewWriter(e.Out, 0, 0, 2, ' ', 0)
-		for _, ex := range c.Exercises {
-			for _, f := range created {
-				if path.Dir(f) == ex.ID {
-					fmt.Fprintf(tw, "  + %s\t%s\n", f, ex.Title.In(e.p.Lang()))
-				}
-			}
-		}
-		tw.Flush()
-		if !noWarm {
-			// The first build of the standard library takes seconds; pay it
-			// now rather than at the learner's first check.
-			fmt.Fprintln(e.Err, e.p.T("init.warming"))
-			if err := (&checker.Checker{}).Warm(e.ctx, c.Exercises); err != nil {
-				fmt.Fprintln(e.Err, e.p.T("init.warm_failed", "Err", err))
-			}
-		}
-		fmt.Fprintln(e.Out, e.p.T("init.next", "Dir", args[0]))
-		return ExitOK
-	}}
+// initOptions are the options of kurs init.
+type initOptions struct {
+	noWarm bool // leave Go's build cache as it is
 }
 
-func listVerb() *verb {
-	return &verb{name: "list", run: func(e *env, args []string) int {
-		if len(args) != 0 {
-			return e.usage("error.no_args", "Verb", "list")
-		}
-		ws, err := e.workspace()
-		if err != nil {
-			return e.setupError(err)
-		}
-		c, err := e.course(ws)
-		if err != nil {
-			return e.setupError(err)
-		}
-		prog, err := ws.Progress()
-		if err != nil {
-			return e.setupError(err)
-		}
-		lang := e.p.Lang()
-		passed, score, maxScore := 0, 0, 0
-		tw := tabwriter.NewWriter(e.Out, 0, 0, 2, ' ', 0)
-		for _, l := range c.Lessons {
-			fmt.Fprintf(tw, "%s\n", l.Title.In(lang))
-			for _, ex := range c.Exercises {
-				if ex.Lesson != l.ID {
-					continue
-				}
-				st := prog.Exercises[ex.ID]
-				state := e.p.T("list.not_started")
-				mark := "·"
-				switch {
-				case st != nil && st.Status == string(checker.Pass):
-					state, mark = e.p.T("list.passed"), "✓"
-					passed++
-				case st != nil && st.Status != "":
-					state, mark = e.p.T("list.failing"), "✗"
-				}
-				s := 0
-				if st != nil {
-					s = st.Score
-				}
-				score += s
-				maxScore += ex.Points
-				fmt.Fprintf(tw, "  %s %s\t%s\t%s\t%s\n", mark, ex.ID, ex.Title.In(lang), state,
-					e.p.T("result.points", "Score", s, "Max", ex.Points))
+func initVerb() *verb {
+	return command("init", func(o *initOptions, fs *flag.FlagSet) {
+		fs.BoolVar(&o.noWarm, "no-warm", false, "")
+	}, initWorkspace)
+}
+
+// initWorkspace creates the workspace args[0], or adds what it lacks.
+func initWorkspace(e *env, o *initOptions, args []string) error {
+	if len(args) != 1 {
+		return e.usageErr("error.init_args")
+	}
+	dir, err := e.abs(args[0])
+	if err != nil {
+		return err
+	}
+	// An existing workspace keeps its settings: re-running init only
+	// restores missing files, in the workspace's language.
+	existing, _ := workspace.Open(dir)
+	if existing != nil && existing.Config.Lang != "" {
+		e.p = i18n.New(existing.Config.Lang)
+	}
+	c, err := e.course(existing)
+	if err != nil {
+		return err
+	}
+	// kurs.toml records the language only when the learner chose it
+	// (--lang or KURS_LANG); otherwise the locale keeps deciding.
+	cfg := workspace.Config{Course: "embedded"}
+	if l := e.g.lang; i18n.Supported(l) {
+		cfg.Lang = l
+	} else if l := e.Getenv("KURS_LANG"); i18n.Supported(l) {
+		cfg.Lang = l
+	}
+	if e.g.course != "" {
+		abs, _ := e.abs(e.g.course)
+		cfg.Course = abs
+	}
+	created, kept, err := workspace.Init(dir, c, cfg, e.p.Lang())
+	if err != nil {
+		return err
+	}
+	if len(created) == 0 {
+		fmt.Fprintln(e.Out, e.p.T("init.nothing", "Dir", args[0]))
+		return nil
+	}
+	if existing != nil {
+		fmt.Fprintln(e.Out, e.p.T("init.restored", "Dir", args[0], "Count", len(created)))
+		for _, k := range kept {
+			if strings.HasSuffix(k, ".go") {
+				fmt.Fprintln(e.Out, "  "+e.p.T("init.kept", "File", k))
 			}
 		}
-		tw.Flush()
-		fmt.Fprintln(e.Out, e.p.T("list.progress", "Passed", passed, "Total", len(c.Exercises), "Score", score, "Max", maxScore))
-		return ExitOK
-	}}
+	} else {
+		fmt.Fprintln(e.Out, e.p.T("init.created", "Dir", args[0], "Count", len(c.Exercises), "Lang", e.p.Lang()))
+	}
+	tw := tabwriter.NewWriter(e.Out, 0, 0, 2, ' ', 0)
+	for _, ex := range c.Exercises {
+		for _, f := range created {
+			if path.Dir(f) == ex.ID {
+				fmt.Fprintf(tw, "  + %s\t%s\n", f, ex.Title.In(e.p.Lang()))
+			}
+		}
+	}
+	tw.Flush()
+	if !o.noWarm {
+		// The first build of the standard library takes seconds; pay it
+		// now rather than at the learner's first check.
+		fmt.Fprintln(e.Err, e.p.T("init.warming"))
+		if err := (&checker.Checker{}).Warm(e.ctx, c.Exercises); err != nil {
+			fmt.Fprintln(e.Err, e.p.T("init.warm_failed", "Err", err))
+		}
+	}
+	fmt.Fprintln(e.Out, e.p.T("init.next", "Dir", args[0]))
+	return nil
+}
+
+func listVerb() *verb { return command("list", nil, list) }
+
+// list shows every exercise of the course with where the learner stands,
+// and the progress across the course.
+func list(e *env, _ *noOptions, args []string) error {
+	if len(args) != 0 {
+		return e.usageErr("error.no_args", "Verb", "list")
+	}
+	ws, err := e.workspace()
+	if err != nil {
+		return err
+	}
+	c, err := e.course(ws)
+	if err != nil {
+		return err
+	}
+	prog, err := ws.Progress()
+	if err != nil {
+		return err
+	}
+	lang := e.p.Lang()
+	tw := tabwriter.NewWriter(e.Out, 0, 0, 2, ' ', 0)
+	quiz := false
+	for _, l := range c.Lessons {
+		fmt.Fprintf(tw, "%s\n", l.Title.In(lang))
+		for _, ex := range c.Exercises {
+			if ex.Lesson != l.ID {
+				continue
+			}
+			quiz = quiz || ex.Kind() == course.KindQuiz
+			st := prog.State(ex.ID)
+			fmt.Fprintf(tw, "  %s %s\t%s\t%s\t%s\n", stateMark(st), ex.ID, ex.Title.In(lang), e.p.T("list."+string(st)),
+				e.p.T("result.points", "Score", prog.Points(ex.ID), "Max", ex.Points))
+		}
+	}
+	tw.Flush()
+	fmt.Fprintln(e.Out, e.progressLine(c, prog))
+	if quiz {
+		fmt.Fprintln(e.Out, e.p.T("list.scoring_quiz"))
+	} else {
+		fmt.Fprintln(e.Out, e.p.T("list.scoring"))
+	}
+	return nil
+}
+
+// stateMark is the mark of an exercise's state in lists.
+func stateMark(st workspace.State) string {
+	switch st {
+	case workspace.Passed, workspace.PassedUnchecked:
+		return "✓"
+	case workspace.Failing, workspace.PassedBefore:
+		return "✗"
+	}
+	return "·"
+}
+
+// progressLine is the learner's progress across the course: the
+// exercises passed (once is enough) and the points earned.
+func (e *env) progressLine(c *course.Course, prog *workspace.Progress) string {
+	passed, score, maxScore := 0, 0, 0
+	for _, ex := range c.Exercises {
+		if prog.State(ex.ID).HasPassed() {
+			passed++
+		}
+		score += prog.Points(ex.ID)
+		maxScore += ex.Points
+	}
+	return e.p.T("list.progress", "Passed", passed, "Total", len(c.Exercises), "Score", score, "Max", maxScore)
 }
 
 // checkFlags are the flags of check and grade.
@@ -157,19 +184,40 @@ func (f *checkFlags) register(fs *flag.FlagSet) {
 	fs.DurationVar(&f.timeout, "timeout", checker.DefaultTimeout, "")
 }
 
-func checkVerb() *verb {
-	f := &checkFlags{}
-	return &verb{name: "check", flags: f.register, run: func(e *env, args []string) int {
-		ws, graded, code := e.runChecks(f, args)
-		if graded == nil {
-			return code
-		}
-		if err := e.record(ws, graded); err != nil {
-			fmt.Fprintln(e.Err, e.p.T("error.progress", "Err", err))
-		}
-		_ = report.Text(e.Out, e.p, graded, f.verbose)
-		return code
-	}}
+func checkVerb() *verb { return command("check", (*checkFlags).options, check) }
+
+// options registers the flags of check.
+func (f *checkFlags) options(fs *flag.FlagSet) { f.register(fs) }
+
+// check checks the named exercises, or all, records the results and
+// explains them.
+func check(e *env, f *checkFlags, names []string) error {
+	ws, graded, code := e.runChecks(f, names)
+	if graded == nil {
+		return exitCode(code)
+	}
+	if err := e.record(ws, graded); err != nil {
+		fmt.Fprintln(e.Err, e.p.T("error.progress", "Err", err))
+	}
+	if err := report.WriteText(e.Out, e.p, graded, report.TextOptions{Verbose: f.verbose, Color: e.screen().color}); err != nil {
+		return err
+	}
+	if code == ExitFail {
+		return errFailed
+	}
+	return nil
+}
+
+// exitCode returns the error that exit turns into code again, for a code
+// that was reported already.
+func exitCode(code int) error {
+	switch code {
+	case ExitOK:
+		return nil
+	case ExitFail:
+		return errFailed
+	}
+	return &usageError{}
 }
 
 // runChecks checks the named exercises (all when none are named) of the
@@ -222,77 +270,75 @@ func (e *env) runChecks(f *checkFlags, names []string) (*workspace.Workspace, []
 
 // record stores the results as the learner's progress.
 func (e *env) record(ws *workspace.Workspace, graded []report.Graded) error {
-	p, err := ws.Progress()
+	out := make([]workspace.Outcome, len(graded))
+	for i, g := range graded {
+		r := g.Result
+		out[i] = workspace.Outcome{Exercise: r.Exercise, Status: string(r.Status), Score: r.Score, MaxScore: r.MaxScore}
+	}
+	return ws.Record(out...)
+}
+
+func hintVerb() *verb { return command("hint", nil, hint) }
+
+// hint shows the next hint of an exercise and counts it as seen.
+func hint(e *env, _ *noOptions, args []string) error {
+	if len(args) != 1 {
+		return e.usageErr("error.hint_args")
+	}
+	ws, err := e.workspace()
 	if err != nil {
 		return err
 	}
-	for _, g := range graded {
-		ep := p.Of(g.Result.Exercise)
-		ep.Status, ep.Score, ep.MaxScore, ep.Checked = string(g.Result.Status), g.Result.Score, g.Result.MaxScore, time.Now().UTC().Truncate(time.Second)
-		ep.Passed = ep.Passed || g.Result.Status == checker.Pass
+	c, err := e.course(ws)
+	if err != nil {
+		return err
 	}
-	return ws.SaveProgress(p)
+	exs, err := e.exercises(c, args)
+	if err != nil {
+		return err
+	}
+	ex := exs[0]
+	h, err := ws.NextHint(ex, e.p.Lang())
+	if h.Total == 0 {
+		fmt.Fprintln(e.Out, e.p.T("hint.none", "Exercise", ex.ID))
+		return nil
+	}
+	fmt.Fprintln(e.Out, e.p.T("hint.header", "N", h.N, "Total", h.Total, "Exercise", ex.ID))
+	fmt.Fprintln(e.Out, h.Text)
+	if h.Last() {
+		fmt.Fprintln(e.Out, e.p.T("hint.last"))
+	}
+	if err != nil {
+		fmt.Fprintln(e.Err, e.p.T("error.progress", "Err", err))
+	}
+	return nil
 }
 
-func hintVerb() *verb {
-	return &verb{name: "hint", run: func(e *env, args []string) int {
-		if len(args) != 1 {
-			return e.usage("error.hint_args")
+func helpVerb() *verb { return command("help", nil, help) }
+
+// help explains kurs, or one verb, in the learner's language.
+func help(e *env, _ *noOptions, args []string) error {
+	e.settleLang()
+	if len(args) == 0 {
+		fmt.Fprintln(e.Out, e.usageText())
+		return nil
+	}
+	for _, v := range verbs() {
+		if v.name == args[0] {
+			fmt.Fprintln(e.Out, e.p.T("help."+v.name))
+			return nil
 		}
-		ws, err := e.workspace()
-		if err != nil {
-			return e.setupError(err)
+	}
+	return e.usageErr("error.unknown_verb", "Verb", args[0])
+}
+
+func versionVerb() *verb {
+	return &verb{name: "version", run: func(e *env, args []string) int {
+		v := "(devel)"
+		if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
+			v = bi.Main.Version
 		}
-		c, err := e.course(ws)
-		if err != nil {
-			return e.setupError(err)
-		}
-		exs, err := e.exercises(c, args)
-		if err != nil {
-			return e.setupError(err)
-		}
-		ex := exs[0]
-		hints := ex.Hints[e.p.Lang()]
-		if len(hints) == 0 {
-			hints = ex.Hints["en"]
-		}
-		if len(hints) == 0 {
-			fmt.Fprintln(e.Out, e.p.T("hint.none", "Exercise", ex.ID))
-			return ExitOK
-		}
-		prog, err := ws.Progress()
-		if err != nil {
-			return e.setupError(err)
-		}
-		ep := prog.Of(ex.ID)
-		n := min(ep.HintsSeen+1, len(hints))
-		fmt.Fprintln(e.Out, e.p.T("hint.header", "N", n, "Total", len(hints), "Exercise", ex.ID))
-		fmt.Fprintln(e.Out, hints[n-1])
-		if n == len(hints) {
-			fmt.Fprintln(e.Out, e.p.T("hint.last"))
-		}
-		if n > ep.HintsSeen {
-			ep.HintsSeen = n
-			if err := ws.SaveProgress(prog); err != nil {
-				fmt.Fprintln(e.Err, e.p.T("error.progress", "Err", err))
-			}
-		}
+		fmt.Fprintf(e.Out, "kurs %s\n", v)
 		return ExitOK
-	}}
-}
-
-func helpVerb() *verb {
-	return &verb{name: "help", run: func(e *env, args []string) int {
-		if len(args) == 0 {
-			fmt.Fprintln(e.Out, e.p.T("help.usage"))
-			return ExitOK
-		}
-		for _, v := range verbs() {
-			if v.name == args[0] {
-				fmt.Fprintln(e.Out, e.p.T("help."+v.name))
-				return ExitOK
-			}
-		}
-		return e.usage("error.unknown_verb", "Verb", args[0])
 	}}
 }
