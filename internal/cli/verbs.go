@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"path"
 	"runtime"
-	"runtime/debug"
 	"strings"
 	"sync"
 	"text/tabwriter"
@@ -330,15 +329,4 @@ func help(e *env, _ *noOptions, args []string) error {
 		}
 	}
 	return e.usageErr("error.unknown_verb", "Verb", args[0])
-}
-
-func versionVerb() *verb {
-	return &verb{name: "version", run: func(e *env, args []string) int {
-		v := "(devel)"
-		if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
-			v = bi.Main.Version
-		}
-		fmt.Fprintf(e.Out, "kurs %s\n", v)
-		return ExitOK
-	}}
 }
