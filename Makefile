@@ -5,7 +5,7 @@ BIN := bin/kurs
 WORKSPACE ?= kurs-workspace
 ADDR ?= 127.0.0.1:8421
 
-.PHONY: run build install test vet fmt staticcheck cross bench bench-grade mutants clean
+.PHONY: run build install test vet fmt staticcheck cross lint-ci bench bench-grade mutants clean
 
 ## run: build kurs and serve the course in the browser on the default workspace (created once, never overwritten); kurs serve prints the address to open, Ctrl-C stops it
 run: build
@@ -21,7 +21,7 @@ install:
 	$(GO) install ./cmd/kurs
 
 ## test: formatting, vet, staticcheck, all tests, and kurs cross-compiled for macOS and Windows
-test: fmt vet staticcheck cross
+test: fmt vet staticcheck cross lint-ci
 	$(GO) test -count=1 ./...
 
 vet:
@@ -60,3 +60,12 @@ clean:
 assets:
 	cd web/editor && npm ci --no-audit --no-fund && npm run build
 	gzip -9n < web/editor/build/editor.js > web/assets/editor.js.gz
+
+## lint-ci: the grading workflow of docs/ci with actionlint; the Kubernetes manifest with kubeconform when KUBE_SCHEMAS names a folder of Kubernetes' JSON schemas (kubeconform fetches them from GitHub otherwise, which CI cannot)
+ACTIONLINT := github.com/rhysd/actionlint/cmd/actionlint@v1.7.12
+KUBECONFORM := github.com/yannh/kubeconform/cmd/kubeconform@v0.7.0
+lint-ci:
+	$(GO) run $(ACTIONLINT) docs/ci/github-grade.yml
+	@if [ -n "$(KUBE_SCHEMAS)" ]; then \
+	  $(GO) run $(KUBECONFORM) -strict -summary -schema-location '$(KUBE_SCHEMAS)/{{.ResourceKind}}{{.KindSuffix}}.json' docs/ci/k8s-grade-job.yaml; \
+	else echo "lint-ci: docs/ci/k8s-grade-job.yaml not validated (set KUBE_SCHEMAS to a folder of Kubernetes JSON schemas)"; fi
