@@ -68,6 +68,9 @@ type Failure struct {
 	Pass bool `json:"pass,omitempty"`
 	// New are the constructor arguments of the trace.
 	New []float64 `json:"new,omitempty"`
+	// Init is what was observed right after New, as the learner's code
+	// showed it, when the failure is at a later step.
+	Init *Result `json:"init,omitempty"`
 	// Done are the steps before the failing one, as the learner's code ran them.
 	Done []Done `json:"done,omitempty"`
 	// Step is the 1-based number of the failing step; 0 means the constructor.

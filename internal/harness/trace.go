@@ -126,6 +126,10 @@ func (d Traces) compare(tr Trace, rep Reply) *Failure {
 		f.Want, f.Got = want, got
 		return f
 	}
+	init := rep.Results[0]
+	fail = func(kind string, step int, call string, done []Done) *Failure {
+		return &Failure{Kind: kind, New: tr.New, Init: &init, Done: done, Step: step, Call: call, Observe: d.Observe}
+	}
 	var done []Done
 	for i, s := range tr.Steps {
 		call := FormatCall(s.Call, s.Args)

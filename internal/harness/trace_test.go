@@ -85,6 +85,8 @@ func TestRandomTracesFindAndShrink(t *testing.T) {
 	assert.Len(t, f.Done, 5)
 	assert.Greater(t, f.Original, 6, "shrunk from the longer random trace")
 	assert.Equal(t, uint64(7), f.Seed)
+	require.NotNil(t, f.Init, "the state after New is shown")
+	assert.Equal(t, "0", f.Init.Obs)
 }
 
 func TestRightSubjectPasses(t *testing.T) {

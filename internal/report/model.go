@@ -370,6 +370,9 @@ func traceOf(p *i18n.Printer, f *harness.Failure, call string, inObserve bool, s
 		}
 		tr.Rows = append(tr.Rows, newRow)
 	} else {
+		if f.Init != nil {
+			_, newRow.Obs = cells(*f.Init, *f.Init, false)
+		}
 		tr.Rows = append(tr.Rows, newRow)
 		var done []Row
 		for i, d := range f.Done {

@@ -181,3 +181,17 @@ func TestSameValueGuardsNaN(t *testing.T) {
 	assert.True(t, SameValue("NaN", "NaN"), "the same text is the same value")
 	assert.False(t, SameValue("closed", "open"))
 }
+
+// TestStateAfterNewIsShown: the row of New carries what the learner's
+// value showed right after it was made.
+func TestStateAfterNewIsShown(t *testing.T) {
+	p := i18n.New("en")
+	ex, res := breakerCall()
+	res.Tests[0].Failure.Init = &harness.Result{Obs: "closed, 0"}
+	te := ExplainTest(p, ex, res, &res.Tests[0])
+	require.NotEmpty(t, te.Trace.Rows)
+	first := te.Trace.Rows[0]
+	assert.Equal(t, RowNew, first.Kind)
+	assert.Equal(t, []Cell{{Want: `"closed"`, Got: `"closed"`}, {Want: "0", Got: "0"}}, first.Obs)
+	assert.Regexp(t, `New\(1, 50\) +→ State\(\) = "closed", now\(\) = 0`, Test(p, ex, res, &res.Tests[0]))
+}
