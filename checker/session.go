@@ -30,12 +30,17 @@ type Session struct {
 }
 
 // Serve builds the exercise's test program with files as the exercise's
-// package and starts it, ready for requests. A Problem means the files do
-// not build. The caller must Close the session.
+// package and starts it, ready for requests. A Problem means the files
+// are refused or do not build. The caller must Close the session.
 func (c *Checker) Serve(ctx context.Context, ex *course.Exercise, files []course.File) (*Session, *Problem, error) {
 	src := make([]source, len(files))
 	for i, f := range files {
 		src[i] = source{Name: f.Name, Path: path.Join(ex.ID, f.Name), Data: f.Data, Size: int64(len(f.Data))}
+	}
+	// The same static checks as a check: a refused import or directive
+	// gets its own message before anything is built.
+	if p := inspect(ex.ID, src, ex.Imports); p != nil && !c.noDefences {
+		return nil, p, nil
 	}
 	tmp, err := os.MkdirTemp(c.TempDir, "kurs-serve-")
 	if err != nil {
