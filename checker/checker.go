@@ -31,7 +31,7 @@ import (
 
 // module is the module path of the temporary module; it equals kurs's own,
 // so the harness compiles unchanged in both.
-const module = "github.com/kurs-course/kurs"
+const module = harness.Module
 
 // Defaults for the limits of a Checker.
 const (

@@ -11,6 +11,11 @@
 // decide what a result means for the learner; the checker does.
 package harness
 
+// Module is the module path under which kurs builds every test program:
+// its own, so the harness compiles unchanged in kurs and in every check.
+// Frames in panics and crash reports start with it.
+const Module = "github.com/kurs-course/kurs"
+
 // Suite is the list of hidden tests of one exercise, as stored in the
 // exercise's tests/suite.json.
 type Suite struct {

@@ -576,7 +576,7 @@ func SameResult(a, b harness.Result) bool { return SameValue(a.Ret, b.Ret) && Sa
 
 // ModulePath is the module path under which kurs builds the learner's
 // package and its own; frames in panics and crash reports start with it.
-const ModulePath = "github.com/kurs-course/kurs"
+const ModulePath = harness.Module
 
 // Frame returns a frame of the learner's code ("…/circuitbreaker.go:12")
 // as the learner knows it: relative to the workspace.
