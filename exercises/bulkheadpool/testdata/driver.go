@@ -9,26 +9,40 @@
 // checkout.TryAcquire() and checkout.Release(); after each, the harness
 // compares InUse() of the pool or pools.
 //
+// The tests named concurrent/... are stress tests: sixteen goroutines take
+// and give back the slots of one pool of New(size) at once, as the callers
+// of a real bulkhead do. The learner's program counts, with its own atomic
+// counter, how many callers held a slot at the same time, and notes every
+// InUse() a caller saw while it held one; the judge requires at most size
+// callers at once, 1 <= InUse() <= size while holding, and InUse() = 0
+// once every slot is back (see harness.Stress).
+//
 // It is built twice: with the learner's package, to answer, and with the
 // reference in its place, to judge (see the harness package).
 package main
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	ex "github.com/kurs-course/kurs/bulkheadpool"
 	"github.com/kurs-course/kurs/internal/harness"
 )
 
 func main() {
-	harness.Main(harness.Traces{
-		Observe: "InUse()",
-		Package: "github.com/kurs-course/kurs/bulkheadpool",
-		New:     newSubject,
-		Random:  random,
+	harness.Main(harness.Stress{
+		Traces: harness.Traces{
+			Observe: "InUse()",
+			Package: "github.com/kurs-course/kurs/bulkheadpool",
+			New:     newSubject,
+			Random:  random,
+		},
+		Start:  newStress,
+		Bounds: bounds,
 	})
 }
 
@@ -100,4 +114,75 @@ func random(r *rand.Rand) harness.Trace {
 		tr.Steps = append(tr.Steps, harness.Step{Call: service + "." + method})
 	}
 	return tr
+}
+
+// stress is one stress test: a pool of size slots shared by every
+// goroutine, and the driver's own count of the callers holding a slot.
+type stress struct {
+	p        pool
+	size     int64
+	inFlight atomic.Int64
+}
+
+func newStress(args []float64) harness.Worker {
+	return &stress{p: ex.New(int(args[0])), size: int64(args[0])}
+}
+
+// hold is how many times a caller reads InUse() while it holds its
+// slots.
+const hold = 3
+
+// Work takes every free slot it can get, notes how many slots the callers
+// hold together and what InUse() says meanwhile, and gives its slots back,
+// until stop is set or it has seen an invariant broken. Taking slots until
+// TryAcquire says false keeps the pool full most of the time, the moment
+// at which a second caller who got in by mistake shows in the counts.
+func (s *stress) Work(stop *atomic.Bool) harness.Claims {
+	var acquired, maxInFlight, maxInUse int64
+	minInUse := int64(math.MaxInt64)
+	for !stop.Load() {
+		k := int64(0)
+		for s.p.TryAcquire() {
+			k++
+			maxInFlight = max(maxInFlight, s.inFlight.Add(1))
+		}
+		if k == 0 {
+			continue
+		}
+		acquired += k
+		for range hold {
+			u := int64(s.p.InUse())
+			minInUse, maxInUse = min(minInUse, u), max(maxInUse, u)
+		}
+		maxInFlight = max(maxInFlight, s.inFlight.Load())
+		for range k {
+			s.inFlight.Add(-1)
+			s.p.Release()
+		}
+		if maxInFlight > s.size || maxInUse > s.size || minInUse < 1 {
+			stop.Store(true)
+		}
+	}
+	c := harness.Claims{"acquired": acquired, "maxInFlight": maxInFlight}
+	if acquired > 0 {
+		c["maxInUse"], c["minInUse"] = maxInUse, minInUse
+	}
+	return c
+}
+
+// Finish reads InUse() once every caller has given its slot back.
+func (s *stress) Finish() harness.Claims {
+	return harness.Claims{"finalInUse": int64(s.p.InUse())}
+}
+
+// bounds are the invariants of a pool of size slots under stress.
+func bounds(args []float64) []harness.Bound {
+	size := int64(args[0])
+	return []harness.Bound{
+		{Claim: "acquired"},
+		{Claim: "maxInFlight", Op: "<=", Limit: size},
+		{Claim: "maxInUse", Op: "<=", Limit: size},
+		{Claim: "minInUse", Op: ">=", Limit: 1},
+		{Claim: "finalInUse", Op: "==", Limit: 0},
+	}
 }
