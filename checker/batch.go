@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"path"
+	"path/filepath"
 	"runtime"
 	"sort"
 	"strconv"
@@ -128,12 +129,18 @@ func (c *Checker) CheckAll(ctx context.Context, exs []*course.Exercise, dirs []s
 		}
 		return results, nil
 	}
+	raceProg := c.raceBuild(ctx, filepath.Dir(prog))
 	for _, i := range todo {
 		ex := exs[i]
 		res := results[i]
 		run := time.Now()
 		if err := c.run(ctx, tmp, []string{prog, ex.ID, "serve"}, judges[i], ex, res); err != nil {
 			return nil, err
+		}
+		if ex.Concurrent {
+			if err := c.race(ctx, filepath.Dir(prog), raceProg, []string{ex.ID, "serve"}, judges[i], ex, res); err != nil {
+				return nil, err
+			}
 		}
 		if ctx.Err() != nil {
 			return nil, ctx.Err()

@@ -193,6 +193,11 @@ func (c *Checker) Check(ctx context.Context, ex *course.Exercise, dir string) (*
 	if err := c.run(ctx, tmp, []string{prog, "serve"}, judge, ex, res); err != nil {
 		return nil, err
 	}
+	if ex.Concurrent {
+		if err := c.race(ctx, tmp, c.raceBuild(ctx, tmp), []string{"serve"}, judge, ex, res); err != nil {
+			return nil, err
+		}
+	}
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}

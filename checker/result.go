@@ -35,6 +35,10 @@ type Result struct {
 	Crash    string
 	Seed     uint64
 	Duration time.Duration
+	// Concurrency says how the stress tests of an exercise used from
+	// several goroutines ran: ConcurrencyRace or ConcurrencyStress; ""
+	// for other exercises, and when no test could run.
+	Concurrency string
 }
 
 // Test is the outcome of one hidden test.

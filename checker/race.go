@@ -1,0 +1,222 @@
+package checker
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/kurs-course/kurs/internal/course"
+	"github.com/kurs-course/kurs/internal/harness"
+	"github.com/kurs-course/kurs/internal/sandbox"
+)
+
+// How a concurrent exercise's stress tests ran, as Result.Concurrency
+// says.
+const (
+	// ConcurrencyStress: the stress tests ran in the learner's program as
+	// built for every check.
+	ConcurrencyStress = "stress"
+	// ConcurrencyRace: they ran once more in a build with the race
+	// detector, which also fails a data race the stress did not catch.
+	ConcurrencyRace = "race+stress"
+)
+
+// raceFlags build the learner's program with the race detector and link
+// it statically: the race detector needs cgo, and a dynamically linked
+// program would need its loader and C library, files that the confined
+// program may not open. Static, it runs under the same confinement as
+// every learner's program.
+var raceFlags = []string{"-race", "-ldflags=-s -w -linkmode=external -extldflags=-static"}
+
+// raceSupported reports whether this system can build a race-enabled
+// static program at all: the race detector exists for the platform and a
+// C compiler is on PATH. Whether the C library links statically shows
+// only in the build; a failed race build falls back to the stress alone.
+func raceSupported() bool {
+	if runtime.GOOS != "linux" || (runtime.GOARCH != "amd64" && runtime.GOARCH != "arm64") {
+		return false
+	}
+	cc := "gcc"
+	if v := strings.Fields(os.Getenv("CC")); len(v) > 0 {
+		cc = v[0]
+	}
+	_, err := exec.LookPath(cc)
+	return err == nil
+}
+
+// race runs the stress tests of a concurrent exercise once more, in the
+// learner's program built with the race detector, and merges what they
+// find into res: a stress test that passed but found a data race now
+// fails, with the detector's report in the output. It says in
+// res.Concurrency what was used. It runs only when every other test
+// passed, since a learner with a failing trace has something else to fix
+// first; without a C compiler, or when the race build fails for a reason
+// that is not the learner's (the learner's code built already), the
+// stress alone stands.
+//
+// dir is the module the learner's program was built in, build builds it
+// with the race detector (see raceBuild), and args follow the program's
+// name on its command line.
+func (c *Checker) race(ctx context.Context, dir string, build func() (string, error), args []string, judge string, ex *course.Exercise, res *Result) error {
+	res.Concurrency = ConcurrencyStress
+	var stress []harness.Test
+	for _, t := range ex.Suite.Tests {
+		if strings.HasPrefix(t.Name, harness.StressPrefix) {
+			stress = append(stress, t)
+		}
+	}
+	if len(stress) == 0 || res.Status == Error || !raceSupported() {
+		return nil
+	}
+	for _, t := range res.Tests {
+		if t.Status != Pass && !strings.HasPrefix(t.Name, harness.StressPrefix) {
+			return nil
+		}
+	}
+	prog, err := build()
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	if err != nil {
+		return nil
+	}
+	rex := *ex
+	rex.Suite.Tests = stress
+	rres := &Result{Exercise: ex.ID, MaxScore: ex.Points, Seed: res.Seed}
+	if err := c.run(ctx, dir, append([]string{prog}, args...), judge, &rex, rres); err != nil {
+		return err
+	}
+	if rres.Status == Error {
+		// The race-enabled program did not start its tests: no verdict
+		// of the race detector.
+		return nil
+	}
+	res.Concurrency = ConcurrencyRace
+	points, perTest := ex.TestPoints()
+	raced := false
+	for _, rt := range rres.Tests {
+		if rt.Status == Pass || rt.Failure == nil {
+			continue
+		}
+		for i := range res.Tests {
+			t := &res.Tests[i]
+			if t.Name != rt.Name || t.Status != Pass {
+				continue
+			}
+			*t = rt
+			raced = true
+			if perTest {
+				res.Score -= points[t.Name]
+			}
+		}
+	}
+	if !raced {
+		return nil
+	}
+	res.Status = Fail
+	if !perTest {
+		res.Score = 0
+	}
+	if report := raceReport(rres.Output); report != "" {
+		if res.Output != "" && !strings.HasSuffix(res.Output, "\n") {
+			res.Output += "\n"
+		}
+		res.Output += report
+		res.Truncated = res.Truncated || rres.Truncated
+	}
+	return nil
+}
+
+// raceBuild returns a function that builds the learner's program in the
+// module at dir with the race detector the first time it is called, and
+// returns the same program or error every time.
+func (c *Checker) raceBuild(ctx context.Context, dir string) func() (string, error) {
+	return sync.OnceValues(func() (string, error) { return c.buildRace(ctx, dir) })
+}
+
+// buildRace builds the learner's program in the module at tmp with the
+// race detector, under the same limits as every build. Only this build
+// uses cgo; the static checks still refuse import "C" in the learner's
+// files.
+func (c *Checker) buildRace(parent context.Context, tmp string) (string, error) {
+	goCmd := c.Go
+	if goCmd == "" {
+		var err error
+		if goCmd, err = exec.LookPath("go"); err != nil {
+			return "", err
+		}
+	}
+	prog := filepath.Join(tmp, "kurs-learner-race")
+	ctx, cancel := context.WithTimeout(parent, buildTimeout)
+	defer cancel()
+	args := append([]string{"build", "-trimpath"}, raceFlags...)
+	cmd := sandbox.Command(ctx, sandbox.Policy{Memory: buildMemory, FileSize: buildFileSize},
+		goCmd, append(args, "-o", prog, "./internal/run")...)
+	cmd.Dir = tmp
+	gotmp := filepath.Join(tmp, ".gotmp-race")
+	if err := os.Mkdir(gotmp, 0o700); err != nil {
+		return "", err
+	}
+	cmd.Env = append(BuildEnv(), "GOTMPDIR="+gotmp, "CGO_ENABLED=1")
+	cmd.WaitDelay = time.Second
+	out, err := cmd.CombinedOutput()
+	sandbox.Kill(cmd)
+	defer trimCacheSoon()
+	if err != nil {
+		return "", errors.New("race build: " + err.Error() + ": " + string(bytes.TrimSpace(out)))
+	}
+	return prog, nil
+}
+
+// raceReport returns the race detector's reports from a program's
+// output, cut to what the learner needs: the two accesses, with the frames
+// in the learner's and the test program's code, and the learner's files
+// named as in the workspace. Frames of the harness, where the stress
+// goroutines start, and the detector's note that it could not read the
+// program's own file (the confined program may open no file; Go names its
+// frames itself) are left out.
+func raceReport(out string) string {
+	i := strings.Index(out, "==================\nWARNING: DATA RACE")
+	if i < 0 {
+		return ""
+	}
+	lines := strings.Split(strings.ReplaceAll(out[i:], module+"/", ""), "\n")
+	var b strings.Builder
+	skipBlock := false
+	for k := 0; k < len(lines); k++ {
+		l := lines[k]
+		switch {
+		case strings.Contains(l, "WARNING: reading executable name failed"):
+			continue
+		case strings.HasPrefix(l, "Goroutine ") && strings.HasSuffix(l, "created at:"):
+			skipBlock = true // where the harness started the goroutine
+			continue
+		case l == "" || strings.HasPrefix(l, "=="):
+			skipBlock = false
+		case skipBlock:
+			continue
+		case strings.HasPrefix(l, "  ") && !strings.HasPrefix(l, "      ") && k+1 < len(lines):
+			// A frame: the function, then its file on the next line.
+			file := strings.TrimSpace(lines[k+1])
+			k++
+			if strings.HasPrefix(file, "internal/harness/") || strings.HasPrefix(file, "<autogenerated>") {
+				continue
+			}
+			b.WriteString(l + "\n" + lines[k] + "\n")
+			continue
+		}
+		b.WriteString(l + "\n")
+	}
+	text := b.String()
+	for strings.Contains(text, "\n\n\n") {
+		text = strings.ReplaceAll(text, "\n\n\n", "\n\n")
+	}
+	return strings.TrimRight(text, "\n") + "\n"
+}

@@ -1,0 +1,143 @@
+package checker
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/kurs-course/kurs/internal/course"
+)
+
+// A pool whose TryAcquire and Release hold a mutex but whose InUse reads
+// without it: the counts stay right, so the stress passes; only the race
+// detector sees the data race.
+const racyInUse = `package bulkheadpool
+
+import "sync"
+
+type Pool struct {
+	mu          sync.Mutex
+	size, inUse int
+}
+
+func New(size int) *Pool { return &Pool{size: max(size, 0)} }
+
+func (p *Pool) TryAcquire() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.inUse >= p.size {
+		return false
+	}
+	p.inUse++
+	return true
+}
+
+func (p *Pool) Release() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.inUse > 0 {
+		p.inUse--
+	}
+}
+
+func (p *Pool) InUse() int { return p.inUse }
+`
+
+func checkBulkhead(t *testing.T, src string) *Result {
+	t.Helper()
+	c, err := course.Load(os.DirFS(".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ex, ok := c.Exercise("bulkheadpool")
+	if !ok || !ex.Concurrent {
+		t.Fatal("bulkheadpool is not a concurrent exercise")
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "bulkheadpool.go"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, err := (&Checker{TempDir: t.TempDir()}).Check(context.Background(), ex, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// TestRaceDetector checks a data race that keeps every count right: with
+// a C compiler the race-enabled build fails it, confined like every
+// learner's program, with the detector's report in the output; without
+// one the stress alone passes it, and the result says so.
+func TestRaceDetector(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the learner's program twice")
+	}
+	res := checkBulkhead(t, racyInUse)
+	if !raceSupported() {
+		if res.Status != Pass || res.Concurrency != ConcurrencyStress {
+			t.Fatalf("without a C compiler: %s, concurrency %q; want pass, %q", res.Status, res.Concurrency, ConcurrencyStress)
+		}
+		return
+	}
+	if res.Concurrency != ConcurrencyRace {
+		t.Fatalf("concurrency %q, want %q (did the race build fail?)", res.Concurrency, ConcurrencyRace)
+	}
+	if res.Status != Fail || res.Score != 0 {
+		t.Fatalf("status %s, score %d; want fail, 0", res.Status, res.Score)
+	}
+	f := res.FirstFailure()
+	if f == nil || f.Failure == nil || !strings.HasPrefix(f.Name, "concurrent/") || !strings.HasPrefix(f.Failure.Call, "races(") {
+		t.Fatalf("first failure %+v, want a concurrent/ test failing on races(…)", f)
+	}
+	for _, want := range []string{"WARNING: DATA RACE", "bulkheadpool/bulkheadpool.go:", "(*Pool).InUse()"} {
+		if !strings.Contains(res.Output, want) {
+			t.Errorf("output lacks %q:\n%s", want, res.Output)
+		}
+	}
+	for _, unwanted := range []string{"internal/harness", "reading executable name", module} {
+		if strings.Contains(res.Output, unwanted) {
+			t.Errorf("output holds %q:\n%s", unwanted, res.Output)
+		}
+	}
+}
+
+// TestRaceReport keeps the learner's and the test program's frames of a
+// race report and drops the harness's.
+func TestRaceReport(t *testing.T) {
+	out := `printed by the learner
+==1==WARNING: reading executable name failed with errno 1, some stack frames may not be symbolized
+==================
+WARNING: DATA RACE
+Read at 0x00c00001e088 by goroutine 35:
+  github.com/kurs-course/kurs/bulkheadpool.(*Pool).InUse()
+      github.com/kurs-course/kurs/bulkheadpool/bulkheadpool.go:31 +0x2c
+  main.(*stress).Work()
+      github.com/kurs-course/kurs/internal/run/driver.go:154 +0x14a
+  github.com/kurs-course/kurs/internal/harness.Catch()
+      github.com/kurs-course/kurs/internal/harness/trace.go:239 +0x116
+
+Goroutine 35 (running) created at:
+  github.com/kurs-course/kurs/internal/harness.Stress.stress()
+      github.com/kurs-course/kurs/internal/harness/stress.go:224 +0x49c
+
+==================
+`
+	want := `==================
+WARNING: DATA RACE
+Read at 0x00c00001e088 by goroutine 35:
+  bulkheadpool.(*Pool).InUse()
+      bulkheadpool/bulkheadpool.go:31 +0x2c
+  main.(*stress).Work()
+      internal/run/driver.go:154 +0x14a
+
+==================
+`
+	if got := raceReport(out); got != want {
+		t.Errorf("raceReport:\n%s\nwant:\n%s", got, want)
+	}
+	if got := raceReport("no race here\n"); got != "" {
+		t.Errorf("raceReport without a race = %q", got)
+	}
+}
