@@ -11,8 +11,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/kurs-course/kurs/checker"
 	"github.com/kurs-course/kurs/i18n"
 	"github.com/kurs-course/kurs/internal/harness"
+	"github.com/kurs-course/kurs/internal/report"
 )
 
 // breakerLate is the seed's trace New(3, 5) as a breaker that probes one
@@ -174,20 +176,40 @@ func TestDrawNothingToDraw(t *testing.T) {
 	assert.Len(t, find(nodes, "circle", "want"), 8)
 }
 
-func TestTraceRowsSideBySide(t *testing.T) {
-	rows := traceRows(i18n.New("en"), breakerLate)
-	require.Len(t, rows, 9, "New, seven steps that ran, the failing one")
-	assert.Equal(t, "New(3, 5)", rows[0].Call)
-	assert.Equal(t, rowView{N: "7", Call: "Allow(8)", WantRet: "false", WantObs: "open", GotRet: "false", GotObs: "open"}, rows[7])
-	last := rows[8]
-	assert.True(t, last.Failing)
-	assert.Equal(t, []string{"true", "half_open", "false", "open"}, []string{last.WantRet, last.WantObs, last.GotRet, last.GotObs})
-	assert.True(t, last.RetBad)
-	assert.True(t, last.ObsBad)
+// TestTraceViewSideBySide: the table lays out the explanation's rows,
+// expected and actual side by side, with the values as the terminal
+// writes them.
+func TestTraceViewSideBySide(t *testing.T) {
+	p := i18n.New("en")
+	explain := func(f *harness.Failure) *traceView {
+		res := &checker.Result{Status: checker.Fail, Tests: []checker.Test{{Name: "seed", Status: checker.Fail, Failure: f}}}
+		te := report.ExplainTest(p, nil, res, &res.Tests[0])
+		require.NotNil(t, te.Trace)
+		return newTraceView(p, te.Trace)
+	}
+	tv := explain(breakerLate)
+	require.Len(t, tv.Rows, 9, "New, seven steps that ran, the failing one")
+	require.Len(t, tv.Columns, 2, "returns and State()")
+	assert.Equal(t, "New(3, 5)", tv.Rows[0].Call)
+	assert.Equal(t, traceRow{Kind: report.RowStep, N: "7", Call: "Allow(8)",
+		Want: []cellView{{Value: "false"}, {Value: `"open"`}}, Got: []cellView{{Value: "false"}, {Value: `"open"`}}}, tv.Rows[7])
+	last := tv.Rows[8]
+	assert.Equal(t, report.RowFailing, last.Kind)
+	assert.Equal(t, []cellView{{Value: "true"}, {Value: `"half_open"`}}, last.Want)
+	assert.Equal(t, []cellView{{Value: "false", Bad: true}, {Value: `"open"`, Bad: true}}, last.Got)
 
-	rows = traceRows(i18n.New("en"), bucketNoCap)
-	assert.False(t, rows[8].RetBad, "both returned true")
-	assert.True(t, rows[8].ObsBad)
+	tv = explain(bucketNoCap)
+	assert.False(t, tv.Rows[8].Got[0].Bad, "both returned true")
+	assert.True(t, tv.Rows[8].Got[1].Bad)
+
+	// Without a returned value, the column is left out.
+	f := *breakerLate
+	f.Done = f.Done[:6]
+	f.Step, f.Call, f.Want.Ret, f.Got.Ret = 7, "Allow(8)", "", ""
+	f.Want.Obs, f.Got.Obs = "open", "closed"
+	tv = explain(&f)
+	assert.Len(t, tv.Columns, 1)
+	assert.Len(t, tv.Rows[len(tv.Rows)-1].Got, 1)
 }
 
 func TestDrawCompoundObservation(t *testing.T) {

@@ -9,12 +9,12 @@ import (
 	"net/http"
 	"path"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/kurs-course/kurs/checker"
 	"github.com/kurs-course/kurs/i18n"
 	"github.com/kurs-course/kurs/internal/course"
+	"github.com/kurs-course/kurs/internal/report"
 	"github.com/kurs-course/kurs/internal/workspace"
 )
 
@@ -283,7 +283,8 @@ type hintView struct {
 
 type quizCaseView struct {
 	Case     int
-	Question template.HTML // empty when the task could not be taken apart
+	Label    string // "Case 1", the legend
+	Question template.HTML
 	Options  []optionView
 	Chosen   string
 	Mark     string // pass or fail in the latest result, else empty
@@ -291,7 +292,7 @@ type quizCaseView struct {
 
 type optionView struct {
 	Letter string
-	Text   template.HTML // empty when the task could not be taken apart
+	Text   template.HTML
 }
 
 type exerciseData struct {
@@ -304,6 +305,9 @@ type exerciseData struct {
 	Code        []codeFile
 	Mark        codeMark
 	Points      int
+	// Scoring states how the exercise earns its points, as kurs check
+	// does.
+	Scoring     string
 	Quiz        []quizCaseView
 	QuizProblem string
 	Hints       hintView
@@ -384,6 +388,7 @@ func (s *Server) exerciseData(p *i18n.Printer, ex *course.Exercise) (*exerciseDa
 	d := &exerciseData{
 		ID: ex.ID, Title: ex.Title.In(p.Lang()), Lesson: ex.Lesson, Summary: summary,
 		Dir: s.ws.ExerciseDir(ex.ID), Points: ex.Points, Passed: ep.Passed,
+		Scoring: report.Scoring(p, ex),
 	}
 	if l, ok := s.course.Lesson(ex.Lesson); ok {
 		d.LessonTitle = l.Title.In(p.Lang())
@@ -409,22 +414,15 @@ func (s *Server) exerciseData(p *i18n.Printer, ex *course.Exercise) (*exerciseDa
 		if qerr != nil {
 			d.QuizProblem = quizProblem(p, qerr)
 		}
-		task, split := s.splitQuiz(ex, p.Lang())
-		if split {
-			d.Summary = task.Intro
+		if intro, ok := s.quizIntro(ex, p.Lang()); ok {
+			d.Summary = intro
 		}
 		marks := quizMarks(res)
 		for i, c := range ex.Quiz {
-			v := quizCaseView{Case: c.Case, Mark: marks[c.Case]}
-			if split {
-				v.Question = task.Cases[i].Question
-			}
-			for _, o := range quizOptions(c) {
-				ov := optionView{Letter: o}
-				if split {
-					ov.Text = task.Cases[i].Options[o]
-				}
-				v.Options = append(v.Options, ov)
+			v := quizCaseView{Case: c.Case, Label: c.Label.In(p.Lang()), Mark: marks[c.Case]}
+			v.Question = s.markdown(c.Question.In(p.Lang()))
+			for _, o := range c.Letters() {
+				v.Options = append(v.Options, optionView{Letter: o, Text: inline(s.markdown(c.Choices[o].In(p.Lang())))})
 			}
 			if i < len(chosen) {
 				v.Chosen = chosen[i]
@@ -466,15 +464,6 @@ func (s *Server) hints(p *i18n.Printer, ex *course.Exercise, seen int) hintView 
 		v.Next = seen + 1
 	}
 	return v
-}
-
-func quizOptions(c course.QuizCase) []string {
-	var opts []string
-	for k := range c.Options {
-		opts = append(opts, k)
-	}
-	slices.Sort(opts)
-	return opts
 }
 
 func (s *Server) resultFragment(w http.ResponseWriter, r *http.Request) {

@@ -213,7 +213,7 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request) {
 		if v == "" {
 			continue
 		}
-		if !slices.Contains(quizOptions(c), v) {
+		if !slices.Contains(c.Letters(), v) {
 			s.message(w, r, http.StatusBadRequest, p.T("web.quiz.bad_option", "Case", c.Case, "Given", v))
 			return
 		}

@@ -3,16 +3,19 @@ package web
 import (
 	"html/template"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/kurs-course/kurs/checker"
 	"github.com/kurs-course/kurs/i18n"
 	"github.com/kurs-course/kurs/internal/course"
-	"github.com/kurs-course/kurs/internal/harness"
 	"github.com/kurs-course/kurs/internal/report"
-	"github.com/kurs-course/kurs/internal/textsafe"
 )
+
+// The page explains a result as kurs check does: package report turns the
+// result into an explanation (report.Explain), and this file only lays
+// that explanation out as HTML. The headline, the step, the values, which
+// steps are elided and which are greyed all come from the explanation, so
+// the page and the terminal cannot disagree.
 
 // resultView is a check's result as the page shows it.
 type resultView struct {
@@ -21,36 +24,60 @@ type resultView struct {
 	Points   string
 	Checked  string // the time of the check, HH:MM:SS
 	Seq      int
+	Duration string
 	Problem  string
-	Failing  *failView
+	Quiz     bool
+	Tests    []testView
 	Others   []string // names of further failing tests
-	Quiz     []string // one line per quiz case
-	Notes    []string
 	Output   string
 	Cut      bool
-	Duration string
 }
 
-// failView is the first failing test: where the learner's code departs,
-// as a table and, for traces, a drawing.
-type failView struct {
-	Name     string
+// testView is one explained test: a quiz case on one line, or a failing
+// test with its headline and its trace as a table (and a drawing).
+type testView struct {
+	Name     string // the test's id, with its kind when known
+	Pass     bool
 	Random   string
 	Headline string
-	Text     string // for failures that are not traces
-	Observe  string
-	Rows     []rowView
+	Detail   string
+	Step     int // the step that departed, -1 for none
+	Trace    *traceView
 	Drawing  template.HTML
+	Observe  string // what the drawing shows, for its caption
 }
 
-// rowView is one step of a failing trace, expected and actual side by
-// side.
-type rowView struct {
-	N                       string
-	Call                    string
-	WantRet, WantObs        string
-	GotRet, GotObs          string
-	Failing, RetBad, ObsBad bool
+// traceView is report.Trace laid out as a table: the step, the call, and
+// for each side (expected, your code) the same value columns.
+type traceView struct {
+	ID      string // "trace" for the first table of the page
+	Columns []columnView
+	Span    int // the value columns of both sides, for a row's note
+	Rows    []traceRow
+}
+
+// columnView is one value column: the return value or one observation.
+type columnView struct {
+	Head template.HTML // the heading under "expected" and "your code"
+	// WantLabel and GotLabel name the cell where the table stacks on a
+	// narrow screen.
+	WantLabel, GotLabel string
+}
+
+// traceRow is one row of report.Trace.
+type traceRow struct {
+	Kind      report.RowKind
+	N         string
+	Call      string
+	Want, Got []cellView
+	// Note stands in place of the values: the count of an elided run, or
+	// the remark on the first step the test would have made next.
+	Note string
+}
+
+type cellView struct {
+	Value string
+	Bad   bool
 }
 
 // resultView returns the latest result of ex since the server started, or
@@ -69,139 +96,119 @@ func (s *Server) resultView(p *i18n.Printer, ex *course.Exercise) *resultView {
 	return v
 }
 
+// newResultView lays out report.Explain's explanation of res.
 func newResultView(p *i18n.Printer, ex *course.Exercise, res *checker.Result) *resultView {
+	e := report.Explain(p, ex, res, report.Options{})
 	v := &resultView{
-		Status:   string(res.Status),
-		Summary:  report.Summary(p, res),
-		Points:   p.T("result.points", "Score", res.Score, "Max", res.MaxScore),
-		Output:   textsafe.Text(p, res.Output, textsafe.OutputMax),
-		Cut:      res.Truncated,
+		Status:   string(e.Status),
+		Summary:  e.Summary,
+		Points:   e.Points,
 		Duration: res.Duration.Round(10 * time.Millisecond).String(),
+		Problem:  e.Problem,
+		Quiz:     e.Quiz,
+		Others:   e.Others,
+		Output:   e.Output,
+		Cut:      e.OutputCut,
 	}
-	if res.Status == checker.Error {
-		v.Problem = report.Problem(p, res.Problem)
-		return v
-	}
-	quiz := len(ex.Quiz) > 0
 	first := res.FirstFailure()
-	for i := range res.Tests {
-		t := &res.Tests[i]
-		switch {
-		case quiz:
-			v.Quiz = append(v.Quiz, report.Test(p, ex, res, t))
-		case t == first:
-			v.Failing = failingView(p, ex, res, t)
-		case t.Status != checker.Pass:
-			v.Others = append(v.Others, t.Name)
-		case t.Note != nil:
-			v.Notes = append(v.Notes, report.Test(p, ex, res, t))
+	tables := 0
+	for i := range e.Tests {
+		t := &e.Tests[i]
+		tv := testView{Name: t.Name, Pass: t.Status == checker.Pass, Random: t.Random,
+			Headline: t.Headline, Detail: t.Detail, Step: t.Step}
+		if t.Title != "" {
+			tv.Name += " (" + t.Title + ")"
 		}
+		if t.Trace != nil {
+			tv.Trace = newTraceView(p, t.Trace)
+			if tables == 0 {
+				tv.Trace.ID = "trace"
+			}
+			tables++
+		}
+		if first != nil && first.Name == t.Name && t.Trace != nil {
+			// The drawing shows the observations over time; it needs
+			// every step, including those the table elides.
+			f := report.Bound(p, first.Failure)
+			tv.Drawing, tv.Observe = drawTrace(p, f), f.Observe
+		}
+		v.Tests = append(v.Tests, tv)
 	}
 	return v
 }
 
-func failingView(p *i18n.Printer, ex *course.Exercise, res *checker.Result, t *checker.Test) *failView {
-	fv := &failView{Name: t.Name}
-	f := report.Bound(p, t.Failure) // values from the learner's code, escaped and cut
-	if f == nil || (f.Kind != harness.Mismatch && f.Kind != harness.Panicked && f.Kind != harness.Timeout) {
-		fv.Text = report.Test(p, ex, res, t)
-		return fv
+// newTraceView lays out a trace: the returned value's column only when a
+// step returns something, then one column per observation, on each side.
+func newTraceView(p *i18n.Printer, tr *report.Trace) *traceView {
+	tv := &traceView{}
+	want, got := p.T("web.trace.want"), p.T("web.trace.got")
+	if tr.Returns {
+		tv.Columns = append(tv.Columns, columnView{Head: template.HTML(template.HTMLEscapeString(p.T("web.trace.returns"))),
+			WantLabel: p.T("web.trace.want_returns"), GotLabel: p.T("web.trace.got_returns")})
 	}
-	switch {
-	case f.Original > 0:
-		fv.Random = p.T("trace.random", "Index", f.Index+1, "Seed", f.Seed, "Original", f.Original)
-	case f.Seed != 0:
-		fv.Random = p.T("trace.random_unshrunk", "Index", f.Index+1, "Seed", f.Seed)
+	for _, name := range tr.Observe {
+		tv.Columns = append(tv.Columns, columnView{Head: template.HTML("<code>" + template.HTMLEscapeString(name) + "</code>"),
+			WantLabel: want + " " + name, GotLabel: got + " " + name})
 	}
-	switch {
-	case f.Kind == harness.Panicked:
-		fv.Headline = p.T("trace.panic", "Step", f.Step, "Call", f.Call, "Value", f.Panic,
-			"Frame", strings.TrimPrefix(f.Frame, "github.com/kurs-course/kurs/"))
-	case f.Kind == harness.Timeout:
-		fv.Headline = p.T("trace.timeout", "Step", f.Step, "Call", f.Call)
-	case f.Step == 0:
-		fv.Headline = p.T("trace.first_new", "Call", f.Call)
-	default:
-		fv.Headline = p.T("trace.first", "Step", f.Step, "Call", f.Call)
-	}
-	fv.Observe = f.Observe
-	fv.Rows = traceRows(p, f)
-	fv.Drawing = drawTrace(p, f)
-	return fv
-}
-
-// traceRows returns the constructor, the steps that ran and the failing
-// step. A step ran only if it gave what was expected, so for those rows
-// both sides are the same.
-func traceRows(p *i18n.Printer, f *harness.Failure) []rowView {
-	rows := []rowView{{Call: harness.FormatCall("New", f.New)}}
-	if f.Step == 0 {
-		r := &rows[0]
-		r.Failing = true
-		switch f.Kind {
-		case harness.Mismatch:
-			r.WantObs, r.GotObs = quoteEmpty(f.Want.Obs), quoteEmpty(f.Got.Obs)
-			r.ObsBad = !sameValue(f.Want.Obs, f.Got.Obs)
-		case harness.Panicked:
-			r.GotRet = p.T("web.trace.panic")
-			r.WantObs = f.Want.Obs
-		case harness.Timeout:
-			r.GotRet = p.T("web.trace.timeout")
+	tv.Span = 2 * len(tv.Columns)
+	after := false
+	for _, r := range tr.Rows {
+		row := traceRow{Kind: r.Kind, N: strconv.Itoa(r.N), Call: r.Call}
+		switch r.Kind {
+		case report.RowNew:
+			row.N = ""
+			row.Want, row.Got = cells(tr, &r)
+		case report.RowStep:
+			row.Want, row.Got = cells(tr, &r)
+		case report.RowFailing:
+			if r.N == 0 {
+				row.N = ""
+			}
+			if row.Call == "" {
+				row.Call = "?"
+			}
+			row.Want, row.Got = cells(tr, &r)
+			if r.Panicked || r.TimedOut {
+				what := p.T("web.trace.panic")
+				if r.TimedOut {
+					what = p.T("web.trace.timeout")
+				}
+				for i := range row.Got {
+					row.Got[i] = cellView{}
+				}
+				if len(row.Got) > 0 {
+					row.Got[0] = cellView{Value: what, Bad: true}
+				}
+			}
+		case report.RowElided:
+			row.N, row.Call = "⋮", ""
+			row.Note = p.T("trace.elided", "Count", r.Elided)
+		case report.RowAfter:
+			if !after {
+				row.Note = p.T("trace.after")
+				after = true
+			}
 		}
-		if f.Call != "" && !strings.HasPrefix(f.Call, "New(") {
-			r.Call = harness.FormatCall("New", f.New) + "; " + f.Call
+		tv.Rows = append(tv.Rows, row)
+	}
+	return tv
+}
+
+// cells returns a row's values on each side, one per column of tr.
+func cells(tr *report.Trace, r *report.Row) (want, got []cellView) {
+	add := func(c report.Cell) {
+		want = append(want, cellView{Value: c.Want})
+		got = append(got, cellView{Value: c.Got, Bad: c.Differs})
+	}
+	if tr.Returns {
+		add(r.Ret)
+	}
+	for i := range tr.Observe {
+		var c report.Cell
+		if i < len(r.Obs) {
+			c = r.Obs[i]
 		}
-		return rows
+		add(c)
 	}
-	for i, d := range f.Done {
-		rows = append(rows, rowView{N: strconv.Itoa(i + 1), Call: d.Call,
-			WantRet: d.Got.Ret, WantObs: d.Got.Obs, GotRet: d.Got.Ret, GotObs: d.Got.Obs})
-	}
-	r := rowView{N: strconv.Itoa(f.Step), Call: f.Call, Failing: true}
-	switch f.Kind {
-	case harness.Mismatch:
-		r.WantRet, r.WantObs, r.GotRet, r.GotObs = f.Want.Ret, quoteEmpty(f.Want.Obs), f.Got.Ret, quoteEmpty(f.Got.Obs)
-		r.RetBad = !sameValue(f.Want.Ret, f.Got.Ret)
-		r.ObsBad = !sameValue(f.Want.Obs, f.Got.Obs)
-	case harness.Panicked:
-		r.WantRet, r.WantObs = f.Want.Ret, f.Want.Obs
-		r.GotRet, r.RetBad = p.T("web.trace.panic"), true
-	case harness.Timeout:
-		r.GotRet, r.RetBad = p.T("web.trace.timeout"), true
-	}
-	return append(rows, r)
-}
-
-// quoteEmpty shows an empty observation as Go writes the empty string, so
-// that an empty cell does not look like a missing one.
-func quoteEmpty(s string) string {
-	if s == "" {
-		return `""`
-	}
-	return s
-}
-
-// sameValue reports whether two results are equal as the harness compares
-// them: numbers within a billionth.
-func sameValue(a, b string) bool {
-	if a == b {
-		return true
-	}
-	x, err1 := strconv.ParseFloat(a, 64)
-	y, err2 := strconv.ParseFloat(b, 64)
-	if err1 != nil || err2 != nil {
-		return false
-	}
-	d := x - y
-	if d < 0 {
-		d = -d
-	}
-	return d <= 1e-9*max(1, abs(x), abs(y))
-}
-
-func abs(x float64) float64 {
-	if x < 0 {
-		return -x
-	}
-	return x
+	return want, got
 }

@@ -29,25 +29,37 @@ func TestResultViewBoundsLearnerValues(t *testing.T) {
 	for lang, note := range map[string]string{"en": "more bytes not shown]", "de": "weitere Bytes nicht angezeigt]"} {
 		p := i18n.New(lang)
 		v := newResultView(p, ex, res)
-		require.NotNil(t, v.Failing)
+		require.NotEmpty(t, v.Tests)
+		tr := v.Tests[0].Trace
+		require.NotNil(t, tr)
+		value := func(row, side, col int) string {
+			cells := tr.Rows[row].Want
+			if side == 1 {
+				cells = tr.Rows[row].Got
+			}
+			return cells[col].Value
+		}
 		shown := []string{v.Output}
-		for _, r := range v.Failing.Rows {
-			shown = append(shown, r.Call, r.WantRet, r.WantObs, r.GotRet, r.GotObs)
+		for _, r := range tr.Rows {
+			shown = append(shown, r.Call)
+			for i := range r.Want {
+				shown = append(shown, r.Want[i].Value, r.Got[i].Value)
+			}
 		}
 		for _, s := range shown {
 			assert.Less(t, len(s), 40<<10)
 			assert.False(t, strings.ContainsAny(s, "\x1b\x07\x00\u009b"), "%.60q", s)
 		}
-		assert.Contains(t, v.Failing.Rows[1].GotObs, note)
-		assert.Contains(t, v.Failing.Rows[2].GotObs, note)
+		assert.Contains(t, value(1, 1, 1), note)
+		assert.Contains(t, value(2, 1, 1), note)
 		assert.Contains(t, v.Output, note)
-		assert.Contains(t, v.Failing.Rows[2].GotRet, `\x1b]0;pwned\x07`)
+		assert.Contains(t, value(2, 1, 0), `\x1b]0;pwned\a`)
 
 		res.Tests[0], res.Tests[1] = res.Tests[1], res.Tests[0]
 		v = newResultView(p, ex, res)
 		res.Tests[0], res.Tests[1] = res.Tests[1], res.Tests[0]
-		assert.Less(t, len(v.Failing.Headline), 2<<10)
-		assert.Contains(t, v.Failing.Headline, note)
-		assert.False(t, strings.ContainsAny(v.Failing.Headline, "\x1b\x07\x00\u009b"))
+		assert.Less(t, len(v.Tests[0].Headline), 2<<10)
+		assert.Contains(t, v.Tests[0].Headline, note)
+		assert.False(t, strings.ContainsAny(v.Tests[0].Headline, "\x1b\x07\x00\u009b"))
 	}
 }

@@ -24,6 +24,7 @@ import (
 	"github.com/kurs-course/kurs/i18n"
 	"github.com/kurs-course/kurs/internal/course"
 	"github.com/kurs-course/kurs/internal/harness"
+	"github.com/kurs-course/kurs/internal/report"
 	"github.com/kurs-course/kurs/internal/workspace"
 )
 
@@ -31,8 +32,8 @@ import (
 // learner's file (editable in the page), the check and its result on the
 // other. This file holds what that needs beyond showing a result: the
 // line a result points at, saving from the page, the next exercise, and
-// the quiz's task taken apart so that each option's text stands in its
-// label.
+// the quiz's introduction (its cases and options come from the course
+// model).
 
 // maxSource is the largest file the page saves; the checker refuses
 // larger ones anyway.
@@ -79,7 +80,7 @@ func (s *Server) markOf(ex *course.Exercise, res *checker.Result) codeMark {
 		return codeMark{}
 	}
 	f := t.Failure
-	if fr := strings.TrimPrefix(f.Frame, "github.com/kurs-course/kurs/"); fr != "" {
+	if fr := report.Frame(f.Frame); fr != "" {
 		if i := strings.LastIndex(fr, ":"); i > 0 {
 			if line, err := strconv.Atoi(fr[i+1:]); err == nil {
 				return codeMark{File: fr[:i], Line: line}
@@ -330,98 +331,31 @@ func (s *Server) link(p *i18n.Printer, ex *course.Exercise) *linkView {
 	return v
 }
 
-// quizTask is a quiz's task taken apart: the introduction, and for each
-// case its question and the text of each option. The course writes a
-// quiz's task as Markdown, a paragraph per case followed by a list whose
-// items start with the option's letter in bold ("- **A** …"); what follows
-// the last list tells how to answer in the file, which the page does not
-// need.
-type quizTask struct {
-	Intro template.HTML
-	Cases []quizCaseText
-}
-
-type quizCaseText struct {
-	Question template.HTML
-	Options  map[string]template.HTML
-}
-
-// caseLabel is the bold number that starts a case's question: "**Case 1.**".
-var caseLabel = regexp.MustCompile(`^\*\*[^*]*[0-9]+[.:]?\*\*[.:]?\s*`)
-
-// optionItem is one option of a case: "- **A** text".
-var optionItem = regexp.MustCompile(`^[-*] \*\*([A-Z])\*\*:?\s+(.+)$`)
-
-// splitQuiz takes the quiz's task apart, or reports false when it is not
-// written as described at quizTask.
-func (s *Server) splitQuiz(ex *course.Exercise, lang string) (*quizTask, bool) {
-	src := strings.ReplaceAll(ex.Summary.In(lang), "\r\n", "\n")
-	blocks := strings.Split(src, "\n\n")
-	var intro []string
-	var cases []quizCaseText
-	question := -1 // index of the block that asks the next case's question
-	for i, b := range blocks {
-		b = strings.TrimSpace(b)
-		opts, isList := optionList(b)
-		if !isList {
-			if len(cases) == 0 {
-				intro = append(intro, b)
-			}
-			question = i
-			continue
-		}
-		if question < 0 || len(intro) == 0 {
-			return nil, false
-		}
-		if len(cases) == 0 {
-			intro = intro[:len(intro)-1] // the first question is not intro
-		}
-		// The legend numbers the case already.
-		q, err := s.md.render(caseLabel.ReplaceAllString(strings.TrimSpace(blocks[question]), ""))
-		if err != nil {
-			return nil, false
-		}
-		c := quizCaseText{Question: q, Options: map[string]template.HTML{}}
-		for letter, text := range opts {
-			html, err := s.md.render(text)
-			if err != nil {
-				return nil, false
-			}
-			c.Options[letter] = inline(html)
-		}
-		cases = append(cases, c)
-		question = -1
-	}
-	if len(cases) != len(ex.Quiz) {
-		return nil, false
-	}
-	for i, c := range ex.Quiz {
-		for _, o := range quizOptions(c) {
-			if _, ok := cases[i].Options[o]; !ok {
-				return nil, false
-			}
-		}
-	}
-	html, err := s.md.render(strings.Join(intro, "\n\n"))
+// quizIntro returns what a quiz's task says before its cases: the text of
+// task.LANG.md up to the line course.QuizMarker. The cases themselves
+// come from the course model (course.QuizCase), and what the task says
+// after them tells how to answer in the file, which the page does not
+// need. It reports false when the task has no such line.
+func (s *Server) quizIntro(ex *course.Exercise, lang string) (template.HTML, bool) {
+	task, err := fs.ReadFile(s.course.FS(), path.Join("exercises", ex.ID, "task."+lang+".md"))
 	if err != nil {
-		return nil, false
+		return "", false
 	}
-	return &quizTask{Intro: html, Cases: cases}, true
+	before, _, ok := strings.Cut(strings.ReplaceAll(string(task), "\r\n", "\n"), course.QuizMarker)
+	if !ok {
+		return "", false
+	}
+	return s.markdown(before), true
 }
 
-// optionList returns the options of a block in which every line is an
-// option, by letter.
-func optionList(block string) (map[string]string, bool) {
-	lines := strings.Split(block, "\n")
-	opts := map[string]string{}
-	for _, l := range lines {
-		m := optionItem.FindStringSubmatch(strings.TrimSpace(l))
-		if m == nil {
-			return nil, false
-		}
-		opts[m[1]] = m[2]
+// markdown renders Markdown from the course, or shows it as text when it
+// cannot be rendered.
+func (s *Server) markdown(src string) template.HTML {
+	html, err := s.md.render(src)
+	if err != nil {
+		return template.HTML("<p>" + template.HTMLEscapeString(src) + "</p>")
 	}
-	return opts, len(opts) > 0
+	return html
 }
 
 // inline strips the paragraph around a one-paragraph rendering, for use
