@@ -294,6 +294,29 @@ func TestBrowser(t *testing.T) {
 	assert.Equal(t, "2", eval("bad cells", `String(document.querySelectorAll("#trace tr.failing td.bad").length)`))
 	assert.Equal(t, "true", eval("drawing", `String(document.querySelector("#drawing svg path.learner") !== null && document.querySelector("#drawing svg path.want") !== null)`))
 
+	// kurs check explains the same result alike: the same headline, the
+	// same step and call, the same values expected and got.
+	var check bytes.Buffer
+	cli.Main(context.Background(), []string{"check", "circuitbreaker", "--workspace", dir},
+		cli.IO{Out: &check, Err: io.Discard, Getwd: func() (string, error) { return dir, nil }, Getenv: func(k string) string {
+			if strings.HasPrefix(k, "KURS_") || k == "LANG" || strings.HasPrefix(k, "LC_") {
+				return ""
+			}
+			return os.Getenv(k)
+		}})
+	assert.Contains(t, check.String(), "\n    "+text("p.headline")+"\n", "the headline")
+	failing := fmt.Sprintf(`✗ +%s  %s `, regexp.QuoteMeta(text("#trace tr.failing td.n")), regexp.QuoteMeta(text("#trace tr.failing td.call")))
+	assert.Regexp(t, failing, check.String(), "the step and its call")
+	sides := strings.Split(eval("values", `(() => {
+		const heads = [...document.querySelectorAll("#trace thead tr:nth-child(2) th.want")].map((th) => th.querySelector("code") ? th.textContent : "");
+		const side = (cls) => [...document.querySelectorAll("#trace tr.failing td." + cls)]
+			.map((td, i) => td.textContent === "" ? "" : (heads[i] ? heads[i] + " = " : "") + td.textContent).filter(Boolean).join(", ");
+		return side("want") + "\n" + side("got");
+	})()`), "\n")
+	require.Len(t, sides, 2)
+	assert.Contains(t, check.String(), "expected: "+sides[0]+"\n", "the expected values")
+	assert.Contains(t, check.String(), "got:      "+sides[1]+"\n", "the values got")
+
 	// Saving right code.
 	ref, err := fs.ReadFile(c.FS(), "exercises/circuitbreaker/solution/circuitbreaker.go")
 	require.NoError(t, err)
