@@ -3,6 +3,7 @@ package web
 import (
 	"bytes"
 	"compress/gzip"
+	"html/template"
 	"io"
 	"net/http"
 	"net/url"
@@ -14,6 +15,9 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/kurs-course/kurs/i18n"
+	"github.com/kurs-course/kurs/internal/report"
 )
 
 // backups returns the backups of one file of the workspace.
@@ -101,16 +105,45 @@ func TestQuizInThePage(t *testing.T) {
 
 	_, de := ts.get(t, "/exercise/bulkheadquiz?lang=de")
 	assert.Contains(t, de, "Feste, getrennte Pools")
+	assert.Contains(t, de, "<legend>Fall 1 ", "the case's label from quiz.de.md")
+
+	// Cases, questions and options are the course model's.
+	ex, _ := ts.course.Exercise("bulkheadquiz")
+	for _, c := range ex.Quiz {
+		assert.Contains(t, page, "<legend>"+c.Label.In("en")+" ")
+		for _, l := range c.Letters() {
+			assert.Contains(t, page, `value="`+l+`"`)
+		}
+	}
+
+	// The scoring rule, in the words of kurs check, in both languages.
+	for lang, page := range map[string]string{"en": page, "de": de} {
+		assert.Contains(t, page, `<p class="scoring" id="scoring">`+template.HTMLEscapeString(report.Scoring(i18n.New(lang), ex))+`</p>`, lang)
+	}
+	_, cb := ts.get(t, "/exercise/circuitbreaker?lang=de")
+	cbEx, _ := ts.course.Exercise("circuitbreaker")
+	assert.Contains(t, cb, template.HTMLEscapeString(report.Scoring(i18n.New("de"), cbEx)), "all or nothing for code")
+
+	// Two wrong answers: both explained, and no case counted as a test
+	// that fails.
+	code, body := ts.post(t, "/exercise/bulkheadquiz/answer", url.Values{"case1": {"A"}, "case2": {"B"}})
+	require.Equal(t, http.StatusOK, code, body)
+	assert.Contains(t, body, "✗ Case 1: A is not the best choice.")
+	assert.Contains(t, body, "✗ Case 2: B is not the best choice.")
+	assert.Contains(t, body, "0 of 2 cases right")
+	assert.NotContains(t, body, "tests fail")
 
 	// Each change backs up once; a check without a change does not.
-	code, body := ts.post(t, "/exercise/bulkheadquiz/answer", url.Values{"case1": {"D"}, "case2": {"B"}})
+	backups := len(ts.backups(t, "bulkheadquiz/bulkheadquiz.go"))
+	code, body = ts.post(t, "/exercise/bulkheadquiz/answer", url.Values{"case1": {"D"}, "case2": {"B"}})
 	require.Equal(t, http.StatusOK, code, body)
 	assert.Contains(t, body, `data-cases="1=pass 2=fail "`)
+	assert.Contains(t, body, "✓ Case 1: right.", "a right case is marked right")
 	for range 3 {
 		code, body = ts.post(t, "/exercise/bulkheadquiz/answer", url.Values{"case1": {"D"}, "case2": {"B"}})
 		require.Equal(t, http.StatusOK, code, body)
 	}
-	assert.Len(t, ts.backups(t, "bulkheadquiz/bulkheadquiz.go"), 1)
+	assert.Len(t, ts.backups(t, "bulkheadquiz/bulkheadquiz.go"), backups+1)
 	_, page = ts.get(t, "/exercise/bulkheadquiz?lang=en")
 	assert.Regexp(t, `<fieldset id="case1" class="case pass">`, page)
 	assert.Contains(t, page, "✓ right")
