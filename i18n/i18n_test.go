@@ -23,10 +23,10 @@ func TestCatalogsMatch(t *testing.T) {
 }
 
 // usedID finds message ids in calls such as p.T("id", …) or e.usage("id").
-var usedID = regexp.MustCompile(`(?:\.T|usage)\("([a-z_]+\.[a-z_.]+)"`)
+var usedID = regexp.MustCompile(`(?:\.T|usage)\("([a-z_]+\.[a-z_.]+)"\s*[,)]`)
 
 // prefixed finds ids built from a prefix, such as "problem."+kind.
-var prefixed = regexp.MustCompile(`(?:\.T|usage)\("([a-z_]+\.)"\s*\+`)
+var prefixed = regexp.MustCompile(`(?:\.T|usage)\("([a-z_]+\.[a-z_.]*)"\s*\+`)
 
 // TestEveryUsedMessageExists scans kurs's source for message ids and checks
 // both catalogs have them, so a missing key fails here, not in front of a
