@@ -178,11 +178,8 @@ func (g *Grader) Run(ctx context.Context, subs []Submission) ([]Result, error) {
 		jobs = runtime.NumCPU()
 	}
 	results := make([]Result, len(subs))
-	left := make([]int, len(subs))
 	for i, s := range subs {
 		results[i].ID = s.ID
-		results[i].Graded = make([]report.Graded, len(g.Exercises))
-		left[i] = len(g.Exercises)
 	}
 	var (
 		mu   sync.Mutex
@@ -191,32 +188,27 @@ func (g *Grader) Run(ctx context.Context, subs []Submission) ([]Result, error) {
 	)
 	slots := make(chan struct{}, jobs)
 	// Submission by submission, so that finished submissions (and the
-	// progress shown for them) come early and steadily.
+	// progress shown for them) come early and steadily. All the exercises
+	// of one submission are built into one program (checker.CheckAll), so
+	// a submission costs one build however many exercises it has.
 schedule:
 	for i, s := range subs {
-		for j, ex := range g.Exercises {
-			select {
-			case slots <- struct{}{}:
-			case <-ctx.Done():
-				break schedule
-			}
-			wg.Go(func() {
-				defer func() { <-slots }()
-				res, err := g.check(ctx, ex, s)
-				mu.Lock()
-				defer mu.Unlock()
-				results[i].Graded[j] = report.Graded{Exercise: ex, Result: res}
-				if err != nil {
-					results[i].Errs = append(results[i].Errs, err)
-				}
-				if left[i]--; left[i] == 0 {
-					done++
-					if g.Progress != nil {
-						g.Progress(done, len(subs))
-					}
-				}
-			})
+		select {
+		case slots <- struct{}{}:
+		case <-ctx.Done():
+			break schedule
 		}
+		wg.Go(func() {
+			defer func() { <-slots }()
+			graded, errs := g.checkAll(ctx, s)
+			mu.Lock()
+			defer mu.Unlock()
+			results[i].Graded, results[i].Errs = graded, errs
+			done++
+			if g.Progress != nil {
+				g.Progress(done, len(subs))
+			}
+		})
 	}
 	wg.Wait()
 	if err := ctx.Err(); err != nil {
@@ -225,27 +217,49 @@ schedule:
 	return results, nil
 }
 
-// check checks one exercise of a submission. A failure of kurs itself
-// becomes a result of kind internal, returned with the error.
-func (g *Grader) check(ctx context.Context, ex *course.Exercise, s Submission) (*checker.Result, *CheckError) {
+// checkAll checks every exercise of a submission with one build. A
+// failure of kurs itself becomes a result of kind internal for each
+// exercise, returned with an error for each.
+func (g *Grader) checkAll(ctx context.Context, s Submission) ([]report.Graded, []*CheckError) {
 	seed := g.Checker.Seed
 	if seed == 0 {
 		seed = checker.DefaultSeed
 	}
-	failed := func(kind checker.ProblemKind, detail string) *checker.Result {
+	failed := func(ex *course.Exercise, kind checker.ProblemKind, detail string) *checker.Result {
 		return &checker.Result{Exercise: ex.ID, Status: checker.Error, MaxScore: ex.Points, Seed: seed,
 			Problem: &checker.Problem{Kind: kind, Detail: detail}}
 	}
-	dir := filepath.Join(s.Dir, ex.ID)
-	if !realDir(dir) {
-		return failed(checker.ProblemNoFiles, ""), nil
+	graded := make([]report.Graded, len(g.Exercises))
+	var exs []*course.Exercise
+	var dirs []string
+	var at []int
+	for j, ex := range g.Exercises {
+		graded[j].Exercise = ex
+		dir := filepath.Join(s.Dir, ex.ID)
+		if !realDir(dir) {
+			graded[j].Result = failed(ex, checker.ProblemNoFiles, "")
+			continue
+		}
+		exs, dirs, at = append(exs, ex), append(dirs, dir), append(at, j)
 	}
-	res, err := g.Checker.Check(ctx, ex, dir)
+	if len(exs) == 0 {
+		return graded, nil
+	}
+	results, err := g.Checker.CheckAll(ctx, exs, dirs)
 	if err != nil {
-		return failed(checker.ProblemInternal, err.Error()), &CheckError{Submission: s.ID, Exercise: ex.ID, Err: err}
+		var errs []*CheckError
+		for _, j := range at {
+			ex := g.Exercises[j]
+			graded[j].Result = failed(ex, checker.ProblemInternal, err.Error())
+			errs = append(errs, &CheckError{Submission: s.ID, Exercise: ex.ID, Err: err})
+		}
+		return graded, errs
 	}
-	steady(res)
-	return res, nil
+	for k, j := range at {
+		steady(results[k])
+		graded[j].Result = results[k]
+	}
+	return graded, nil
 }
 
 // Document is the result document of a batch; see report.Batch.
