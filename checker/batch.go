@@ -94,6 +94,9 @@ func (c *Checker) CheckAll(ctx context.Context, exs []*course.Exercise, dirs []s
 			break
 		}
 		blamed := blame(dir, problem, exs, todo)
+		if len(blamed) == 0 && len(todo) == 1 {
+			blamed = map[int]*Problem{todo[0]: problem}
+		}
 		if len(blamed) == 0 {
 			// Not one exercise's code: a limit of the whole build. Each
 			// is checked alone, so each gets its own verdict.
@@ -116,7 +119,8 @@ func (c *Checker) CheckAll(ctx context.Context, exs []*course.Exercise, dirs []s
 		}
 		todo = rest
 	}
-	if len(todo) > 0 && !c.initsRun(ctx, tmp, prog) {
+	// One exercise alone shares its initialisation with no other.
+	if len(todo) > 1 && !c.initsRun(ctx, tmp, prog) {
 		// Some exercise's package crashes or hangs while it is initialised,
 		// which every exercise of the shared program would suffer: each is
 		// checked alone, so the fault is its own exercise's.
@@ -149,15 +153,13 @@ func (c *Checker) CheckAll(ctx context.Context, exs []*course.Exercise, dirs []s
 	}
 	// The shared build's time is spread over the exercises that had it,
 	// so that durations add up to the submission's time.
-	if len(todo) > 0 {
-		var ran time.Duration
-		for _, i := range todo {
-			ran += results[i].Duration
-		}
-		share := (time.Since(start) - ran) / time.Duration(len(exs))
-		for i := range results {
-			results[i].Duration += share
-		}
+	var ran time.Duration
+	for _, i := range todo {
+		ran += results[i].Duration
+	}
+	share := (time.Since(start) - ran) / time.Duration(max(len(exs), 1))
+	for i := range results {
+		results[i].Duration += share
 	}
 	return results, nil
 }

@@ -147,61 +147,11 @@ func readAtMost(name string, limit int64) ([]byte, error) {
 // error is then ctx's). Nothing of the check is left running or on disk
 // when it returns.
 func (c *Checker) Check(ctx context.Context, ex *course.Exercise, dir string) (*Result, error) {
-	start := time.Now()
-	res := &Result{Exercise: ex.ID, MaxScore: ex.Points, Seed: c.seed()}
-	defer func() { res.Duration = time.Since(start) }()
-
-	files, err := readSources(dir, ex.ID)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("read %s: %w", dir, err)
-	}
-	if p := inspect(ex.ID, files, ex.Imports); p != nil && !c.noDefences {
-		res.Status, res.Problem = Error, p
-		return res, nil
-	}
-	judge, err := c.judge(ctx, ex)
-	if ctx.Err() != nil {
-		return nil, ctx.Err()
-	}
+	results, err := c.CheckAll(ctx, []*course.Exercise{ex}, []string{dir})
 	if err != nil {
 		return nil, err
 	}
-	tmp, err := os.MkdirTemp(c.TempDir, "kurs-check-")
-	if err != nil {
-		return nil, err
-	}
-	defer os.RemoveAll(tmp)
-	mod, err := moduleFiles(ex, files, false)
-	if err != nil {
-		return nil, err
-	}
-	if err := writeFiles(tmp, mod); err != nil {
-		return nil, err
-	}
-	prog, p, err := c.build(ctx, tmp, "kurs-learner", buildTimeout)
-	if ctx.Err() != nil {
-		// Interrupted: no verdict, whatever the build said.
-		return nil, ctx.Err()
-	}
-	if err != nil {
-		return nil, err
-	}
-	if p != nil {
-		res.Status, res.Problem = Error, p
-		return res, nil
-	}
-	if err := c.run(ctx, tmp, []string{prog, "serve"}, judge, ex, res); err != nil {
-		return nil, err
-	}
-	if ex.Concurrent {
-		if err := c.race(ctx, tmp, c.raceBuild(ctx, tmp), []string{"serve"}, judge, ex, res); err != nil {
-			return nil, err
-		}
-	}
-	if ctx.Err() != nil {
-		return nil, ctx.Err()
-	}
-	return res, nil
+	return results[0], nil
 }
 
 func (c *Checker) seed() uint64 {
@@ -668,11 +618,14 @@ func (c *capped) String() string { return c.buf.String() }
 // Tail returns the end of everything written.
 func (c *capped) Tail() string { return string(c.tail[max(0, len(c.tail)-tailSize):]) }
 
-// Warm builds every exercise's judge and its reference as a learner's
-// program once, so that the learner's first check finds the standard
-// library and the harness in kurs's build cache.
+// Warm builds every exercise's judge, and the references of all of them
+// as one learner's program, so that the learner's first check finds the
+// standard library, the harness and the support packages in kurs's build
+// cache.
 func (c *Checker) Warm(ctx context.Context, exercises []*course.Exercise) error {
-	for _, ex := range exercises {
+	files := make([][]source, len(exercises))
+	all := make([]int, len(exercises))
+	for i, ex := range exercises {
 		if _, err := c.judge(ctx, ex); err != nil {
 			return err
 		}
@@ -680,25 +633,25 @@ func (c *Checker) Warm(ctx context.Context, exercises []*course.Exercise) error 
 		if err != nil {
 			return err
 		}
-		tmp, err := os.MkdirTemp(c.TempDir, "kurs-warm-")
-		if err != nil {
-			return err
+		for _, f := range sol {
+			files[i] = append(files[i], source{Name: f.Name, Path: path.Join(ex.ID, f.Name), Data: f.Data})
 		}
-		files := make([]source, len(sol))
-		for i, f := range sol {
-			files[i] = source{Name: f.Name, Path: path.Join(ex.ID, f.Name), Data: f.Data}
-		}
-		mod, err := moduleFiles(ex, files, false)
-		if err == nil {
-			err = writeFiles(tmp, mod)
-		}
-		if err == nil {
-			_, _, err = c.build(ctx, tmp, "kurs-learner", trustedBuildTimeout)
-		}
-		os.RemoveAll(tmp)
-		if err != nil {
-			return err
-		}
+		all[i] = i
 	}
-	return nil
+	if len(exercises) == 0 {
+		return nil
+	}
+	tmp, err := os.MkdirTemp(c.TempDir, "kurs-warm-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	mod, err := combinedModule(exercises, files, all)
+	if err == nil {
+		err = writeFiles(tmp, mod)
+	}
+	if err == nil {
+		_, _, err = c.build(ctx, tmp, "kurs-learner", trustedBuildTimeout)
+	}
+	return err
 }

@@ -135,7 +135,7 @@ func TestLearnerProgramIsConfined(t *testing.T) {
 		}
 		for _, p := range processesUnder(t, tmp) {
 			pid, cmd, _ := strings.Cut(p, ": ")
-			if !strings.Contains(cmd, "kurs-learner serve") || strings.Contains(cmd, "kurs-sandbox-launcher") {
+			if !strings.Contains(cmd, "kurs-learner circuitbreaker serve") || strings.Contains(cmd, "kurs-sandbox-launcher") {
 				continue
 			}
 			data, err := os.ReadFile(filepath.Join("/proc", pid, "status"))
