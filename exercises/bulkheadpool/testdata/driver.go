@@ -147,6 +147,9 @@ func (s *stress) Work(stop *atomic.Bool) harness.Claims {
 			maxInFlight = max(maxInFlight, s.inFlight.Add(1))
 		}
 		if k == 0 {
+			// Full: the callers holding the slots may be waiting for the
+			// processor.
+			harness.Yield()
 			continue
 		}
 		acquired += k
