@@ -38,6 +38,9 @@ func WriteText(w io.Writer, p *i18n.Printer, graded []Graded, opt TextOptions) e
 			passed++
 		}
 		b.WriteString(e.Text(p, opt))
+		if c := Concurrency(p, g.Result); c != "" {
+			b.WriteString("  " + c + "\n")
+		}
 	}
 	if len(graded) > 1 {
 		fmt.Fprintf(&b, "\n%s\n", p.T("result.total", "Passed", passed, "Total", len(graded), "Score", score, "Max", maxScore))

@@ -1,0 +1,20 @@
+package report
+
+import (
+	"github.com/kurs-course/kurs/checker"
+	"github.com/kurs-course/kurs/i18n"
+	"github.com/kurs-course/kurs/internal/harness"
+)
+
+// Concurrency returns one line that says how the stress tests of an
+// exercise used from several goroutines ran: with the race detector or
+// without it. It returns "" for other exercises and when no test ran.
+func Concurrency(p *i18n.Printer, res *checker.Result) string {
+	switch res.Concurrency {
+	case checker.ConcurrencyRace:
+		return p.T("result.concurrency_race", "Goroutines", harness.StressGoroutines)
+	case checker.ConcurrencyStress:
+		return p.T("result.concurrency_stress", "Goroutines", harness.StressGoroutines)
+	}
+	return ""
+}
