@@ -270,7 +270,7 @@ func (b *bench) baseline(s *set) (time.Duration, int) {
 			check(os.MkdirAll(mod, 0o755))
 			check(os.WriteFile(filepath.Join(mod, "go.mod"), []byte("module bench\n\ngo 1.22\n"), 0o644))
 			check(os.CopyFS(filepath.Join(mod, ex.id), os.DirFS(filepath.Join(s.dir, id, ex.id))))
-			check(os.CopyFS(filepath.Join(mod, "reference", ex.id), onlyGo(filepath.Join("exercises", ex.id, "solution"))))
+			check(writeReference(filepath.Join(mod, "reference", ex.id), ex.id))
 			hidden, err := os.ReadFile(filepath.Join("bench", "grade", "testdata", ex.id+"_test.go"))
 			check(err)
 			check(os.WriteFile(filepath.Join(mod, ex.id, "hidden_test.go"), hidden, 0o644))
@@ -294,6 +294,35 @@ func (b *bench) baseline(s *set) (time.Duration, int) {
 		}
 	}
 	return time.Since(start), right
+}
+
+// writeReference writes the reference package of exercise id into dir:
+// its solution's files, or for a quiz, whose right answers are data in
+// exercise.json, a file that holds them as the learner's would.
+func writeReference(dir, id string) error {
+	sol := filepath.Join("exercises", id, "solution")
+	if _, err := os.Stat(sol); err == nil {
+		return os.CopyFS(dir, onlyGo(sol))
+	}
+	data, err := os.ReadFile(filepath.Join("exercises", id, "exercise.json"))
+	if err != nil {
+		return err
+	}
+	var meta struct {
+		Answers []string `json:"answers"`
+	}
+	if err := json.Unmarshal(data, &meta); err != nil {
+		return err
+	}
+	quoted := make([]string, len(meta.Answers))
+	for i, a := range meta.Answers {
+		quoted[i] = strconv.Quote(a)
+	}
+	src := fmt.Sprintf("package %s\n\nvar Answer = [%d]string{%s}\n", id, len(quoted), strings.Join(quoted, ", "))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, id+".go"), []byte(src), 0o644)
 }
 
 // onlyGo returns the .go files of dir as a file system.
