@@ -8,6 +8,7 @@ import (
 	"go/token"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -106,6 +107,9 @@ func TestReferencePassesSkeletonFails(t *testing.T) {
 				require.Equal(t, checker.Fail, res.Status, "problem: %+v", res.Problem)
 				assert.Zero(t, res.Score)
 				for _, tr := range res.Tests {
+					if strings.HasPrefix(tr.Name, "concurrent/") {
+						continue // safety only: a pool that hands out nothing keeps it
+					}
 					assert.Equal(t, checker.Fail, tr.Status, tr.Name)
 					assert.NotNil(t, tr.Failure, "%s sent no failure", tr.Name)
 				}
