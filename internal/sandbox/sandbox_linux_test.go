@@ -279,6 +279,20 @@ func attack(t *testing.T, st Status, cred *syscall.Credential, want []string) {
 
 // group returns the processes in process group pgid, or with that pid.
 func group(pgid int) []int {
+	// A killed process needs a moment to die, more on a busy machine: what
+	// is still there after two seconds has survived.
+	deadline := time.Now().Add(2 * time.Second)
+	for {
+		pids := groupNow(pgid)
+		if len(pids) == 0 || time.Now().After(deadline) {
+			return pids
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// groupNow returns the live processes of the group pgid at this moment.
+func groupNow(pgid int) []int {
 	var pids []int
 	entries, _ := os.ReadDir("/proc")
 	for _, e := range entries {
