@@ -92,8 +92,8 @@ const StressGoroutines = 16
 // busy machine the program gets less of the processor, and a mistake
 // shows only while it runs.
 const (
-	stressCPU  = 100 * time.Millisecond
-	stressWall = 250 * time.Millisecond
+	stressCPU  = 250 * time.Millisecond
+	stressWall = time.Second
 )
 
 // stressProcs is how many goroutines run in parallel during a stress run:
