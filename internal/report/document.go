@@ -37,6 +37,9 @@ type Exercise struct {
 	MaxScore int        `json:"max_score"`
 	Message  string     `json:"message"`
 	Tests    []TestCase `json:"tests"`
+	// Concurrency is how the stress tests of an exercise used from several
+	// goroutines ran: "race+stress" or "stress" (see checker.Result).
+	Concurrency string `json:"concurrency,omitempty"`
 }
 
 // TestCase is one hidden test's entry in a Document.
@@ -96,6 +99,7 @@ func NewDocument(p *i18n.Printer, graded []Graded) *Document {
 			Message:  textsafe.Text(p, Message(p, g.Exercise, res), textsafe.MessageMax),
 			Tests:    []TestCase{},
 		}
+		e.Concurrency = res.Concurrency
 		budget := textsafe.MessageMax
 		for i := range res.Tests {
 			t := &res.Tests[i]
