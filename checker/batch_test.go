@@ -56,7 +56,10 @@ func TestCheckAllAgreesWithTheCorpus(t *testing.T) {
 		t.Run(strings.Repeat("r", 1)+string(rune('a'+k)), func(t *testing.T) {
 			t.Parallel()
 			tmp := t.TempDir()
-			results, err := (&checker.Checker{Timeout: corpusTimeout, TempDir: tmp}).CheckAll(context.Background(), exs, dirs)
+			// The rounds run side by side, each with up to twelve
+			// programs and judges, and a stress test wants the processor
+			// for a while: more time than one check alone needs.
+			results, err := (&checker.Checker{Timeout: 3 * corpusTimeout, TempDir: tmp}).CheckAll(context.Background(), exs, dirs)
 			require.NoError(t, err)
 			require.Len(t, results, len(exs))
 			for i, res := range results {
