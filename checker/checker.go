@@ -154,6 +154,14 @@ func (c *Checker) Check(ctx context.Context, ex *course.Exercise, dir string) (*
 	return results[0], nil
 }
 
+// timeout returns the time limit of one exercise's run.
+func (c *Checker) timeout() time.Duration {
+	if c.Timeout <= 0 {
+		return DefaultTimeout
+	}
+	return c.Timeout
+}
+
 func (c *Checker) seed() uint64 {
 	if c.Seed == 0 {
 		return DefaultSeed
