@@ -397,6 +397,24 @@ func (e *env) course(ws *workspace.Workspace) (*course.Course, error) {
 	return c, nil
 }
 
+// open finds the workspace, its course and the named exercises (all of
+// them when names is empty): what most verbs begin with.
+func (e *env) open(names []string) (*workspace.Workspace, *course.Course, []*course.Exercise, error) {
+	ws, err := e.workspace()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	c, err := e.course(ws)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	exs, err := e.exercises(c, names)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return ws, c, exs, nil
+}
+
 // exercises returns the named exercises, or all of them.
 func (e *env) exercises(c *course.Course, names []string) ([]*course.Exercise, error) {
 	if len(names) == 0 {

@@ -31,15 +31,7 @@ func reset(e *env, o *resetOptions, args []string) error {
 	if o.all == (len(args) > 0) {
 		return e.usageErr("error.reset_args")
 	}
-	ws, err := e.workspace()
-	if err != nil {
-		return err
-	}
-	c, err := e.course(ws)
-	if err != nil {
-		return err
-	}
-	exs, err := e.exercises(c, args)
+	ws, _, exs, err := e.open(args)
 	if err != nil {
 		return err
 	}
@@ -67,15 +59,7 @@ func restore(e *env, _ *noOptions, args []string) error {
 	if len(args) < 1 || len(args) > 2 {
 		return e.usageErr("error.restore_args")
 	}
-	ws, err := e.workspace()
-	if err != nil {
-		return err
-	}
-	c, err := e.course(ws)
-	if err != nil {
-		return err
-	}
-	exs, err := e.exercises(c, args[:1])
+	ws, _, exs, err := e.open(args[:1])
 	if err != nil {
 		return err
 	}

@@ -47,15 +47,7 @@ func try(e *env, o *tryOptions, args []string) error {
 	if len(args) != 2 {
 		return e.usageErr("error.try_args")
 	}
-	ws, err := e.workspace()
-	if err != nil {
-		return err
-	}
-	c, err := e.course(ws)
-	if err != nil {
-		return err
-	}
-	exs, err := e.exercises(c, args[:1])
+	ws, _, exs, err := e.open(args[:1])
 	if err != nil {
 		return err
 	}

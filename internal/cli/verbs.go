@@ -284,15 +284,7 @@ func hint(e *env, _ *noOptions, args []string) error {
 	if len(args) != 1 {
 		return e.usageErr("error.hint_args")
 	}
-	ws, err := e.workspace()
-	if err != nil {
-		return err
-	}
-	c, err := e.course(ws)
-	if err != nil {
-		return err
-	}
-	exs, err := e.exercises(c, args)
+	ws, _, exs, err := e.open(args)
 	if err != nil {
 		return err
 	}

@@ -66,15 +66,7 @@ func watchVerb() *verb {
 // time the learner saves one, until the learner quits.
 func watchExercises(e *env, o *watchOptions, args []string) error {
 	f, poll := &o.checkFlags, o.poll
-	ws, err := e.workspace()
-	if err != nil {
-		return err
-	}
-	c, err := e.course(ws)
-	if err != nil {
-		return err
-	}
-	exs, err := e.exercises(c, args)
+	ws, c, exs, err := e.open(args)
 	if err != nil {
 		return err
 	}
