@@ -29,10 +29,10 @@ func FuzzSameValue(f *testing.F) {
 		f.Add(p[0], p[1])
 	}
 	f.Fuzz(func(t *testing.T, a, b string) {
-		if !sameValue(a, a) {
+		if !SameValue(a, a) {
 			t.Fatalf("%q differs from itself", a)
 		}
-		if sameValue(a, b) != sameValue(b, a) {
+		if SameValue(a, b) != SameValue(b, a) {
 			t.Fatalf("sameValue(%q, %q) is not symmetric", a, b)
 		}
 	})

@@ -264,10 +264,12 @@ func learnerFrame(pkg string) string {
 
 // same reports whether got matches want; numbers match within 1e-9.
 func same(got, want Result) bool {
-	return sameValue(got.Ret, want.Ret) && sameValue(got.Obs, want.Obs)
+	return SameValue(got.Ret, want.Ret) && SameValue(got.Obs, want.Obs)
 }
 
-func sameValue(a, b string) bool {
+// SameValue reports whether two values are equal as the judge compares
+// them: the same text, or numbers within a billionth; NaN equals nothing.
+func SameValue(a, b string) bool {
 	if a == b {
 		return true
 	}

@@ -1,7 +1,6 @@
 package report
 
 import (
-	"math"
 	"regexp"
 	"strconv"
 	"strings"
@@ -539,19 +538,10 @@ func splitTop(s string) []string {
 	return append(out, strings.TrimSpace(s[start:]))
 }
 
-// sameValue reports whether two values are equal as the judge compares
-// them: the same text, or numbers within a billionth; NaN equals nothing.
-func SameValue(a, b string) bool {
-	if a == b {
-		return true
-	}
-	x, err1 := strconv.ParseFloat(a, 64)
-	y, err2 := strconv.ParseFloat(b, 64)
-	if err1 != nil || err2 != nil || math.IsNaN(x) || math.IsNaN(y) {
-		return false
-	}
-	return math.Abs(x-y) <= 1e-9*math.Max(1, math.Max(math.Abs(x), math.Abs(y)))
-}
+// SameValue reports whether two values are equal as the judge compares
+// them (see harness.SameValue), so an explanation marks exactly the cells
+// the judge found different.
+func SameValue(a, b string) bool { return harness.SameValue(a, b) }
 
 // Side writes what a call returned and what was observed after it, one
 // value per observation, as the explanations do: `true, State() = "open"`.
