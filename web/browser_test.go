@@ -19,7 +19,6 @@ import (
 	"net/http"
 	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -31,25 +30,11 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/kurs-course/kurs"
+	"github.com/kurs-course/kurs/internal/browsertest"
 	"github.com/kurs-course/kurs/internal/cli"
 	"github.com/kurs-course/kurs/internal/course"
 	"github.com/kurs-course/kurs/internal/workspace"
 )
-
-// chromium finds the browser, or skips or fails the test.
-func chromium(t *testing.T) string {
-	t.Helper()
-	for _, p := range []string{"/usr/bin/chromium", "chromium", "chromium-browser"} {
-		if path, err := exec.LookPath(p); err == nil {
-			return path
-		}
-	}
-	if os.Getenv("CI") != "" {
-		t.Fatal("chromium is missing, and CI is set: the browser test must run in CI (apt-get install -y chromium)")
-	}
-	t.Skip("skipping the browser test: chromium is not installed (apt-get install -y chromium); in CI it is required")
-	return ""
-}
 
 // newWorkspace creates a workspace with the embedded course.
 func newWorkspace(t *testing.T, lang string) string {
@@ -176,14 +161,14 @@ func TestBrowser(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the browser test takes a while; skipped with -short")
 	}
-	chrome := chromium(t)
+	browsertest.Path(t)
 	dir := newWorkspace(t, "en")
 	c, err := course.Load(kurs.Content())
 	require.NoError(t, err)
 	total := len(c.Exercises)
 	srv := serve(t, dir, "127.0.0.1:0")
 
-	browser := startChromium(t, chrome, 1200, 900)
+	browser := browsertest.Start(t, 1200, 900)
 
 	// step runs actions with a time limit, so a missing element fails the
 	// test instead of hanging it.
@@ -418,41 +403,4 @@ func tokenOf(t *testing.T, browser context.Context) string {
 	require.NoError(t, err)
 	require.NotEmpty(t, v)
 	return v
-}
-
-// startChromium starts a headless Chromium with a window of w×h pixels and
-// returns its context; the browser ends with the test. Starting Chromium
-// now and then fails on a busy machine (its zygote process dies before it
-// answers); that says nothing about kurs, so the start is tried a few
-// times before the test gives up.
-func startChromium(t *testing.T, chrome string, w, h int) context.Context {
-	t.Helper()
-	for attempt := 1; ; attempt++ {
-		alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
-			chromedp.ExecPath(chrome),
-			chromedp.Headless,
-			chromedp.NoSandbox,
-			chromedp.DisableGPU,
-			chromedp.NoFirstRun,
-			chromedp.Flag("disable-background-networking", true),
-			chromedp.Flag("disable-component-update", true),
-			chromedp.Flag("disable-sync", true),
-			chromedp.Flag("disable-quic", true),
-			chromedp.Flag("disable-dev-shm-usage", true),
-			chromedp.UserDataDir(t.TempDir()),
-			chromedp.WindowSize(w, h),
-		)
-		ctx, cancelBrowser := chromedp.NewContext(alloc)
-		// The first Run starts the browser; it must not run under a timeout.
-		err := chromedp.Do(ctx)
-		if err == nil {
-			t.Cleanup(cancelAlloc)
-			t.Cleanup(cancelBrowser)
-			return ctx
-		}
-		cancelBrowser()
-		cancelAlloc()
-		require.Less(t, attempt, 3, "chromium did not start: %v", err)
-		t.Logf("chromium did not start (attempt %d): %v", attempt, err)
-	}
 }

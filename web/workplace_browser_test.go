@@ -24,6 +24,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/kurs-course/kurs"
+	"github.com/kurs-course/kurs/internal/browsertest"
 	"github.com/kurs-course/kurs/internal/course"
 )
 
@@ -91,12 +92,12 @@ func TestWorkplace(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the browser test takes a while; skipped with -short")
 	}
-	chrome := chromium(t)
+	browsertest.Path(t)
 	dir := newWorkspace(t, "en")
 	c, err := course.Load(kurs.Content())
 	require.NoError(t, err)
 	srv := serve(t, dir, "127.0.0.1:0")
-	b := tab{t, startChromium(t, chrome, 1280, 800)}
+	b := tab{t, browsertest.Start(t, 1280, 800)}
 	file := filepath.Join(dir, "circuitbreaker", "circuitbreaker.go")
 	ref, err := fs.ReadFile(c.FS(), "exercises/circuitbreaker/solution/circuitbreaker.go")
 	require.NoError(t, err)

@@ -10,7 +10,6 @@ package report_test
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -23,64 +22,16 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/kurs-course/kurs/i18n"
+	"github.com/kurs-course/kurs/internal/browsertest"
 	"github.com/kurs-course/kurs/internal/report"
 )
-
-// chromium finds the browser, or skips or fails the test.
-func chromium(t *testing.T) string {
-	t.Helper()
-	for _, p := range []string{"/usr/bin/chromium", "chromium", "chromium-browser"} {
-		if path, err := exec.LookPath(p); err == nil {
-			return path
-		}
-	}
-	if os.Getenv("CI") != "" {
-		t.Fatal("chromium is missing, and CI is set: the browser test must run in CI (apt-get install -y chromium)")
-	}
-	t.Skip("skipping the browser test: chromium is not installed (apt-get install -y chromium); in CI it is required")
-	return ""
-}
-
-// startChromium starts a headless Chromium and returns its context; the
-// browser ends with the test. A start that fails on a busy machine is
-// tried again.
-func startChromium(t *testing.T) context.Context {
-	t.Helper()
-	chrome := chromium(t)
-	for attempt := 1; ; attempt++ {
-		alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
-			chromedp.ExecPath(chrome),
-			chromedp.Headless,
-			chromedp.NoSandbox,
-			chromedp.DisableGPU,
-			chromedp.NoFirstRun,
-			chromedp.Flag("disable-background-networking", true),
-			chromedp.Flag("disable-component-update", true),
-			chromedp.Flag("disable-sync", true),
-			chromedp.Flag("disable-dev-shm-usage", true),
-			chromedp.UserDataDir(t.TempDir()),
-			chromedp.WindowSize(1200, 900),
-		)
-		ctx, cancelBrowser := chromedp.NewContext(alloc)
-		err := chromedp.Do(ctx) // starts the browser, without a time limit
-		if err == nil {
-			t.Cleanup(cancelAlloc)
-			t.Cleanup(cancelBrowser)
-			return ctx
-		}
-		cancelBrowser()
-		cancelAlloc()
-		require.Less(t, attempt, 3, "chromium did not start: %v", err)
-		t.Logf("chromium did not start (attempt %d): %v", attempt, err)
-	}
-}
 
 // TestClassReportInBrowser opens the class report of a small class from
 // disk, as a teacher does, and checks that it draws its charts, names the
 // most common first failure with links to the submissions that share it,
 // and asks for nothing but its own file.
 func TestClassReportInBrowser(t *testing.T) {
-	browser := startChromium(t)
+	browser := browsertest.Start(t, 1200, 900)
 	var mu sync.Mutex
 	var requests []string
 	require.NoError(t, chromedp.Listen(browser, func(ev any) {
