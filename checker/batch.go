@@ -11,12 +11,9 @@ import (
 	"go/token"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path"
 	"path/filepath"
-	"runtime"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 
@@ -100,14 +97,7 @@ func (c *Checker) CheckAll(ctx context.Context, exs []*course.Exercise, dirs []s
 		if len(blamed) == 0 {
 			// Not one exercise's code: a limit of the whole build. Each
 			// is checked alone, so each gets its own verdict.
-			for _, i := range todo {
-				res, err := c.Check(ctx, exs[i], dirs[i])
-				if err != nil {
-					return nil, err
-				}
-				results[i] = res
-			}
-			return results, nil
+			return results, c.checkEach(ctx, exs, dirs, todo, results)
 		}
 		var rest []int
 		for _, i := range todo {
@@ -124,14 +114,7 @@ func (c *Checker) CheckAll(ctx context.Context, exs []*course.Exercise, dirs []s
 		// Some exercise's package crashes or hangs while it is initialised,
 		// which every exercise of the shared program would suffer: each is
 		// checked alone, so the fault is its own exercise's.
-		for _, i := range todo {
-			res, err := c.Check(ctx, exs[i], dirs[i])
-			if err != nil {
-				return nil, err
-			}
-			results[i] = res
-		}
-		return results, nil
+		return results, c.checkEach(ctx, exs, dirs, todo, results)
 	}
 	raceProg := c.raceBuild(ctx, filepath.Dir(prog))
 	for _, i := range todo {
@@ -162,6 +145,19 @@ func (c *Checker) CheckAll(ctx context.Context, exs []*course.Exercise, dirs []s
 		results[i].Duration += share
 	}
 	return results, nil
+}
+
+// checkEach checks the exercises in todo one by one, each with a build
+// of its own, into results.
+func (c *Checker) checkEach(ctx context.Context, exs []*course.Exercise, dirs []string, todo []int, results []*Result) error {
+	for _, i := range todo {
+		res, err := c.Check(ctx, exs[i], dirs[i])
+		if err != nil {
+			return err
+		}
+		results[i] = res
+	}
+	return nil
 }
 
 // combinedModule lays out one module with the learner's packages of the
@@ -267,24 +263,9 @@ func blame(dir string, p *Problem, exs []*course.Exercise, todo []int) map[int]*
 // initialisation of every package: it starts it, confined like any
 // learner's program, with nothing to do but end.
 func (c *Checker) initsRun(ctx context.Context, tmp, prog string) bool {
-	timeout := c.Timeout
-	if timeout <= 0 {
-		timeout = DefaultTimeout
-	}
-	memory := c.Memory
-	if memory <= 0 {
-		memory = DefaultMemory
-	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
+	ctx, cancel := context.WithTimeout(ctx, c.timeout())
 	defer cancel()
-	cmd := sandbox.Command(ctx, sandbox.Policy{Confine: true, Memory: memory, FileSize: 1 << 20,
-		CPU: (timeout + 2*time.Second) * time.Duration(runtime.NumCPU())}, prog, "-ready")
-	if c.noDefences {
-		cmd = exec.CommandContext(ctx, prog, "-ready")
-	}
-	cmd.Dir = tmp
-	cmd.Env = []string{"KURS_MEMORY=" + strconv.FormatInt(memory, 10)}
-	cmd.WaitDelay = time.Second
+	cmd := c.learnerCommand(ctx, tmp, []string{prog, "-ready"})
 	err := cmd.Run()
 	sandbox.Kill(cmd)
 	return err == nil

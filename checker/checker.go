@@ -154,6 +154,34 @@ func (c *Checker) Check(ctx context.Context, ex *course.Exercise, dir string) (*
 	return results[0], nil
 }
 
+// learnerCommand returns the command that runs a learner's program (prog:
+// the binary and its arguments) in dir. The program runs confined by the
+// kernel: its code may break Go's memory safety through a data race, so
+// the boundary is the process. CPU time adds up over all threads: every
+// core gets the whole wall-clock limit, so the wall clock (and the judge's
+// report of the running step) decides, and the CPU limit backs it up.
+func (c *Checker) learnerCommand(ctx context.Context, dir string, prog []string) *exec.Cmd {
+	memory := c.memory()
+	policy := sandbox.Policy{Confine: true, Memory: memory, FileSize: 1 << 20,
+		CPU: (c.timeout() + 2*time.Second) * time.Duration(runtime.NumCPU())}
+	cmd := sandbox.Command(ctx, policy, prog[0], prog[1:]...)
+	cmd.Env = []string{"KURS_MEMORY=" + strconv.FormatInt(memory, 10), "GOTRACEBACK=single"}
+	if c.noDefences {
+		cmd = exec.CommandContext(ctx, prog[0], prog[1:]...)
+	}
+	cmd.Dir = dir
+	cmd.WaitDelay = time.Second
+	return cmd
+}
+
+// memory returns the memory limit of a learner's program.
+func (c *Checker) memory() int64 {
+	if c.Memory <= 0 {
+		return DefaultMemory
+	}
+	return c.Memory
+}
+
 // timeout returns the time limit of one exercise's run.
 func (c *Checker) timeout() time.Duration {
 	if c.Timeout <= 0 {
@@ -390,29 +418,10 @@ func (c *Checker) run(ctx context.Context, tmp string, prog []string, judge stri
 	}
 	defer closeAll(reqR, reqW, repR, repW)
 
-	// The learner's program runs confined by the kernel: its code may
-	// break Go's memory safety through a data race, so the boundary is
-	// the process. CPU time adds up over all threads: allow every core
-	// the whole wall-clock limit, so the wall clock (and the judge's
-	// report of the running step) decides, and the CPU limit backs it up.
-	policy := sandbox.Policy{Confine: true, Memory: memory, FileSize: 1 << 20,
-		CPU: (timeout + 2*time.Second) * time.Duration(runtime.NumCPU())}
-	learner := sandbox.Command(ctx, policy, prog[0], prog[1:]...)
-	if c.noDefences {
-		learner = exec.CommandContext(ctx, prog[0], prog[1:]...)
-	}
-	learner.Dir = tmp
-	learner.Env = []string{
-		"KURS_PIPES=" + passFiles(learner, reqR, repW),
-		"KURS_MEMORY=" + strconv.FormatInt(memory, 10),
-		"GOTRACEBACK=single",
-	}
-	if c.noDefences {
-		learner.Env = learner.Env[:1]
-	}
+	learner := c.learnerCommand(ctx, tmp, prog)
+	learner.Env = append(learner.Env, "KURS_PIPES="+passFiles(learner, reqR, repW))
 	out := &capped{limit: limit}
 	learner.Stdout, learner.Stderr = out, out
-	learner.WaitDelay = time.Second
 
 	// The judge runs no learner code: it needs no confinement, only its
 	// own process group, and it reads the suite from the module.
