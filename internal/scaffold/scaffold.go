@@ -85,7 +85,7 @@ func Lesson(fsys fs.FS, id string) ([]File, error) {
 	}
 	files := []File{{Path: path.Join(dir, "lesson.json"), Data: meta}}
 	for _, lang := range course.Languages {
-		files = append(files, File{Path: path.Join(dir, lang+".md"), Data: execute(lessonText[lang], map[string]string{"ID": id})})
+		files = append(files, File{Path: path.Join(dir, lang+".md"), Data: render("lesson.md", lang, map[string]string{"ID": id})})
 	}
 	return files, nil
 }
@@ -124,8 +124,9 @@ func Exercise(fsys fs.FS, id, lesson string, kind course.Kind) ([]File, error) {
 	return exerciseFiles(id, kind, todoTexts)
 }
 
-// texts are the words of a new exercise: the author's to write
-// (todoTexts), or a working example (exampleTexts, for a new course).
+// texts are the words of a new exercise, by name and language: the
+// author's to write (todoTexts), or a working example (exampleTexts, for a
+// new course).
 type texts map[string]map[string]string
 
 // lang0 is the language of the texts that are the same in every language.
@@ -149,16 +150,16 @@ func exerciseFiles(id string, kind course.Kind, t texts) ([]File, error) {
 		order = append(order, "answers")
 		for _, lang := range course.Languages {
 			files = append(files,
-				File{path.Join(dir, "task."+lang+".md"), execute(quizTaskText[lang], map[string]string{"ID": id, "Intro": t["quiz_intro"][lang]})},
+				File{path.Join(dir, "task."+lang+".md"), render("quiz-task.md", lang, map[string]string{"ID": id, "Intro": t["quiz_intro"][lang]})},
 				File{path.Join(dir, "quiz."+lang+".md"), []byte(t["quiz"][lang])},
 				File{path.Join(dir, "hints."+lang+".md"), []byte(t["quiz_hints"][lang])},
-				File{path.Join(dir, "skeleton", lang, id+".go"), execute(quizSkeletonText[lang], data)},
+				File{path.Join(dir, "skeleton", lang, id+".go"), render("quiz-skeleton.go", lang, data)},
 			)
 		}
 	} else {
 		m["imports"] = []string{"errors", "fmt", "math", "strconv", "strings", "sync", "sync/atomic"}
-		solution := execute(solutionText, data)
-		suite := execute(suiteText, map[string]string{"ID": id, "Test": t["test"]["en"]})
+		solution := render("solution.go", "", data)
+		suite := render("suite.json", "", map[string]string{"ID": id, "Test": t["test"]["en"]})
 		driver, err := generate(id, solution, suite)
 		if err != nil {
 			return nil, err
@@ -167,7 +168,7 @@ func exerciseFiles(id string, kind course.Kind, t texts) ([]File, error) {
 			files = append(files,
 				File{path.Join(dir, "task."+lang+".md"), execute(template.Must(template.New("").Parse(t["task"][lang])), data)},
 				File{path.Join(dir, "hints."+lang+".md"), []byte(t["hints"][lang])},
-				File{path.Join(dir, "skeleton", lang, id+".go"), execute(skeletonText[lang], map[string]string{"ID": id, "Doc": t["skeleton_doc"][lang]})},
+				File{path.Join(dir, "skeleton", lang, id+".go"), render("skeleton.go", lang, map[string]string{"ID": id, "Doc": t["skeleton_doc"][lang]})},
 			)
 		}
 		files = append(files,
@@ -200,7 +201,7 @@ func Course() ([]File, error) {
 	}
 	files = append(files, File{"lessons/first-steps/lesson.json", meta})
 	for _, lang := range course.Languages {
-		files = append(files, File{"lessons/first-steps/" + lang + ".md", []byte(exampleLesson[lang])})
+		files = append(files, File{"lessons/first-steps/" + lang + ".md", render("example-lesson.md", lang, nil)})
 	}
 	trace, err := exerciseFiles("counter", course.KindTrace, exampleTexts)
 	if err != nil {
