@@ -22,14 +22,21 @@ const (
 
 // ReadFileMax reads the named file as os.ReadFile does, but at most limit
 // bytes: a longer file gives an error that wraps ErrTooLarge. It reads at
-// most limit+1 bytes and never allocates by the size the file claims.
+// most limit+1 bytes and never allocates by the size the file claims, so a
+// file that grows while it is read cannot make it read more.
 func ReadFileMax(name string, limit int64) ([]byte, error) {
 	f, err := os.Open(name)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	return readAllMax(f, name, limit)
+}
+
+// readAllMax reads r to its end as ReadFileMax reads a file; name is
+// what an error calls it.
+func readAllMax(r io.Reader, name string, limit int64) ([]byte, error) {
+	data, err := io.ReadAll(io.LimitReader(r, limit+1))
 	if err != nil {
 		return nil, err
 	}

@@ -3,7 +3,6 @@ package workspace
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"math/rand/v2"
 	"os"
@@ -67,18 +66,13 @@ func readIn(root *os.Root, rel string, limit int64) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(data)) > limit {
-		return nil, fmt.Errorf("%s: %w: more than %d bytes", rel, ErrTooLarge, limit)
-	}
-	return data, nil
+	return readAllMax(f, rel, limit)
 }
 
 // writeIn writes data to the file rel inside root atomically: through a
-// temporary file in the same folder and a rename.
+// temporary file in the same folder and a rename, so that readers see the
+// old or the new file, never a part. The file gets mode 0644 less the
+// umask, as os.WriteFile gives a new file.
 func writeIn(root *os.Root, rel string, data []byte) error {
 	name := filepath.FromSlash(rel)
 	if err := root.MkdirAll(filepath.Dir(name), 0o755); err != nil {

@@ -189,27 +189,18 @@ func (w *Workspace) SaveProgress(p *Progress) error {
 	return WriteFileAtomic(w.progressFile(), append(data, '\n'))
 }
 
-// WriteFileAtomic writes data to name through a temporary file in the same
-// folder and a rename.
+// WriteFileAtomic writes data to name through a temporary file in the
+// same folder and a rename: readers see the old or the new file, never a
+// part. A new file gets mode 0644 less the umask, as with os.WriteFile.
 func WriteFileAtomic(name string, data []byte) error {
-	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+	dir := filepath.Dir(name)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	f, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".*.tmp")
+	root, err := os.OpenRoot(dir)
 	if err != nil {
 		return err
 	}
-	defer os.Remove(f.Name()) // after a successful rename, a no-op
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), name)
+	defer root.Close()
+	return writeIn(root, filepath.Base(name), data)
 }

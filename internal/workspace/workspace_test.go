@@ -38,6 +38,21 @@ func TestWriteFileAtomicReplacesWholeFile(t *testing.T) {
 	assert.Len(t, entries, 1, "no temporary file is left behind")
 }
 
+// TestWriteFileAtomicGivesAnOrdinaryMode saves a file as the page's editor
+// does: it gets the mode a file from the learner's own editor gets
+// (os.WriteFile, 0644 less the umask), not a temporary file's 0600, and
+// the same mode as a file Reset writes.
+func TestWriteFileAtomicGivesAnOrdinaryMode(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "editor.go"), nil, 0o644))
+	want, err := os.Stat(filepath.Join(dir, "editor.go"))
+	require.NoError(t, err)
+	require.NoError(t, WriteFileAtomic(filepath.Join(dir, "page.go"), []byte("package a\n")))
+	got, err := os.Stat(filepath.Join(dir, "page.go"))
+	require.NoError(t, err)
+	assert.Equal(t, want.Mode(), got.Mode())
+}
+
 func TestProgressRoundTrip(t *testing.T) {
 	w := &Workspace{Dir: t.TempDir()}
 	p, err := w.Progress()
