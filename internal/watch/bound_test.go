@@ -1,6 +1,7 @@
 package watch
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"testing"
@@ -17,16 +18,23 @@ func sparse(t *testing.T, name string, size int64) {
 	}
 }
 
-// TestReadAtMostATerabyte reads a sparse file of 1 TB, as a file that grew
-// after fingerprint looked at its size would be: at most the limit and one
-// byte come back.
-func TestReadAtMostATerabyte(t *testing.T) {
-	name := filepath.Join(t.TempDir(), "a.go")
-	write(t, filepath.Dir(name), "a.go", "package a\n")
-	sparse(t, name, 1<<40)
-	data, err := readAtMost(name, maxHashed)
+// TestFingerprintComparesTheLargestFileByContent changes one byte of a
+// file of exactly maxHashed bytes and keeps its size and time: the
+// fingerprint still sees the change, since a file up to the bound is
+// compared by content.
+func TestFingerprintComparesTheLargestFileByContent(t *testing.T) {
+	root := workspace(t)
+	dir := filepath.Join(root, "a")
+	name := filepath.Join(dir, "big.go")
+	data := bytes.Repeat([]byte("x"), maxHashed)
+	write(t, root, "a/big.go", string(data))
+	info, err := os.Stat(name)
 	require.NoError(t, err)
-	assert.Len(t, data, maxHashed+1)
+	before := fingerprint(dir)
+	data[0] = 'y'
+	require.NoError(t, os.WriteFile(name, data, 0o644))
+	require.NoError(t, os.Chtimes(name, info.ModTime(), info.ModTime()))
+	assert.NotEqual(t, before, fingerprint(dir))
 }
 
 // TestFingerprintOfATerabyte keeps a sparse file of 1 TB among an

@@ -14,7 +14,6 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -347,33 +346,22 @@ func fingerprint(dir string) string {
 		if err != nil {
 			continue // removed meanwhile; the next event says so
 		}
-		if info.Size() > maxHashed {
-			fmt.Fprintf(h, "%s\x00%d\x00%d\x00", name, info.Size(), info.ModTime().UnixNano())
-			continue
+		var data []byte
+		err = wspace.ErrTooLarge
+		if info.Size() <= maxHashed {
+			// Bounded still: the file may have grown since Info.
+			data, err = wspace.ReadFileMax(filepath.Join(dir, name), maxHashed)
 		}
-		data, err := readAtMost(filepath.Join(dir, name), maxHashed)
-		if err != nil {
+		switch {
+		case errors.Is(err, wspace.ErrTooLarge):
+			// Too large to compare by content: by size and time.
+			fmt.Fprintf(h, "%s\x00%d\x00%d\x00", name, info.Size(), info.ModTime().UnixNano())
+		case err != nil:
 			fmt.Fprintf(h, "%s\x00unreadable\x00", name)
-			continue
+		default:
+			fmt.Fprintf(h, "%s\x00%d\x00", name, len(data))
+			h.Write(data)
 		}
-		if len(data) > maxHashed {
-			// It grew since Info: compare it as a large file.
-			fmt.Fprintf(h, "%s\x00%d\x00%d\x00", name, info.Size(), info.ModTime().UnixNano())
-			continue
-		}
-		fmt.Fprintf(h, "%s\x00%d\x00", name, len(data))
-		h.Write(data)
 	}
 	return string(h.Sum(nil))
-}
-
-// readAtMost reads up to limit+1 bytes of the named file: a file that
-// grows after its size was looked at cannot make it read more.
-func readAtMost(name string, limit int64) ([]byte, error) {
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return io.ReadAll(io.LimitReader(f, limit+1))
 }
