@@ -1,0 +1,263 @@
+package try
+
+import (
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/kurs-course/kurs/i18n"
+	"github.com/kurs-course/kurs/internal/course"
+	"github.com/kurs-course/kurs/internal/harness"
+)
+
+// MaxSteps bounds a trace typed by hand.
+const MaxSteps = 200
+
+// API is what a trace of an exercise may call: each method's names with
+// the numbers of arguments it takes, as the exercise's hidden tests call
+// them, and the numbers of arguments of New.
+type API struct {
+	calls map[string][]int
+	news  []int
+}
+
+// APIOf learns an exercise's calls from its fixed hidden tests: a trace
+// typed by hand may call what they call, as they call it.
+func APIOf(ex *course.Exercise) API {
+	a := API{calls: map[string][]int{}}
+	for _, t := range fixedTests(ex) {
+		if !slices.Contains(a.news, len(t.New)) {
+			a.news = append(a.news, len(t.New))
+		}
+		for _, s := range t.Steps {
+			if !slices.Contains(a.calls[s.Call], len(s.Args)) {
+				a.calls[s.Call] = append(a.calls[s.Call], len(s.Args))
+			}
+		}
+	}
+	slices.Sort(a.news)
+	for _, n := range a.calls {
+		slices.Sort(n)
+	}
+	return a
+}
+
+// fixedTests returns the exercise's hidden tests that are one written
+// trace each: not random ones, not a quiz's cases.
+func fixedTests(ex *course.Exercise) []harness.Test {
+	var out []harness.Test
+	for _, t := range ex.Suite.Tests {
+		if t.Random == 0 && t.Case == 0 {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// names returns the calls' names, sorted.
+func (a API) names() string {
+	var out []string
+	for n := range a.calls {
+		out = append(out, n)
+	}
+	slices.Sort(out)
+	return strings.Join(out, ", ")
+}
+
+// Example returns a trace to start from, as a learner would type it: the
+// one of the exercise's first fixed hidden test, whose steps the task's
+// worked example usually walks through. It is empty when the exercise has
+// no such test.
+func Example(ex *course.Exercise) string {
+	tests := fixedTests(ex)
+	if len(tests) == 0 {
+		return ""
+	}
+	t := tests[0]
+	calls := []string{harness.FormatCall("New", t.New)}
+	for _, s := range t.Steps[:min(len(t.Steps), MaxSteps)] {
+		calls = append(calls, harness.FormatCall(s.Call, s.Args))
+	}
+	return strings.Join(calls, " ")
+}
+
+// SyntaxError is a mistake in a typed trace: where it is and a message
+// that says what, for the reader's language.
+type SyntaxError struct {
+	// Col is the 1-based column of the mistake, counted in characters.
+	Col int
+	// ID and Args are the message and its arguments (name, value, …) for
+	// i18n.Printer.T.
+	ID   string
+	Args []any
+}
+
+// Message returns what is wrong, in p's language, without the column.
+func (e *SyntaxError) Message(p *i18n.Printer) string { return p.T(e.ID, e.Args...) }
+
+// Error returns the mistake with its column, in English.
+func (e *SyntaxError) Error() string {
+	return fmt.Sprintf("column %d: %s", e.Col, e.Message(i18n.New("en")))
+}
+
+// Parse parses a trace such as "New(3, 5) Failure(0) Allow(6)": calls
+// separated by spaces, New first, each with numbers as arguments, strictly
+// as the exercise's API has them. A mistake is a *SyntaxError.
+func Parse(s string, a API) (harness.Trace, error) {
+	var tr harness.Trace
+	i := 0
+	col := func(i int) int { return utf8.RuneCountInString(s[:i]) + 1 }
+	fail := func(i int, id string, kv ...any) (harness.Trace, error) {
+		return harness.Trace{}, &SyntaxError{col(i), id, kv}
+	}
+	skip := func() {
+		for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n') {
+			i++
+		}
+	}
+	for first := true; ; first = false {
+		skip()
+		if i == len(s) {
+			if first {
+				return fail(i, "try.err_new")
+			}
+			return tr, nil
+		}
+		start := i
+		for i < len(s) {
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if !(unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' || r == '.') {
+				break
+			}
+			i += size
+		}
+		name := s[start:i]
+		if name == "" {
+			if first {
+				return fail(start, "try.err_new")
+			}
+			return fail(start, "try.err_call_expected")
+		}
+		if first != (name == "New") {
+			if first {
+				return fail(start, "try.err_new")
+			}
+			return fail(start, "try.err_new_again")
+		}
+		if !first {
+			if _, ok := a.calls[name]; !ok {
+				return fail(start, "try.err_unknown", "Call", name, "Known", a.names())
+			}
+			if len(tr.Steps) == MaxSteps {
+				return fail(start, "try.err_long", "Max", MaxSteps)
+			}
+		}
+		if i == len(s) || s[i] != '(' {
+			return fail(i, "try.err_expected", "Want", "(")
+		}
+		i++
+		var args []float64
+		for {
+			skip()
+			if i < len(s) && s[i] == ')' && len(args) == 0 {
+				break
+			}
+			numStart := i
+			for i < len(s) && strings.IndexByte("+-0123456789.eE", s[i]) >= 0 {
+				i++
+			}
+			text := s[numStart:i]
+			x, err := strconv.ParseFloat(text, 64)
+			if text == "" {
+				return fail(numStart, "try.err_expected", "Want", afterParen(len(args) == 0))
+			}
+			if err != nil || math.IsInf(x, 0) {
+				return fail(numStart, "try.err_number", "Text", text)
+			}
+			args = append(args, x)
+			skip()
+			if i < len(s) && s[i] == ',' {
+				i++
+				continue
+			}
+			if i < len(s) && s[i] == ')' {
+				break
+			}
+			return fail(i, "try.err_expected", "Want", ", )")
+		}
+		i++ // the ")"
+		want := a.news
+		if !first {
+			want = a.calls[name]
+		}
+		if len(want) > 0 && !slices.Contains(want, len(args)) {
+			return fail(start, "try.err_arity", "Call", name, "Want", arities(want), "Got", len(args))
+		}
+		if first {
+			tr.New = args
+		} else {
+			tr.Steps = append(tr.Steps, harness.Step{Call: name, Args: args})
+		}
+		if i < len(s) && s[i] != ' ' && s[i] != '\t' && s[i] != '\n' {
+			return fail(i, "try.err_expected", "Want", "␠")
+		}
+	}
+}
+
+// afterParen names what may come after "(": a number, or also ")".
+func afterParen(empty bool) string {
+	if empty {
+		return "0-9 )"
+	}
+	return "0-9"
+}
+
+// arities writes the numbers of arguments a call takes: "2" or "1 | 2".
+func arities(n []int) string {
+	s := make([]string, len(n))
+	for i, x := range n {
+		s[i] = strconv.Itoa(x)
+	}
+	return strings.Join(s, " | ")
+}
+
+// observeOf returns what the exercise's driver observes after each call,
+// e.g. "State()": as its suite says for a generated driver, else from the
+// driver's source, the Observe of its harness.Traces.
+func observeOf(ex *course.Exercise) string {
+	if ex.Suite.Observe != "" {
+		return ex.Suite.Observe
+	}
+	driver, _, err := ex.Tests()
+	if err != nil {
+		return ""
+	}
+	fset := token.NewFileSet()
+	observe := ""
+	for _, f := range driver {
+		file, err := parser.ParseFile(fset, f.Name, f.Data, 0)
+		if err != nil {
+			continue
+		}
+		ast.Inspect(file, func(n ast.Node) bool {
+			kv, ok := n.(*ast.KeyValueExpr)
+			if !ok || observe != "" {
+				return observe == ""
+			}
+			if k, ok := kv.Key.(*ast.Ident); ok && k.Name == "Observe" {
+				if lit, ok := kv.Value.(*ast.BasicLit); ok && lit.Kind == token.STRING {
+					observe, _ = strconv.Unquote(lit.Value)
+				}
+			}
+			return true
+		})
+	}
+	return observe
+}

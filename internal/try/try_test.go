@@ -1,0 +1,230 @@
+package try
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/kurs-course/kurs"
+	"github.com/kurs-course/kurs/checker"
+	"github.com/kurs-course/kurs/i18n"
+	"github.com/kurs-course/kurs/internal/course"
+)
+
+func breaker(t *testing.T) *course.Exercise {
+	t.Helper()
+	c, err := course.Load(kurs.Content())
+	require.NoError(t, err)
+	ex, ok := c.Exercise("circuitbreaker")
+	require.True(t, ok)
+	return ex
+}
+
+func TestParse(t *testing.T) {
+	api := APIOf(breaker(t))
+	tr, err := Parse("  New(3, 5) Failure(0)\tAllow(6) Success() ", api)
+	require.NoError(t, err)
+	assert.Equal(t, []float64{3, 5}, tr.New)
+	require.Len(t, tr.Steps, 3)
+	assert.Equal(t, "Allow", tr.Steps[1].Call)
+	assert.Equal(t, []float64{6}, tr.Steps[1].Args)
+	assert.Empty(t, tr.Steps[2].Args)
+}
+
+// Each mistake is named where it is, with a message a learner can act on.
+func TestParseErrors(t *testing.T) {
+	api := APIOf(breaker(t))
+	en := i18n.New("en")
+	for _, tt := range []struct {
+		trace string
+		col   int
+		msg   string
+	}{
+		{"", 1, "a trace starts with New"},
+		{"Allow(3)", 1, "a trace starts with New"},
+		{"New(3, 5) Fail(0)", 11, "there is no call Fail in this exercise; the calls are: Allow, Failure, Success"},
+		{"New(3, 5) Allow()", 11, "Allow takes 1 arguments, not 0"},
+		{"New(3)", 1, "New takes 2 arguments, not 1"},
+		{"New(3, x)", 8, "expected 0-9"},
+		{"New(3, 5) Allow(1", 18, "expected , )"},
+		{"New(3, 5) Allow(1e999)", 17, "1e999 is not a number"},
+		{"New(3, 5) New(1, 2)", 11, "New comes only once"},
+		{"New(3, 5)Allow(1)", 10, "expected ␠"},
+		{"New(3, 5) (1)", 11, "expected a call"},
+		{"Nëw(3, 5) Allow", 1, "a trace starts with New"},
+		{"New(3, 5) Allöw(1)", 11, "there is no call Allöw"},
+		{"New(3, 5) Allow(1) Fail", 20, "there is no call Fail"},
+		{"New(3, 5)" + strings.Repeat(" Allow(1)", MaxSteps+1), 10 + 9*MaxSteps + 1, "at most 200 steps"},
+	} {
+		_, err := Parse(tt.trace, api)
+		var se *SyntaxError
+		require.True(t, errors.As(err, &se), "%q parses", tt.trace)
+		assert.Equal(t, tt.col, se.Col, "%q", tt.trace)
+		assert.Contains(t, se.Message(en), tt.msg, "%q", tt.trace)
+	}
+	// The column counts characters, not bytes.
+	_, err := Parse("New(3, 5) Allow(ä)", api)
+	var se *SyntaxError
+	require.True(t, errors.As(err, &se))
+	assert.Equal(t, 17, se.Col)
+	assert.Equal(t, "erwartet: 0-9 )", se.Message(i18n.New("de")))
+	assert.Equal(t, "column 17: expected 0-9 )", se.Error())
+}
+
+// Every trace exercise offers an example that parses, and it is the one
+// of its first fixed test.
+func TestExampleParses(t *testing.T) {
+	c, err := course.Load(kurs.Content())
+	require.NoError(t, err)
+	n := 0
+	for _, ex := range c.Exercises {
+		if !Supported(ex) {
+			assert.Empty(t, Example(ex), ex.ID)
+			continue
+		}
+		n++
+		example := Example(ex)
+		require.NotEmpty(t, example, ex.ID)
+		_, err := Parse(example, APIOf(ex))
+		assert.NoError(t, err, "%s: %s", ex.ID, example)
+	}
+	assert.Positive(t, n)
+	assert.True(t, strings.HasPrefix(Example(breaker(t)), "New(3, 5) Failure(0) Failure(1) Success() Failure(2)"), Example(breaker(t)))
+}
+
+// A breaker that never opens.
+const neverOpens = `package circuitbreaker
+
+type CircuitBreaker struct{ state string }
+
+func New(threshold, wait int) *CircuitBreaker { return &CircuitBreaker{state: "closed"} }
+
+func (b *CircuitBreaker) State() string      { return b.state }
+func (b *CircuitBreaker) Allow(now int) bool { return true }
+func (b *CircuitBreaker) Success()           {}
+func (b *CircuitBreaker) Failure(now int)    {}
+`
+
+// run tries trace on src as the learner's file.
+func run(t *testing.T, ck *checker.Checker, ex *course.Exercise, src, trace string, timeout time.Duration) *Comparison {
+	t.Helper()
+	tr, err := Parse(trace, APIOf(ex))
+	require.NoError(t, err)
+	var mine []course.File
+	if src != "" {
+		mine = []course.File{{Name: "circuitbreaker.go", Data: []byte(src)}}
+	}
+	c, err := Run(context.Background(), ck, ex, mine, tr, timeout)
+	require.NoError(t, err)
+	return c
+}
+
+// texts returns each row as the front ends show it: step, call, mine,
+// reference, and "✗" where they differ.
+func texts(c *Comparison) [][]string {
+	p := i18n.New("en")
+	var out [][]string
+	for _, r := range c.Rows {
+		mark := ""
+		if r.Differs {
+			mark = "✗"
+		}
+		out = append(out, []string{strings.Repeat("·", r.Step), r.Call, r.Mine.Text(p, c.Observe), r.Ref.Text(p, c.Observe), mark})
+	}
+	return out
+}
+
+func TestRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds programs")
+	}
+	ex := breaker(t)
+	ck := &checker.Checker{TempDir: t.TempDir()}
+	en := i18n.New("en")
+
+	t.Run("differing steps", func(t *testing.T) {
+		c := run(t, ck, ex, neverOpens, "New(3, 5) Failure(0) Failure(1) Failure(2) Allow(3)", 0)
+		require.Nil(t, c.Problem)
+		assert.Equal(t, 3, c.First)
+		assert.Equal(t, [][]string{
+			{"", "New(3, 5)", `State() = "closed"`, `State() = "closed"`, ""},
+			{"·", "Failure(0)", `State() = "closed"`, `State() = "closed"`, ""},
+			{"··", "Failure(1)", `State() = "closed"`, `State() = "closed"`, ""},
+			{"···", "Failure(2)", `State() = "closed"`, `State() = "open"`, "✗"},
+			{"····", "Allow(3)", `true, State() = "closed"`, `false, State() = "open"`, "✗"},
+		}, texts(c))
+		assert.Equal(t, "The answers first differ at step 3.", c.Summary(en))
+	})
+
+	t.Run("the reference itself", func(t *testing.T) {
+		ref, err := ex.Solution()
+		require.NoError(t, err)
+		c := run(t, ck, ex, string(ref[0].Data), "New(1, 0) Failure(0) Allow(0) Success()", 0)
+		require.Len(t, c.Rows, 4)
+		for _, r := range c.Rows {
+			assert.False(t, r.Differs, r.Call)
+		}
+		assert.Equal(t, -1, c.First)
+		assert.Equal(t, "Dein Code antwortet bei jedem Schritt dieser Spur wie die Referenz.", c.Summary(i18n.New("de")))
+	})
+
+	t.Run("a panic in the learner's code", func(t *testing.T) {
+		src := strings.Replace(neverOpens, "func (b *CircuitBreaker) Failure(now int)    {}",
+			"func (b *CircuitBreaker) Failure(now int) {\n\tif now == 1 {\n\t\tpanic(\"boom\")\n\t}\n}", 1)
+		c := run(t, ck, ex, src, "New(3, 5) Failure(0) Failure(1) Failure(2)", 0)
+		require.Nil(t, c.Problem)
+		require.Len(t, c.Rows, 4, "the reference goes on after the learner's panic")
+		r := c.Rows[2]
+		assert.True(t, r.Mine.Panicked)
+		assert.Equal(t, "panic: boom (at circuitbreaker/circuitbreaker.go:12)", r.Mine.Text(en, c.Observe))
+		assert.True(t, r.Differs)
+		assert.Equal(t, 2, c.First)
+		assert.Empty(t, c.Rows[3].Mine.Text(en, c.Observe), "nothing after the panic")
+		assert.Equal(t, `State() = "open"`, c.Rows[3].Ref.Text(en, c.Observe))
+	})
+
+	t.Run("a learner's program that hangs is stopped", func(t *testing.T) {
+		src := strings.Replace(neverOpens, "func (b *CircuitBreaker) Allow(now int) bool { return true }",
+			"func (b *CircuitBreaker) Allow(now int) bool {\n\tfor {\n\t}\n}", 1)
+		c := run(t, ck, ex, src, "New(3, 5) Failure(0) Allow(1) Failure(2)", 2*time.Second)
+		require.Nil(t, c.Problem)
+		require.Len(t, c.Rows, 4)
+		assert.True(t, c.Rows[2].Mine.Stopped)
+		assert.Equal(t, "no answer (endless loop, or the program crashed)", c.Rows[2].Mine.Text(en, c.Observe))
+		assert.Equal(t, 2, c.First)
+		assert.False(t, c.Rows[1].Differs, "the steps before the loop were answered")
+		assert.True(t, c.Rows[3].Mine.none())
+	})
+
+	t.Run("code that does not build", func(t *testing.T) {
+		c := run(t, ck, ex, "package circuitbreaker\n\nfunc New( {\n", "New(3, 5)", 0)
+		require.NotNil(t, c.Problem)
+		assert.Equal(t, checker.ProblemCompile, c.Problem.Kind)
+		assert.Empty(t, c.Rows)
+	})
+
+	t.Run("no files", func(t *testing.T) {
+		c := run(t, ck, ex, "", "New(3, 5)", 0)
+		require.NotNil(t, c.Problem)
+		assert.Equal(t, checker.ProblemNoFiles, c.Problem.Kind)
+	})
+}
+
+// A try ends with its context; nothing is left running.
+func TestRunEndsWithItsContext(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds programs")
+	}
+	ex := breaker(t)
+	tr, err := Parse("New(3, 5)", APIOf(ex))
+	require.NoError(t, err)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err = Run(ctx, &checker.Checker{TempDir: t.TempDir()}, ex, []course.File{{Name: "circuitbreaker.go", Data: []byte(neverOpens)}}, tr, 0)
+	assert.ErrorIs(t, err, context.Canceled)
+}
