@@ -34,6 +34,8 @@ type heading struct {
 	level, line int
 }
 
+func (h heading) at() int { return h.line }
+
 type fence struct {
 	info string
 	line int
@@ -45,6 +47,8 @@ type table struct {
 	rows   []row
 	marker *marker
 }
+
+func (t *table) at() int { return t.line }
 
 type row struct {
 	line  int
@@ -287,6 +291,21 @@ func (v *validator) markerTarget(c *course.Course, file string, m *marker) {
 	v.add(file, m.line, MarkerTarget, "Exercise", m.exercise, "Test", m.test)
 }
 
+// uneven reports under kind that one language of a lesson has more parts
+// (headings, tables) than the other, dp in de and ep in en, at the first
+// part the other lacks.
+func uneven[P interface{ at() int }](v *validator, kind Kind, de, en *doc, dp, ep []P) {
+	if len(dp) == len(ep) {
+		return
+	}
+	long, short, more := de, en, dp
+	if len(ep) > len(dp) {
+		long, short, more = en, de, ep
+	}
+	few := min(len(dp), len(ep))
+	v.add(long.file, more[few].at(), kind, "Have", len(more), "OtherHave", few, "Other", short.file)
+}
+
 // parity reports where the two languages of a lesson are out of step.
 func (v *validator) parity(de, en *doc, exercises []string) {
 	at := func(d *doc, line int) string { return fmt.Sprintf("%s:%d", d.file, line) }
@@ -297,13 +316,7 @@ func (v *validator) parity(de, en *doc, exercises []string) {
 			break
 		}
 	}
-	if a, b := len(de.headings), len(en.headings); a != b {
-		long, short := de, en
-		if b > a {
-			long, short = en, de
-		}
-		v.add(long.file, long.headings[len(short.headings)].line, Headings, "Have", len(long.headings), "OtherHave", len(short.headings), "Other", short.file)
-	}
+	uneven(v, Headings, de, en, de.headings, en.headings)
 	// Code blocks: the same blocks, in the same languages.
 	for i := 0; i < max(len(de.fences), len(en.fences)); i++ {
 		switch {
@@ -319,13 +332,7 @@ func (v *validator) parity(de, en *doc, exercises []string) {
 		break
 	}
 	// Tables: as many, each with as many columns and rows.
-	if a, b := len(de.tables), len(en.tables); a != b {
-		long, short := de, en
-		if b > a {
-			long, short = en, de
-		}
-		v.add(long.file, long.tables[len(short.tables)].line, Tables, "Have", len(long.tables), "OtherHave", len(short.tables), "Other", short.file)
-	}
+	uneven(v, Tables, de, en, de.tables, en.tables)
 	for i := 0; i < min(len(de.tables), len(en.tables)); i++ {
 		a, b := de.tables[i], en.tables[i]
 		if len(a.header) != len(b.header) || len(a.rows) != len(b.rows) {

@@ -556,3 +556,17 @@ func generatedDriver(m fstest.MapFS, id string) (map[string][]byte, error) {
 	}
 	return out, nil
 }
+
+// TestParityCountsSectionsAndTables gives one language a section more and
+// the other a table more: each is reported where the extra one starts,
+// with both counts and the other file.
+func TestParityCountsSectionsAndTables(t *testing.T) {
+	v := &validator{}
+	de := v.parseDoc("lessons/x/de.md", "de", []byte("# T\n\n## A\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n| c |\n|---|\n| 3 |\n"))
+	en := v.parseDoc("lessons/x/en.md", "en", []byte("# T\n\n## A\n\n## B\n\n| a | b |\n|---|---|\n| 1 | 2 |\n"))
+	v.parity(de, en, nil)
+	assert.Equal(t, []Problem{
+		{File: "lessons/x/en.md", Line: 5, Kind: Headings, Args: []any{"Have", 3, "OtherHave", 2, "Other", "lessons/x/de.md"}},
+		{File: "lessons/x/de.md", Line: 9, Kind: Tables, Args: []any{"Have", 2, "OtherHave", 1, "Other", "lessons/x/en.md"}},
+	}, v.problems)
+}
