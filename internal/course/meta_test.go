@@ -27,6 +27,7 @@ func metadataFiles(t *testing.T, fsys fs.FS) map[string][]string {
 	for schema, pattern := range map[string]string{
 		"exercise.schema.json": "exercises/*/exercise.json",
 		"lesson.schema.json":   "lessons/*/lesson.json",
+		"suite.schema.json":    "exercises/*/testdata/suite.json",
 	} {
 		files, err := fs.Glob(fsys, pattern)
 		require.NoError(t, err)
@@ -71,24 +72,51 @@ func TestSchemasArePublished(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, string(data), string(published), "docs/schema/%s differs from internal/course/schema/%s", name, name)
 	}
-	for name, v := range map[string]any{"exercise.schema.json": exerciseMeta{}, "lesson.schema.json": lessonMeta{}} {
+	for _, c := range []struct {
+		schema, def string // def: a definition of the schema's $defs, or "" for the whole file
+		v           any
+	}{
+		{"exercise.schema.json", "", exerciseMeta{}},
+		{"lesson.schema.json", "", lessonMeta{}},
+		{"suite.schema.json", "", suiteFile{}},
+		{"suite.schema.json", "test", suiteTest{}},
+	} {
 		var s struct {
 			Properties map[string]any `json:"properties"`
+			Defs       map[string]struct {
+				Properties map[string]any `json:"properties"`
+			} `json:"$defs"`
 		}
-		require.NoError(t, json.Unmarshal(Schemas()[name], &s))
-		var keys, fields []string
-		for k := range s.Properties {
+		require.NoError(t, json.Unmarshal(Schemas()[c.schema], &s))
+		props := s.Properties
+		if c.def != "" {
+			props = s.Defs[c.def].Properties
+		}
+		var keys []string
+		for k := range props {
 			keys = append(keys, k)
 		}
-		rt := reflect.TypeOf(v)
-		for i := range rt.NumField() {
-			tag, _, _ := strings.Cut(rt.Field(i).Tag.Get("json"), ",")
-			fields = append(fields, tag)
-		}
+		fields := jsonKeys(reflect.TypeOf(c.v))
 		slices.Sort(keys)
 		slices.Sort(fields)
-		assert.Equal(t, fields, keys, name)
+		assert.Equal(t, fields, keys, "%s %s", c.schema, c.def)
 	}
+}
+
+// jsonKeys returns the JSON keys of a struct type's fields, those of an
+// embedded struct inlined.
+func jsonKeys(rt reflect.Type) []string {
+	var keys []string
+	for i := range rt.NumField() {
+		f := rt.Field(i)
+		if f.Anonymous && f.Tag.Get("json") == "" {
+			keys = append(keys, jsonKeys(f.Type)...)
+			continue
+		}
+		tag, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		keys = append(keys, tag)
+	}
+	return keys
 }
 
 // TestShortJSONStrings: the course's JSON files hold no text to read, only

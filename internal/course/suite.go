@@ -5,6 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+
 	"github.com/kurs-course/kurs/internal/harness"
 )
 
@@ -20,6 +23,66 @@ type Suite struct {
 	Generate *Generate `json:"generate,omitempty"`
 	// Tests are the hidden tests, in the order they run.
 	Tests []harness.Test `json:"tests"`
+	// Titles holds each test's title by the test's name: each test's
+	// "title" in suite.json, {"de": "…", "en": "…"}. The learner reads a
+	// test by its title; the name stays the key that machines read. The
+	// judge never needs a title, so Titles is not part of the JSON that the
+	// checker passes on.
+	Titles map[string]Text `json:"-"`
+}
+
+// suiteFile is the strict form of suite.json, each test with its title;
+// docs/schema/suite.schema.json publishes it.
+type suiteFile struct {
+	Schema   string      `json:"$schema,omitempty"`
+	Observe  string      `json:"observe,omitempty"`
+	Generate *Generate   `json:"generate,omitempty"`
+	Tests    []suiteTest `json:"tests"`
+}
+
+// suiteTest is one test of suite.json: the harness's test and its title.
+type suiteTest struct {
+	harness.Test
+	Title Text `json:"title,omitempty"`
+}
+
+// UnmarshalJSONFrom reads suite.json with the options of the decoder, so
+// that Decode reads the titles as strictly as the rest: an unknown key or
+// a title that is not an object of texts is an error at its line.
+func (s *Suite) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	var f suiteFile
+	if err := jsonv2.UnmarshalDecode(dec, &f); err != nil {
+		return err
+	}
+	*s = Suite{Observe: f.Observe, Generate: f.Generate}
+	if f.Tests != nil {
+		s.Tests = make([]harness.Test, len(f.Tests))
+	}
+	for i, t := range f.Tests {
+		s.Tests[i] = t.Test
+		if t.Title != nil {
+			if s.Titles == nil {
+				s.Titles = map[string]Text{}
+			}
+			s.Titles[t.Name] = t.Title
+		}
+	}
+	return nil
+}
+
+// TestTitle returns the title of the hidden test name in lang, else in
+// English: a trace exercise's from its suite, a quiz case's its label
+// ("Case 2"). It is "" for a test without one.
+func (e *Exercise) TestTitle(name, lang string) string {
+	if t, ok := e.Suite.Titles[name]; ok {
+		return t.In(lang)
+	}
+	for _, t := range e.Suite.Tests {
+		if t.Name == name && t.Case > 0 && t.Case <= len(e.Quiz) {
+			return e.Quiz[t.Case-1].Label.In(lang)
+		}
+	}
+	return ""
 }
 
 // Generate describes how random traces are drawn, as data:
