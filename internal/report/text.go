@@ -7,6 +7,7 @@ import (
 
 	"github.com/kurs-course/kurs/checker"
 	"github.com/kurs-course/kurs/i18n"
+	"github.com/kurs-course/kurs/internal/course"
 	"github.com/kurs-course/kurs/internal/textsafe"
 )
 
@@ -221,4 +222,38 @@ func (tr *Trace) side(r *Row, want, color bool) string {
 		parts = append(parts, v)
 	}
 	return strings.Join(parts, ", ")
+}
+
+// Message returns what the learner needs to act on an exercise's result:
+// the problem that stopped it, or its first failing test explained (for a
+// quiz, every case).
+func Message(p *i18n.Printer, ex *course.Exercise, res *checker.Result) string {
+	switch {
+	case res.Status == checker.Error:
+		return Problem(p, res.Problem)
+	case res.Status == checker.Pass:
+		return Summary(p, res)
+	}
+	e := Explain(p, ex, res, Options{})
+	parts := []string{e.Summary}
+	for i := range e.Tests {
+		if t := &e.Tests[i]; t.Status != checker.Pass || e.Quiz {
+			parts = append(parts, t.text(p, TextOptions{}))
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+// Test explains one test's outcome; for a failed trace it shows the trace
+// up to the first difference. It is the text of ExplainTest.
+func Test(p *i18n.Printer, ex *course.Exercise, res *checker.Result, t *checker.Test) string {
+	return ExplainTest(p, ex, res, t).text(p, TextOptions{})
+}
+
+func indent(s, prefix string) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = prefix + l
+	}
+	return strings.Join(lines, "\n")
 }
