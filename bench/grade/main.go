@@ -39,6 +39,8 @@ import (
 	"strings"
 	"testing/fstest"
 	"time"
+
+	"github.com/kurs-course/kurs/bench/internal/benchutil"
 )
 
 // exercises are the course's exercises and the corpus's prefix for each.
@@ -86,8 +88,8 @@ func main() {
 		defer os.RemoveAll(work)
 	}
 
-	kurs := filepath.Join(work, "kurs")
-	run("go", "build", "-o", kurs, "./cmd/kurs")
+	kurs, err := benchutil.BuildKurs(work)
+	check(err)
 	variants := corpus()
 	b := &bench{kurs: kurs, work: work, run: time.Now().UnixNano(), jobs: *jobs, timeout: *timeout, variants: variants}
 
@@ -277,7 +279,7 @@ func (b *bench) baseline(s *set) (time.Duration, int) {
 
 			cmd := exec.Command("go", "test", "-count=1", "-timeout", b.timeout.String(), "./"+ex.id)
 			cmd.Dir = mod
-			cmd.Env = append(os.Environ(), "GOFLAGS=", "GOPROXY=off", "GOWORK=off", "CGO_ENABLED=0")
+			cmd.Env = benchutil.BaselineEnv()
 			out, err := cmd.CombinedOutput()
 			verdict := "pass"
 			switch {
@@ -347,14 +349,6 @@ func load() string {
 	}
 	avg, _, _ := strings.Cut(string(data), " ")
 	return avg
-}
-
-func run(name string, args ...string) {
-	cmd := exec.Command(name, args...)
-	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
-	if err := cmd.Run(); err != nil {
-		log.Fatalf("%s %s: %v", name, strings.Join(args, " "), err)
-	}
 }
 
 func check(err error) {

@@ -17,53 +17,16 @@ package main
 
 import (
 	"bufio"
-	"bytes"
-	"context"
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"os"
-	"os/exec"
-	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
+	"github.com/kurs-course/kurs/bench/internal/benchutil"
 	"github.com/kurs-course/kurs/internal/watch"
 )
-
-// baselineTest is the tiny test of the baseline module: the seed's trace,
-// as in the checker's benchmark.
-const baselineTest = `package circuitbreaker
-
-import "testing"
-
-func TestSeedTrace(t *testing.T) {
-	b := New(3, 5)
-	b.Failure(0)
-	b.Failure(1)
-	b.Success()
-	b.Failure(2)
-	b.Failure(3)
-	b.Failure(4)
-	if b.Allow(8) || !b.Allow(9) || b.Allow(9) {
-		t.Fatal("wrong")
-	}
-	b.Failure(9)
-	if b.Allow(13) || !b.Allow(14) {
-		t.Fatal("wrong")
-	}
-	b.Success()
-	if b.State() != "closed" {
-		t.Fatal(b.State())
-	}
-}
-`
-
-// patience bounds the wait for one result; a save's result that takes
-// longer is a failure of kurs watch, not a slow sample.
-const patience = 60 * time.Second
 
 func main() {
 	n := flag.Int("n", 20, "number of saves to time")
@@ -75,78 +38,32 @@ func main() {
 }
 
 func run(n int) error {
-	solution, err := os.ReadFile(filepath.Join("exercises", "circuitbreaker", "solution", "circuitbreaker.go"))
-	if err != nil {
-		return fmt.Errorf("run me from the repository's root: %w", err)
-	}
-	tmp, err := os.MkdirTemp("", "kurs-bench-watch-")
+	s, err := benchutil.NewSetup("watch")
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(tmp)
-
-	kurs := filepath.Join(tmp, "kurs")
-	if out, err := exec.Command("go", "build", "-o", kurs, "./cmd/kurs").CombinedOutput(); err != nil {
-		return fmt.Errorf("build kurs: %v\n%s", err, out)
-	}
-	ws := filepath.Join(tmp, "ws")
-	if out, err := exec.Command(kurs, "init", ws, "--lang", "en", "--no-warm").CombinedOutput(); err != nil {
-		return fmt.Errorf("kurs init: %v\n%s", err, out)
-	}
-	learner := filepath.Join(ws, "circuitbreaker", "circuitbreaker.go")
-	if err := os.WriteFile(learner, solution, 0o644); err != nil {
+	defer s.Close()
+	if err := os.WriteFile(s.Learner, s.Solution, 0o644); err != nil {
 		return err
-	}
-
-	base := filepath.Join(tmp, "baseline")
-	if err := os.Mkdir(base, 0o755); err != nil {
-		return err
-	}
-	for name, data := range map[string]string{
-		"go.mod":                 "module example.com/baseline\n\ngo 1.22\n",
-		"circuitbreaker_test.go": baselineTest,
-		"circuitbreaker.go":      string(solution),
-	} {
-		if err := os.WriteFile(filepath.Join(base, name), []byte(data), 0o644); err != nil {
-			return err
-		}
 	}
 	goTest := func(i int) (time.Duration, error) {
-		if err := os.WriteFile(filepath.Join(base, "circuitbreaker.go"), edit(solution, i), 0o644); err != nil {
-			return 0, err
+		d, passed, err := s.GoTest(benchutil.Edit(s.Solution, i))
+		if err == nil && !passed {
+			err = errors.New("go test: the reference solution fails")
 		}
-		cmd := exec.Command("go", "test", "-count=1", ".")
-		cmd.Dir = base
-		cmd.Env = append(os.Environ(), "GOPROXY=off", "GOTOOLCHAIN=local", "GOWORK=off", "CGO_ENABLED=0")
-		start := time.Now()
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			return 0, fmt.Errorf("go test: %v\n%s", err, out)
-		}
-		return time.Since(start), nil
+		return d, err
 	}
 
 	// kurs watch, its keys on a pipe that stays open, its screen read line
 	// by line: a result line is the moment the learner sees the result.
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	w := exec.CommandContext(ctx, kurs, "watch", "circuitbreaker", "--workspace", ws)
-	keys, err := w.StdinPipe()
+	w, err := s.Start("watch", "circuitbreaker", "--workspace", s.Workspace)
 	if err != nil {
 		return err
 	}
-	screen, err := w.StdoutPipe()
-	if err != nil {
-		return err
-	}
-	var stderr bytes.Buffer
-	w.Stderr = &stderr
-	if err := w.Start(); err != nil {
-		return err
-	}
+	defer w.End(0)
 	results := make(chan time.Time, 1)
 	go func() {
-		sc := bufio.NewScanner(screen)
+		sc := bufio.NewScanner(w.Stdout)
 		for sc.Scan() {
 			if strings.HasPrefix(sc.Text(), "✓ circuitbreaker — ") || strings.HasPrefix(sc.Text(), "✗ circuitbreaker — ") {
 				results <- time.Now()
@@ -158,11 +75,11 @@ func run(n int) error {
 		select {
 		case t, ok := <-results:
 			if !ok {
-				return time.Time{}, fmt.Errorf("kurs watch ended: %s", stderr.String())
+				return time.Time{}, fmt.Errorf("kurs watch ended: %s", w.Stderr())
 			}
 			return t, nil
-		case <-time.After(patience):
-			return time.Time{}, fmt.Errorf("no result within %v", patience)
+		case <-time.After(benchutil.Patience):
+			return time.Time{}, fmt.Errorf("no result within %v", benchutil.Patience)
 		}
 	}
 
@@ -177,7 +94,7 @@ func run(n int) error {
 	var watchTimes, testTimes []time.Duration
 	for i := range n {
 		start := time.Now()
-		if err := os.WriteFile(learner, edit(solution, i), 0o644); err != nil {
+		if err := os.WriteFile(s.Learner, benchutil.Edit(s.Solution, i), 0o644); err != nil {
 			return err
 		}
 		seen, err := await()
@@ -192,45 +109,17 @@ func run(n int) error {
 		testTimes = append(testTimes, d)
 	}
 
-	io.WriteString(keys, "q\n")
-	keys.Close()
-	done := make(chan error, 1)
-	go func() { done <- w.Wait() }()
-	select {
-	case err := <-done:
-		var exit *exec.ExitError
-		if err != nil && !errors.As(err, &exit) {
-			return err
-		}
-	case <-time.After(patience):
-		cancel()
-		<-done
-		return errors.New("kurs watch did not quit on q")
+	fmt.Fprintln(w.Stdin, "q")
+	w.Stdin.Close()
+	if err := w.End(benchutil.Patience); err != nil {
+		return fmt.Errorf("kurs watch did not quit on q: %w", err)
 	}
 
-	wm, tm := median(watchTimes), median(testTimes)
 	fmt.Printf("saves timed: %d (alternating with the baseline)\n", n)
-	fmt.Printf("kurs watch, save to result:   median %6.3fs  min %6.3fs  max %6.3fs  (includes the %v debounce)\n",
-		wm.Seconds(), slices.Min(watchTimes).Seconds(), slices.Max(watchTimes).Seconds(), watch.DefaultDebounce)
-	fmt.Printf("go test -count=1 after edit:  median %6.3fs  min %6.3fs  max %6.3fs\n",
-		tm.Seconds(), slices.Min(testTimes).Seconds(), slices.Max(testTimes).Seconds())
-	fmt.Printf("ratio of medians, watch / go test: %.2fx\n", wm.Seconds()/tm.Seconds())
-	within := "yes"
-	if slices.Max(watchTimes) > time.Second {
-		within = "no"
-	}
-	fmt.Printf("every result within 1s: %s\n", within)
+	benchutil.Report("kurs watch, save to result:", watchTimes)
+	benchutil.Report("go test -count=1 after the same edit:", testTimes)
+	fmt.Printf("(kurs watch's times include the %v debounce)\n", watch.DefaultDebounce)
+	fmt.Printf("ratio of medians, watch / go test: %.2fx\n", benchutil.Median(watchTimes).Seconds()/benchutil.Median(testTimes).Seconds())
+	benchutil.ReportWithin(watchTimes)
 	return nil
-}
-
-// edit returns the file with a comment that makes each save different, as
-// a learner's edit is.
-func edit(src []byte, i int) []byte {
-	return fmt.Appendf(bytes.Clone(src), "\n// edit %d\n", i)
-}
-
-func median(ds []time.Duration) time.Duration {
-	s := slices.Clone(ds)
-	slices.Sort(s)
-	return s[len(s)/2]
 }

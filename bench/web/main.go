@@ -29,55 +29,21 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"net/http"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"regexp"
-	"slices"
 	"strings"
 	"time"
 
+	"github.com/kurs-course/kurs/bench/internal/benchutil"
 	"github.com/kurs-course/kurs/internal/watch"
 )
 
-// baselineTest is the tiny test of the baseline module: the seed's trace.
-const baselineTest = `package circuitbreaker
-
-import "testing"
-
-func TestSeedTrace(t *testing.T) {
-	b := New(3, 5)
-	b.Failure(0)
-	b.Failure(1)
-	b.Success()
-	b.Failure(2)
-	b.Failure(3)
-	b.Failure(4)
-	if b.Allow(8) || !b.Allow(9) || b.Allow(9) {
-		t.Fatal("wrong")
-	}
-	b.Failure(9)
-	if b.Allow(13) || !b.Allow(14) {
-		t.Fatal("wrong")
-	}
-	b.Success()
-	if b.State() != "closed" {
-		t.Fatal(b.State())
-	}
-}
-`
-
 // pageRun says whether to time saves in a real page too.
 var pageRun *bool
-
-// patience bounds the wait for one result; a result that takes longer is
-// a failure of kurs serve, not a slow sample.
-const patience = 60 * time.Second
 
 func main() {
 	n := flag.Int("n", 20, "number of saves to time")
@@ -96,93 +62,36 @@ type event struct {
 }
 
 func run(n int) error {
-	right, err := os.ReadFile(filepath.Join("exercises", "circuitbreaker", "solution", "circuitbreaker.go"))
-	if err != nil {
-		return fmt.Errorf("run me from the repository's root: %w", err)
-	}
-	// The probe one tick late: fails the seed's trace at Allow(9).
-	wrong := bytes.Replace(right, []byte("now-b.openedAt >= b.wait"), []byte("now-b.openedAt > b.wait"), 1)
-	if bytes.Equal(wrong, right) {
-		return errors.New("the reference solution changed; cannot make the wrong variant")
-	}
-	tmp, err := os.MkdirTemp("", "kurs-bench-web-")
+	s, err := benchutil.NewSetup("web")
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(tmp)
-
-	kurs := filepath.Join(tmp, "kurs")
-	if out, err := exec.Command("go", "build", "-o", kurs, "./cmd/kurs").CombinedOutput(); err != nil {
-		return fmt.Errorf("build kurs: %v\n%s", err, out)
-	}
-	ws := filepath.Join(tmp, "ws")
-	if out, err := exec.Command(kurs, "init", ws, "--lang", "en", "--no-warm").CombinedOutput(); err != nil {
-		return fmt.Errorf("kurs init: %v\n%s", err, out)
-	}
-	learner := filepath.Join(ws, "circuitbreaker", "circuitbreaker.go")
-
-	base := filepath.Join(tmp, "baseline")
-	if err := os.Mkdir(base, 0o755); err != nil {
-		return err
-	}
-	for name, data := range map[string]string{
-		"go.mod":                 "module example.com/baseline\n\ngo 1.22\n",
-		"circuitbreaker_test.go": baselineTest,
-		"circuitbreaker.go":      string(right),
-	} {
-		if err := os.WriteFile(filepath.Join(base, name), []byte(data), 0o644); err != nil {
-			return err
-		}
-	}
+	defer s.Close()
+	right, wrong := s.Solution, s.Wrong
+	// The wrong variant fails its test: that is a result too.
 	goTest := func(src []byte) (time.Duration, error) {
-		if err := os.WriteFile(filepath.Join(base, "circuitbreaker.go"), src, 0o644); err != nil {
-			return 0, err
-		}
-		cmd := exec.Command("go", "test", "-count=1", ".")
-		cmd.Dir = base
-		cmd.Env = append(os.Environ(), "GOPROXY=off", "GOTOOLCHAIN=local", "GOWORK=off", "CGO_ENABLED=0")
-		start := time.Now()
-		out, err := cmd.CombinedOutput()
-		d := time.Since(start)
-		// The wrong variant fails its test: that is a result too.
-		var exit *exec.ExitError
-		if err != nil && !(errors.As(err, &exit) && bytes.Contains(out, []byte("--- FAIL"))) {
-			return 0, fmt.Errorf("go test: %v\n%s", err, out)
-		}
-		return d, nil
+		d, _, err := s.GoTest(src)
+		return d, err
 	}
 
-	// kurs serve, in its own process, stopped by its pid at the end.
-	srv := exec.Command(kurs, "serve", "--addr", "127.0.0.1:0", "--workspace", ws)
-	stdout, err := srv.StdoutPipe()
+	// kurs serve, in its own process, interrupted at the end.
+	srv, err := s.Start("serve", "--addr", "127.0.0.1:0", "--workspace", s.Workspace)
 	if err != nil {
-		return err
-	}
-	var stderr bytes.Buffer
-	srv.Stderr = &stderr
-	if err := srv.Start(); err != nil {
 		return err
 	}
 	defer func() {
-		_ = srv.Process.Signal(os.Interrupt)
-		done := make(chan struct{})
-		go func() { _ = srv.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(10 * time.Second):
-			_ = srv.Process.Kill()
-			<-done
-		}
+		_ = srv.Interrupt()
+		_ = srv.End(10 * time.Second)
 	}()
-	sc := bufio.NewScanner(stdout)
+	sc := bufio.NewScanner(srv.Stdout)
 	if !sc.Scan() {
-		return fmt.Errorf("kurs serve printed no address: %s", stderr.String())
+		return fmt.Errorf("kurs serve printed no address: %s", srv.Stderr())
 	}
 	m := regexp.MustCompile(`http://127\.0\.0\.1:\d+`).FindString(sc.Text())
 	if m == "" {
 		return fmt.Errorf("kurs serve printed %q", sc.Text())
 	}
-	go func() { _, _ = io.Copy(io.Discard, stdout) }()
+	go func() { _, _ = io.Copy(io.Discard, srv.Stdout) }()
 
 	// The event stream, as the page reads it.
 	resp, err := http.Get(m + "/events")
@@ -213,18 +122,18 @@ func run(n int) error {
 		}
 	}()
 	await := func(want string) (time.Time, error) {
-		deadline := time.After(patience)
+		deadline := time.After(benchutil.Patience)
 		for {
 			select {
 			case e, ok := <-events:
 				if !ok {
-					return time.Time{}, fmt.Errorf("the event stream ended: %s", stderr.String())
+					return time.Time{}, fmt.Errorf("the event stream ended: %s", srv.Stderr())
 				}
 				if e.status == want {
 					return e.at, nil
 				}
 			case <-deadline:
-				return time.Time{}, fmt.Errorf("no %s result within %v", want, patience)
+				return time.Time{}, fmt.Errorf("no %s result within %v", want, benchutil.Patience)
 			}
 		}
 	}
@@ -247,13 +156,13 @@ func run(n int) error {
 	// Warm up: one save of each kind, and one go test of each.
 	for i, src := range [][]byte{wrong, right} {
 		want := []string{"fail", "pass"}[i]
-		if err := os.WriteFile(learner, edit(src, -1-i), 0o644); err != nil {
+		if err := os.WriteFile(s.Learner, benchutil.Edit(src, -1-i), 0o644); err != nil {
 			return err
 		}
 		if _, err := await(want); err != nil {
 			return err
 		}
-		if _, err := goTest(edit(src, -1-i)); err != nil {
+		if _, err := goTest(benchutil.Edit(src, -1-i)); err != nil {
 			return err
 		}
 	}
@@ -265,7 +174,7 @@ func run(n int) error {
 			src, want = right, "pass"
 		}
 		start := time.Now()
-		if err := os.WriteFile(learner, edit(src, i), 0o644); err != nil {
+		if err := os.WriteFile(s.Learner, benchutil.Edit(src, i), 0o644); err != nil {
 			return err
 		}
 		seen, err := await(want)
@@ -277,43 +186,24 @@ func run(n int) error {
 		}
 		eventTimes = append(eventTimes, seen.Sub(start))
 		pageTimes = append(pageTimes, time.Since(start))
-		d, err := goTest(edit(src, i))
+		d, err := goTest(benchutil.Edit(src, i))
 		if err != nil {
 			return err
 		}
 		testTimes = append(testTimes, d)
 	}
 
-	em, pm, tm := median(eventTimes), median(pageTimes), median(testTimes)
+	em, pm, tm := benchutil.Median(eventTimes), benchutil.Median(pageTimes), benchutil.Median(testTimes)
 	fmt.Printf("saves timed: %d (wrong and right alternating; each followed by the baseline)\n", n)
-	report := func(label string, ds []time.Duration) {
-		fmt.Printf("%-40s median %6.3fs  min %6.3fs  max %6.3fs\n", label, median(ds).Seconds(), slices.Min(ds).Seconds(), slices.Max(ds).Seconds())
-	}
-	report("kurs serve, save to result event:", eventTimes)
-	report("kurs serve, save to result fetched:", pageTimes)
-	report("go test -count=1 after the same edit:", testTimes)
+	benchutil.Report("kurs serve, save to result event:", eventTimes)
+	benchutil.Report("kurs serve, save to result fetched:", pageTimes)
+	benchutil.Report("go test -count=1 after the same edit:", testTimes)
 	fmt.Printf("(kurs serve's times include the watcher's %v debounce)\n", watch.DefaultDebounce)
 	fmt.Printf("ratio of medians, event / go test:   %.2fx\n", em.Seconds()/tm.Seconds())
 	fmt.Printf("ratio of medians, fetched / go test: %.2fx\n", pm.Seconds()/tm.Seconds())
-	within := "yes"
-	if slices.Max(pageTimes) > time.Second {
-		within = "no"
-	}
-	fmt.Printf("every result within 1s: %s\n", within)
+	benchutil.ReportWithin(pageTimes)
 	if !*pageRun {
 		return nil
 	}
-	return pageLatency(m, learner, wrong, right, n)
-}
-
-// edit returns the file with a comment that makes each save different, as
-// a learner's edit is.
-func edit(src []byte, i int) []byte {
-	return fmt.Appendf(bytes.Clone(src), "\n// edit %d\n", i)
-}
-
-func median(ds []time.Duration) time.Duration {
-	s := slices.Clone(ds)
-	slices.Sort(s)
-	return s[len(s)/2]
+	return pageLatency(m, s.Learner, wrong, right, n)
 }

@@ -6,11 +6,12 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"slices"
 	"time"
 
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
+
+	"github.com/kurs-course/kurs/bench/internal/benchutil"
 )
 
 // observe is put into the page: it notes, for every new verdict the page
@@ -58,18 +59,18 @@ func pageLatency(url, learner string, wrong, right []byte, n int) error {
 		defer cancel()
 		return chromedp.Do(c, actions...)
 	}
-	if err := within(patience, chromedp.Navigate(url+"/exercise/circuitbreaker"),
+	if err := within(benchutil.Patience, chromedp.Navigate(url+"/exercise/circuitbreaker"),
 		chromedp.WaitVisible(chromedp.CSS("#verdict")), chromedp.WaitVisible(chromedp.CSS(".cm-content"))); err != nil {
 		return fmt.Errorf("open the page: %w", err)
 	}
-	if err := within(patience, chromedp.Evaluate[chromedp.Void](observe)); err != nil {
+	if err := within(benchutil.Patience, chromedp.Evaluate[chromedp.Void](observe)); err != nil {
 		return err
 	}
 	seen := 0
 	// await waits for the page's next verdict and returns when it
 	// appeared, on the machine's clock.
 	await := func() (time.Time, error) {
-		deadline := time.Now().Add(patience)
+		deadline := time.Now().Add(benchutil.Patience)
 		for time.Now().Before(deadline) {
 			c, cancel := context.WithTimeout(ctx, 5*time.Second)
 			times, err := chromedp.Run(c, chromedp.Evaluate[[]float64](`window.kursSeen`))
@@ -94,7 +95,7 @@ func pageLatency(url, learner string, wrong, right []byte, n int) error {
 			src = right
 		}
 		start := time.Now()
-		if err := os.WriteFile(learner, edit(src, 1000+i), 0o644); err != nil {
+		if err := os.WriteFile(learner, benchutil.Edit(src, 1000+i), 0o644); err != nil {
 			return err
 		}
 		at, err := await()
@@ -111,18 +112,18 @@ func pageLatency(url, learner string, wrong, right []byte, n int) error {
 			src = right
 		}
 		// Typing is not timed; saving is, from the key press on.
-		if err := within(patience, chromedp.Focus(chromedp.CSS(".cm-content")),
+		if err := within(benchutil.Patience, chromedp.Focus(chromedp.CSS(".cm-content")),
 			chromedp.KeyEvent("a", chromedp.KeyModifiers(chromedp.ModifierCtrl))); err != nil {
 			return err
 		}
-		c, cancelType := context.WithTimeout(ctx, patience)
-		_, err := chromedp.Call(c, input.InsertText, input.InsertTextParams{Text: string(edit(src, 2000+i))})
+		c, cancelType := context.WithTimeout(ctx, benchutil.Patience)
+		_, err := chromedp.Call(c, input.InsertText, input.InsertTextParams{Text: string(benchutil.Edit(src, 2000+i))})
 		cancelType()
 		if err != nil {
 			return err
 		}
 		start := time.Now()
-		if err := within(patience, chromedp.KeyEvent("s", chromedp.KeyModifiers(chromedp.ModifierCtrl))); err != nil {
+		if err := within(benchutil.Patience, chromedp.KeyEvent("s", chromedp.KeyModifiers(chromedp.ModifierCtrl))); err != nil {
 			return err
 		}
 		at, err := await()
@@ -131,11 +132,8 @@ func pageLatency(url, learner string, wrong, right []byte, n int) error {
 		}
 		inPage = append(inPage, at.Sub(start))
 	}
-	report := func(label string, ds []time.Duration) {
-		fmt.Printf("%-40s median %6.3fs  min %6.3fs  max %6.3fs\n", label, median(ds).Seconds(), slices.Min(ds).Seconds(), slices.Max(ds).Seconds())
-	}
 	fmt.Printf("in a page (Chromium), %d saves of each kind:\n", n)
-	report("saved in another editor, to the result:", outside)
-	report("saved in the page (Ctrl+S), to the result:", inPage)
+	benchutil.Report("saved in another editor, to the result:", outside)
+	benchutil.Report("saved in the page (Ctrl+S), to the result:", inPage)
 	return nil
 }
