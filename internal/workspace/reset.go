@@ -31,10 +31,7 @@ func (w *Workspace) Reset(ex *course.Exercise, lang string) (backup string, err 
 		return "", fmt.Errorf("reset %s: %w", ex.ID, err)
 	}
 	dir := w.ExerciseDir(ex.ID)
-	mine, err := Sources(dir)
-	if errors.Is(err, fs.ErrNotExist) {
-		mine, err = nil, nil
-	}
+	mine, err := sourcesIfAny(dir)
 	if err != nil {
 		return "", fmt.Errorf("reset %s: %w", ex.ID, err)
 	}
@@ -61,11 +58,7 @@ func (w *Workspace) Reset(ex *course.Exercise, lang string) (backup string, err 
 	}
 
 	if keep {
-		rel := make([]string, len(mine))
-		for i, name := range mine {
-			rel[i] = path.Join(ex.ID, name)
-		}
-		if backup, err = w.Backup(rel...); err != nil {
+		if backup, err = w.Backup(inFolder(ex.ID, mine)...); err != nil {
 			return "", fmt.Errorf("reset %s: back up your files: %w", ex.ID, err)
 		}
 	}
@@ -163,10 +156,7 @@ func (w *Workspace) Restore(ex *course.Exercise, name string) (backup string, er
 		}
 	}
 	dir := w.ExerciseDir(ex.ID)
-	mine, err := Sources(dir)
-	if errors.Is(err, fs.ErrNotExist) {
-		mine, err = nil, nil
-	}
+	mine, err := sourcesIfAny(dir)
 	if err != nil {
 		return "", fmt.Errorf("restore %s: %w", ex.ID, err)
 	}
@@ -188,11 +178,7 @@ func (w *Workspace) Restore(ex *course.Exercise, name string) (backup string, er
 		keep = keep && !same(sk)
 	}
 	if keep {
-		rel := make([]string, len(mine))
-		for i, n := range mine {
-			rel[i] = path.Join(ex.ID, n)
-		}
-		if backup, err = w.Backup(rel...); err != nil {
+		if backup, err = w.Backup(inFolder(ex.ID, mine)...); err != nil {
 			return "", fmt.Errorf("restore %s: back up your files: %w", ex.ID, err)
 		}
 	}

@@ -43,12 +43,29 @@ func Sources(dir string) ([]string, error) {
 // workspace and slash-separated ("circuitbreaker/circuitbreaker.go"); a
 // missing folder has none.
 func (w *Workspace) Sources(id string) ([]string, error) {
-	names, err := Sources(w.ExerciseDir(id))
+	names, err := sourcesIfAny(w.ExerciseDir(id))
+	return inFolder(id, names), err
+}
+
+// inFolder returns the names of files in the workspace's folder dir as
+// paths relative to the workspace ("dir/name").
+func inFolder(dir string, names []string) []string {
+	if names == nil {
+		return nil
+	}
+	rel := make([]string, len(names))
+	for i, n := range names {
+		rel[i] = path.Join(dir, n)
+	}
+	return rel
+}
+
+// sourcesIfAny is Sources of a folder that may not exist: a missing
+// folder has no sources.
+func sourcesIfAny(dir string) ([]string, error) {
+	names, err := Sources(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
-	}
-	for i, n := range names {
-		names[i] = path.Join(id, n)
 	}
 	return names, err
 }
