@@ -25,6 +25,7 @@ import (
 
 // shownTrace is a failing test's explanation as one rendering shows it.
 type shownTrace struct {
+	Heading  string // the test's title, kind and id
 	Random   string // which random trace, for one
 	Headline string
 	Step     int
@@ -46,10 +47,11 @@ func fromText(t *testing.T, p *i18n.Printer, text string) shownTrace {
 	var st shownTrace
 	lines := strings.Split(text, "\n")
 	i := 0
-	for i < len(lines) && !strings.HasPrefix(lines[i], "  "+p.T("test.name")+" ") {
+	for i < len(lines) && !strings.HasPrefix(lines[i], "  "+p.T("test.name")) {
 		i++
 	}
 	require.Less(t, i+1, len(lines), "no test in:\n%s", text)
+	st.Heading = strings.TrimSpace(lines[i])
 	// The lines of the test's text, indented by four; the trace's by six.
 	i++
 	var head []string
@@ -108,6 +110,7 @@ func fromText(t *testing.T, p *i18n.Printer, text string) shownTrace {
 func isNumber(s string) bool { _, err := strconv.Atoi(s); return err == nil }
 
 var (
+	testNameHTML = regexp.MustCompile(`<h3 class="test-name">([^<]*)</h3>`)
 	randomHTML   = regexp.MustCompile(`<p class="random">([^<]*)</p>`)
 	headlineHTML = regexp.MustCompile(`<p class="headline" data-step="(-?\d+)">([^<]*)</p>`)
 	headHTML     = regexp.MustCompile(`<th class="want" scope="col">(.*?)</th>`)
@@ -124,6 +127,9 @@ func fromPage(t *testing.T, p *i18n.Printer, page string) shownTrace {
 	require.NotNil(t, m, "no headline in:\n%s", page)
 	st.Step, _ = strconv.Atoi(m[1])
 	st.Headline = html.UnescapeString(m[2])
+	if m := testNameHTML.FindStringSubmatch(page); m != nil {
+		st.Heading = html.UnescapeString(m[1])
+	}
 	if m := randomHTML.FindStringSubmatch(page); m != nil {
 		st.Random = html.UnescapeString(m[1])
 	}
@@ -276,4 +282,33 @@ func TestPageExplainsAsCheckDoes(t *testing.T) {
 		Want: harness.Result{Obs: "closed"}, Got: harness.Result{Obs: "open"}})
 	assert.Equal(t, 0, st.Step)
 	assert.Equal(t, `State() = "open"`, st.Got)
+}
+
+// TestPageNamesTestsAsCheckDoes: the page heads a failing test with its
+// title in the learner's language, then its kind and id, as kurs check
+// does, and lists the further failing tests by title and id.
+func TestPageNamesTestsAsCheckDoes(t *testing.T) {
+	ts := newTestServer(t)
+	ex, _ := ts.course.Exercise("circuitbreaker")
+	f := &harness.Failure{Kind: harness.Mismatch, New: []float64{3, 1}, Step: 1, Call: "Failure(0)", Observe: "State()",
+		Want: harness.Result{Obs: "closed"}, Got: harness.Result{Obs: "open"}}
+	res := &checker.Result{Exercise: ex.ID, Status: checker.Fail, MaxScore: ex.Points, Tests: []checker.Test{
+		{Name: "edge/failures-must-be-consecutive", Status: checker.Fail, Failure: f},
+		{Name: "edge/wait-zero", Status: checker.Fail, Failure: f},
+	}}
+	st := ts.exercises[ex.ID]
+	ts.mu.Lock()
+	st.res, st.at, st.seq = res, time.Now(), st.seq+1
+	ts.mu.Unlock()
+	assertSameExplanation(t, ts, ex, res)
+	for lang, want := range map[string]struct{ heading, other string }{
+		"de": {"Test: Nur Fehler in Folge öffnen den Breaker (Grenzfall, edge/failures-must-be-consecutive)",
+			"Bei Wartezeit 0 kommt die Probe sofort (edge/wait-zero)"},
+		"en": {"Test: Only failures in a row open the breaker (edge case, edge/failures-must-be-consecutive)",
+			"With wait 0, the probe comes at once (edge/wait-zero)"},
+	} {
+		_, frag := ts.get(t, "/exercise/"+ex.ID+"/result?lang="+lang)
+		assert.Equal(t, want.heading, fromPage(t, i18n.New(lang), frag).Heading)
+		assert.Contains(t, html.UnescapeString(frag), "<li>"+want.other+"</li>")
+	}
 }

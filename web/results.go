@@ -28,7 +28,7 @@ type resultView struct {
 	Problem  string
 	Quiz     bool
 	Tests    []testView
-	Others   []string // names of further failing tests
+	Others   []string // further failing tests, each by its title and id
 	Output   string
 	Cut      bool
 }
@@ -36,7 +36,7 @@ type resultView struct {
 // testView is one explained test: a quiz case on one line, or a failing
 // test with its headline and its trace as a table (and a drawing).
 type testView struct {
-	Name     string // the test's id, with its kind when known
+	Heading  string // the test's title, kind and id, as kurs check heads it
 	Pass     bool
 	Random   string
 	Headline string
@@ -114,11 +114,8 @@ func newResultView(p *i18n.Printer, ex *course.Exercise, res *checker.Result) *r
 	tables := 0
 	for i := range e.Tests {
 		t := &e.Tests[i]
-		tv := testView{Name: t.Name, Pass: t.Status == checker.Pass, Random: t.Random,
+		tv := testView{Heading: t.Heading, Pass: t.Status == checker.Pass, Random: t.Random,
 			Headline: t.Headline, Detail: t.Detail, Step: t.Step}
-		if t.Title != "" {
-			tv.Name += " (" + t.Title + ")"
-		}
 		if t.Trace != nil {
 			tv.Trace = newTraceView(p, t.Trace)
 			if tables == 0 {

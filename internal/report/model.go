@@ -44,7 +44,8 @@ type Explanation struct {
 	// failing one when asked for), and for a quiz every case, right or
 	// wrong.
 	Tests []TestExplanation
-	// Others are the names of the further failing tests, not explained.
+	// Others are the further failing tests, not explained, each named as
+	// TestLabel names it.
 	Others []string
 	// Output is what the learner's code printed; OutputCut, that kurs
 	// kept only its start.
@@ -56,9 +57,16 @@ type Explanation struct {
 
 // TestExplanation explains one hidden test.
 type TestExplanation struct {
-	Name   string // the test's id, e.g. edge/wait-boundary
-	Title  string // the test's kind in the learner's language, e.g. "edge case"
-	Status checker.Status
+	Name string // the test's id, e.g. edge/wait-boundary: the key machines read
+	// Title says what the test checks, in the learner's language, as the
+	// course writes it ("The probe comes exactly wait ticks after
+	// opening"); empty when the course gives none.
+	Title string
+	Kind  string // the test's kind in the learner's language, e.g. "edge case"
+	// Heading names the test above its explanation: its title, then its
+	// kind and id (see TestHeading).
+	Heading string
+	Status  checker.Status
 	// Random says which random trace failed and from how many steps it
 	// was shrunk; empty for a fixed trace.
 	Random string
@@ -183,7 +191,7 @@ func Explain(p *i18n.Printer, ex *course.Exercise, res *checker.Result, opt Opti
 		case quiz || t == first || t.Note != nil || opt.Verbose && t.Status != checker.Pass:
 			e.Tests = append(e.Tests, *ExplainTest(p, ex, res, t))
 		case t.Status != checker.Pass:
-			e.Others = append(e.Others, t.Name)
+			e.Others = append(e.Others, TestLabel(p, ex, t.Name))
 		}
 	}
 	if res.Status == checker.Fail {
@@ -219,7 +227,8 @@ func Scoring(p *i18n.Printer, ex *course.Exercise) string {
 
 // ExplainTest explains one test's outcome.
 func ExplainTest(p *i18n.Printer, ex *course.Exercise, res *checker.Result, t *checker.Test) *TestExplanation {
-	te := &TestExplanation{Name: t.Name, Title: TestTitle(p, t.Name), Status: t.Status, Step: -1}
+	te := &TestExplanation{Name: t.Name, Title: testTitle(p, ex, t.Name), Kind: TestKind(p, t.Name),
+		Heading: TestHeading(p, ex, t.Name), Status: t.Status, Step: -1}
 	if t.Status == checker.Pass {
 		if t.Note != nil && t.Note.Kind == harness.Quiz {
 			te.Headline = p.T("quiz.right", "Case", t.Note.Case, "Why", quizWhy(p, ex, t.Note))
@@ -576,11 +585,11 @@ const ModulePath = harness.Module
 // as the learner knows it: relative to the workspace.
 func Frame(frame string) string { return strings.TrimPrefix(frame, ModulePath+"/") }
 
-// TestTitle returns what kind of test name is, in p's language: the
+// TestKind returns what kind of test name is, in p's language: the
 // kind is the part of the id before its slash ("edge/wait-boundary" is an
 // edge case), and a quiz's "case2" is its case 2. It is empty for a test
 // of no known kind.
-func TestTitle(p *i18n.Printer, name string) string {
+func TestKind(p *i18n.Printer, name string) string {
 	kind, _, ok := strings.Cut(name, "/")
 	if !ok {
 		if n, err := strconv.Atoi(strings.TrimPrefix(name, "case")); err == nil && strings.HasPrefix(name, "case") {
@@ -593,6 +602,40 @@ func TestTitle(p *i18n.Printer, name string) string {
 		return p.T(id)
 	}
 	return ""
+}
+
+// TestHeading names the test name of ex above its explanation, in p's
+// language: its title, then its kind and its id ("Test: Only failures in
+// a row open the breaker (edge case, edge/failures-must-be-consecutive)"),
+// so that the learner reads what the test checks before its key. Without a
+// title it names the id and the kind.
+func TestHeading(p *i18n.Printer, ex *course.Exercise, name string) string {
+	title, kind := testTitle(p, ex, name), TestKind(p, name)
+	if strings.EqualFold(kind, title) {
+		kind = "" // a quiz case: its title is its label, "Case 2"
+	}
+	if title == "" {
+		return p.T("test.heading_untitled", "Name", name, "Kind", kind)
+	}
+	return p.T("test.heading", "Name", name, "Title", title, "Kind", kind)
+}
+
+// TestLabel names the test name of ex in a list, in p's language: its
+// title, then its id ("Only failures in a row open the breaker
+// (edge/failures-must-be-consecutive)"); the id alone without a title.
+func TestLabel(p *i18n.Printer, ex *course.Exercise, name string) string {
+	if title := testTitle(p, ex, name); title != "" {
+		return p.T("test.label", "Name", name, "Title", title)
+	}
+	return name
+}
+
+// testTitle returns the title of ex's test name in p's language, or "".
+func testTitle(p *i18n.Printer, ex *course.Exercise, name string) string {
+	if ex == nil {
+		return ""
+	}
+	return ex.TestTitle(name, p.Lang())
 }
 
 func line(p *i18n.Printer, s string) string { return textsafe.Line(p, s, textsafe.ValueMax) }

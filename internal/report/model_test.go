@@ -195,3 +195,43 @@ func TestStateAfterNewIsShown(t *testing.T) {
 	assert.Equal(t, []Cell{{Want: `"closed"`, Got: `"closed"`}, {Want: "0", Got: "0"}}, first.Obs)
 	assert.Regexp(t, `New\(1, 50\) +→ State\(\) = "closed", now\(\) = 0`, Test(p, ex, res, &res.Tests[0]))
 }
+
+// TestTestsAreNamedByTitle: a failing test is headed by its title in the
+// learner's language, then its kind and id; the further failing tests are
+// listed by title and id, one a line; a test without a title keeps its id.
+func TestTestsAreNamedByTitle(t *testing.T) {
+	c, err := course.Load(os.DirFS("../.."))
+	require.NoError(t, err)
+	ex, ok := c.Exercise("circuitbreaker")
+	require.True(t, ok)
+	fail := func(name string) checker.Test {
+		return checker.Test{Name: name, Status: checker.Fail, Failure: &harness.Failure{Kind: harness.Mismatch, New: []float64{3, 1}, Step: 1,
+			Call: "Failure(0)", Observe: "State()", Want: harness.Result{Obs: "closed"}, Got: harness.Result{Obs: "open"}}}
+	}
+	res := &checker.Result{Exercise: ex.ID, Status: checker.Fail, MaxScore: ex.Points, Tests: []checker.Test{
+		fail("edge/failures-must-be-consecutive"), fail("edge/wait-zero"), fail("edge/no-title"),
+	}}
+	for lang, want := range map[string]struct{ heading, other string }{
+		"de": {"Test: Nur Fehler in Folge öffnen den Breaker (Grenzfall, edge/failures-must-be-consecutive)",
+			"Bei Wartezeit 0 kommt die Probe sofort (edge/wait-zero)"},
+		"en": {"Test: Only failures in a row open the breaker (edge case, edge/failures-must-be-consecutive)",
+			"With wait 0, the probe comes at once (edge/wait-zero)"},
+	} {
+		p := i18n.New(lang)
+		e := Explain(p, ex, res, Options{})
+		require.Len(t, e.Tests, 1)
+		te := e.Tests[0]
+		assert.Equal(t, "edge/failures-must-be-consecutive", te.Name, "the id stays the key")
+		assert.Equal(t, ex.TestTitle(te.Name, lang), te.Title)
+		assert.Equal(t, want.heading, te.Heading)
+		assert.Equal(t, []string{want.other, "edge/no-title"}, e.Others)
+		text := e.Text(p, TextOptions{})
+		assert.Contains(t, text, "\n  "+want.heading+"\n    ")
+		assert.Contains(t, text, "\n    "+want.other+"\n    edge/no-title\n")
+	}
+	p := i18n.New("en")
+	assert.Equal(t, "Test edge/no-title (edge case)", TestHeading(p, ex, "edge/no-title"))
+	assert.Equal(t, "Test seed/x (worked example)", TestHeading(p, nil, "seed/x"), "no course, no title")
+	quiz, _ := c.Exercise("lbquiz")
+	assert.Equal(t, "Test: Case 2 (case2)", TestHeading(p, quiz, "case2"), "a quiz case is its label")
+}

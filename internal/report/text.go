@@ -80,15 +80,12 @@ func (e *Explanation) Text(p *i18n.Printer, opt TextOptions) string {
 		case t.Status == checker.Pass:
 			b.WriteString(indent(t.text(p, opt), "  ") + "\n")
 		default:
-			name := t.Name
-			if t.Title != "" {
-				name += " (" + t.Title + ")"
-			}
-			fmt.Fprintf(&b, "  %s %s\n%s\n", p.T("test.name"), name, indent(t.text(p, opt), "    "))
+			fmt.Fprintf(&b, "  %s\n%s\n", t.Heading, indent(t.text(p, opt), "    "))
 		}
 	}
 	if len(e.Others) > 0 {
-		fmt.Fprintf(&b, "  %s\n%s\n", p.T("test.also_fails", "Count", len(e.Others)), indent(wrap(strings.Join(e.Others, ", "), 72), "    "))
+		// One a line: a title is a phrase of its own.
+		fmt.Fprintf(&b, "  %s\n%s\n", p.T("test.also_fails", "Count", len(e.Others)), indent(strings.Join(e.Others, "\n"), "    "))
 	}
 	if e.Output != "" {
 		b.WriteString("  " + p.T("output.printed") + "\n" + indent(e.Output, "  | ") + "\n")
