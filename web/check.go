@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/json"
-	"github.com/kurs-course/kurs/internal/workspace"
 	"net/http"
 	"path/filepath"
 	"sync"
@@ -12,7 +11,9 @@ import (
 	"time"
 
 	"github.com/kurs-course/kurs/checker"
+	"github.com/kurs-course/kurs/i18n"
 	"github.com/kurs-course/kurs/internal/course"
+	"github.com/kurs-course/kurs/internal/workspace"
 )
 
 // exState is what the server knows of one exercise.
@@ -164,16 +165,11 @@ func (s *Server) after(w http.ResponseWriter, r *http.Request, ex *course.Exerci
 		http.Redirect(w, r, u+"#"+fragment, http.StatusSeeOther)
 		return
 	}
-	p := s.printer(w, r)
-	d, err := s.exerciseData(p, ex)
-	if err != nil {
-		s.message(w, r, http.StatusInternalServerError, p.T("web.error.progress", "Err", err))
-		return
-	}
-	if done != "" {
-		d.Notice = doneNotice(p, done)
-	}
-	s.render(w, r, http.StatusOK, "exercise", fragment, s.newPage(p, r, d.Title, d))
+	s.renderExercise(w, r, ex, http.StatusOK, fragment, func(p *i18n.Printer, d *exerciseData) {
+		if done != "" {
+			d.Notice = doneNotice(p, done)
+		}
+	})
 }
 
 // hint reveals the next hint; `kurs hint` counts in the same progress.

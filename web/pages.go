@@ -332,18 +332,30 @@ func (s *Server) exercise(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
+	notice := s.notice(r)
+	s.renderExercise(w, r, ex, http.StatusOK, "layout", func(_ *i18n.Printer, d *exerciseData) { d.Notice = notice })
+}
+
+// renderExercise writes the exercise page (tmpl "layout") or one of its
+// fragments, with the page's data as exerciseData makes it and then fill
+// changes it (fill may be nil).
+func (s *Server) renderExercise(w http.ResponseWriter, r *http.Request, ex *course.Exercise, status int, tmpl string, fill func(*i18n.Printer, *exerciseData)) {
 	p := s.printer(w, r)
 	d, err := s.exerciseData(p, ex)
 	if err != nil {
 		s.message(w, r, http.StatusInternalServerError, p.T("web.error.progress", "Err", err))
 		return
 	}
-	d.Notice = s.notice(r)
+	if fill != nil {
+		fill(p, d)
+	}
 	pg := s.newPage(p, r, d.Title, d)
-	pg.Exercise = ex.ID
-	pg.Wide = true
-	pg.Editor = len(ex.Quiz) == 0
-	s.render(w, r, http.StatusOK, "exercise", "layout", pg)
+	if tmpl == "layout" {
+		pg.Exercise = ex.ID
+		pg.Wide = true
+		pg.Editor = len(ex.Quiz) == 0
+	}
+	s.render(w, r, status, "exercise", tmpl, pg)
 }
 
 // notice returns the message a redirect after a form (no script) carries.
@@ -467,17 +479,9 @@ func (s *Server) hints(p *i18n.Printer, ex *course.Exercise, seen int) hintView 
 }
 
 func (s *Server) resultFragment(w http.ResponseWriter, r *http.Request) {
-	ex, ok := s.exerciseOf(w, r)
-	if !ok {
-		return
+	if ex, ok := s.exerciseOf(w, r); ok {
+		s.renderExercise(w, r, ex, http.StatusOK, "result", nil)
 	}
-	p := s.printer(w, r)
-	d, err := s.exerciseData(p, ex)
-	if err != nil {
-		s.message(w, r, http.StatusInternalServerError, p.T("web.error.progress", "Err", err))
-		return
-	}
-	s.render(w, r, http.StatusOK, "exercise", "result", s.newPage(p, r, d.Title, d))
 }
 
 type solutionData struct {
