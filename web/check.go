@@ -25,6 +25,9 @@ type exState struct {
 	// saves meanwhile need no check of their own, since that one reads the
 	// files once it starts.
 	waiting atomic.Bool
+	// trying is held while a trace typed in the page runs: one try at a
+	// time per exercise. A try neither waits for a check nor holds one up.
+	trying sync.Mutex
 
 	// Guarded by Server.mu.
 	res *checker.Result

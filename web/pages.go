@@ -15,6 +15,7 @@ import (
 	"github.com/kurs-course/kurs/i18n"
 	"github.com/kurs-course/kurs/internal/course"
 	"github.com/kurs-course/kurs/internal/report"
+	"github.com/kurs-course/kurs/internal/try"
 	"github.com/kurs-course/kurs/internal/workspace"
 )
 
@@ -314,6 +315,8 @@ type exerciseData struct {
 	Passed      bool
 	Notice      string
 	Result      *resultView
+	// Try is the "Try a trace" panel; nil for a quiz, which has no calls.
+	Try *tryView
 	// Next is the exercise after this one, nil after the last.
 	Next *linkView
 }
@@ -446,6 +449,9 @@ func (s *Server) exerciseData(p *i18n.Printer, ex *course.Exercise) (*exerciseDa
 		d.Code = s.codeFiles(p, ex, d.Mark)
 	}
 	d.Result = s.resultView(p, ex)
+	if try.Supported(ex) {
+		d.Try = &tryView{Trace: try.Example(ex)}
+	}
 	d.Next = s.link(p, s.nextExercise(ex))
 	return d, nil
 }

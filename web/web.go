@@ -259,6 +259,7 @@ func (s *Server) handler() http.Handler {
 	mux.HandleFunc("POST /exercise/{id}/answer", s.answer)
 	mux.HandleFunc("POST /exercise/{id}/reset", s.reset)
 	mux.HandleFunc("POST /exercise/{id}/save", s.save)
+	mux.HandleFunc("POST /exercise/{id}/try", s.tryTrace)
 	mux.HandleFunc("GET /exercise/{id}/files", s.filesJSON)
 	mux.HandleFunc("GET /events", s.events)
 	mux.Handle("GET /assets/", http.StripPrefix("/assets/", s.assets))

@@ -160,10 +160,44 @@
     else if (list && list.lastElementChild) list.lastElementChild.focus();
   }
 
+  // post sends a form in the background as the page's own request and
+  // returns the answer: its status and text.
+  async function post(form) {
+    const r = await fetch(form.action + "?lang=" + lang, {
+      method: "POST",
+      body: new URLSearchParams(new FormData(form)),
+      headers: { "X-Kurs-Token": token(), "X-Kurs-Fragment": "1" },
+    });
+    return { ok: r.ok, status: r.status, text: await r.text() };
+  }
+
+  // oneAtATime runs send for a form unless the form is under way; then it
+  // sends the form once more when that answer is in, so that the last
+  // press counts. The button is not disabled meanwhile (that would take
+  // the keyboard focus away). after runs once send has.
+  async function oneAtATime(form, send, after) {
+    if (form.dataset.busy) {
+      form.dataset.again = "1";
+      return;
+    }
+    form.dataset.busy = "1";
+    form.setAttribute("aria-busy", "true");
+    try {
+      await send();
+    } finally {
+      delete form.dataset.busy;
+      form.removeAttribute("aria-busy");
+      if (form.dataset.again) {
+        delete form.dataset.again;
+        form.requestSubmit();
+      }
+      if (after) after();
+    }
+  }
+
   // Forms post in the background and swap in the fragment they answer
-  // with; without this script they post and come back to the page. The
-  // button is not disabled while the form is under way (that would take
-  // the keyboard focus away); a second press waits for the first.
+  // with; without this script they post and come back to the page. A
+  // second press waits for the first.
   document.addEventListener("submit", async (e) => {
     const form = e.target;
     if (form.dataset.confirm && !window.confirm(form.dataset.confirm)) {
@@ -173,45 +207,28 @@
     const target = form.dataset.fragment && document.querySelector(form.dataset.fragment);
     if (!target) return;
     e.preventDefault();
-    if (form.dataset.busy) {
-      // Under way: send the form once more when this answer is in, so
-      // that the last choice counts.
-      form.dataset.again = "1";
-      return;
-    }
-    form.dataset.busy = "1";
-    form.setAttribute("aria-busy", "true");
     const checks = form.dataset.fragment === "#result";
-    if (checks) {
-      status("checking");
-      posting++;
-    }
-    try {
-      const r = await fetch(form.action + "?lang=" + lang, {
-        method: "POST",
-        body: new URLSearchParams(new FormData(form)),
-        headers: { "X-Kurs-Token": token(), "X-Kurs-Fragment": "1" },
-      });
-      const text = await r.text();
-      if (!r.ok) {
-        status("");
-        showProblem(target, text);
-        return;
+    await oneAtATime(form, async () => {
+      if (checks) {
+        status("checking");
+        posting++;
       }
-      if (checks) showResult(text, false);
-      else if (target.id === "hints") showHints(text);
-      else target.innerHTML = text;
-    } catch (err) {
-      status("failed");
-    } finally {
-      delete form.dataset.busy;
-      form.removeAttribute("aria-busy");
-      if (form.dataset.again) {
-        delete form.dataset.again;
-        form.requestSubmit();
+      try {
+        const r = await post(form);
+        if (!r.ok) {
+          status("");
+          showProblem(target, r.text);
+          return;
+        }
+        if (checks) showResult(r.text, false);
+        else if (target.id === "hints") showHints(r.text);
+        else target.innerHTML = r.text;
+      } catch (err) {
+        status("failed");
       }
+    }, () => {
       if (checks && --posting === 0 && latestSeq > shownSeq) refreshResult().catch(() => status("failed"));
-    }
+    });
   });
 
   // A result that was never checked since the server started is checked
@@ -405,6 +422,47 @@
     });
   }
 
+  // Try a trace: the server runs the typed trace on the learner's saved
+  // code and on the reference and answers with the table, one try at a
+  // time. The status line announces the outcome, and the focus moves to
+  // it.
+  function setupTry() {
+    const form = document.getElementById("try-form");
+    if (!form) return;
+    const box = document.getElementById("try-result");
+    const st = document.getElementById("try-status");
+    const field = document.getElementById("try-trace");
+    form.addEventListener("submit", (e) => {
+      e.preventDefault();
+      oneAtATime(form, async () => {
+        st.className = "status";
+        st.textContent = dirty() ? st.dataset.runningSaved : st.dataset.running;
+        try {
+          const r = await post(form);
+          // 422: a mistake in the trace, shown like a result.
+          if (r.ok || r.status === 422) {
+            box.innerHTML = r.text;
+          } else {
+            box.textContent = "";
+            showProblem(box, r.text);
+          }
+          field.setAttribute("aria-invalid", r.status === 422 ? "true" : "false");
+          const first = box.querySelector("[data-focus]") || box.firstElementChild;
+          // The status announces the outcome; the page shows it right below.
+          st.className = "status vh";
+          st.textContent = first ? first.textContent.trim().split("\n")[0] : "";
+          if (first) {
+            if (!first.hasAttribute("tabindex")) first.setAttribute("tabindex", "-1");
+            first.focus();
+          }
+        } catch (err) {
+          st.className = "status failed";
+          st.textContent = st.dataset.failed;
+        }
+      });
+    });
+  }
+
   // Diagrams: mermaid is large, so it is loaded only when a diagram comes
   // near the screen, and only once.
   function lazyMermaid() {
@@ -489,6 +547,7 @@
     if (v) shownSeq = latestSeq = Number(v.dataset.seq);
     syncMini();
     setupEditors();
+    setupTry();
     autocheck();
     lazyMermaid();
   });
