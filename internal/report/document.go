@@ -53,7 +53,8 @@ type TestCase struct {
 	Message string `json:"message"`
 }
 
-// Run is what the documents say about a grading run as a whole.
+// Run is what the formats say about a grading run as a whole, and how
+// they say it.
 type Run struct {
 	// Course is the content hash of the course that graded (see
 	// grade.CourseHash): which hidden tests decided.
@@ -68,6 +69,9 @@ type Run struct {
 	// or "." when the workspace is the root, or when it lies outside any
 	// repository.
 	Dir string
+	// Verbose asks the text format to explain every failing test, not
+	// only the first.
+	Verbose bool
 }
 
 // Graded pairs an exercise with its result.
@@ -199,6 +203,34 @@ func Text(w io.Writer, p *i18n.Printer, graded []Graded, verbose bool) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// explain returns what a student reads about one exercise where a grading
+// platform shows one text per exercise (Gradescope): the message, the
+// other failing tests, and what the code printed.
+func explain(p *i18n.Printer, g Graded) string {
+	res := g.Result
+	var b strings.Builder
+	b.WriteString(textsafe.Text(p, Message(p, g.Exercise, res), textsafe.TestMax))
+	if res.Status == checker.Fail {
+		first := res.FirstFailure()
+		var others []string
+		for i := range res.Tests {
+			if t := &res.Tests[i]; t.Status != checker.Pass && t != first {
+				others = append(others, t.Name)
+			}
+		}
+		if len(others) > 0 {
+			b.WriteString("\n\n" + p.T("test.also_fails", "Count", len(others)) + "\n" + indent(wrap(strings.Join(others, ", "), 72), "  "))
+		}
+	}
+	if res.Status != checker.Pass && res.Output != "" {
+		b.WriteString("\n\n" + p.T("output.printed") + "\n" + indent(textsafe.Text(p, res.Output, textsafe.OutputMax), "| "))
+		if res.Truncated {
+			b.WriteString("\n" + p.T("output.truncated"))
+		}
+	}
+	return b.String()
 }
 
 // wrap breaks s into lines of at most width runes at spaces.

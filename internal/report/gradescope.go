@@ -3,7 +3,6 @@ package report
 import (
 	"io"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/kurs-course/kurs/checker"
@@ -90,31 +89,4 @@ func Gradescope(w io.Writer, p *i18n.Printer, graded []Graded, run Run) error {
 	doc.Output = p.T("result.total", "Passed", passed, "Total", len(graded), "Score", doc.Score, "Max", doc.ExtraData.MaxScore) +
 		"\n" + p.T("grade.seed", "Seed", doc.ExtraData.Seed)
 	return JSON(w, doc)
-}
-
-// explain returns what a student reads about one exercise: the message,
-// the other failing tests, and what the code printed.
-func explain(p *i18n.Printer, g Graded) string {
-	res := g.Result
-	var b strings.Builder
-	b.WriteString(textsafe.Text(p, Message(p, g.Exercise, res), textsafe.TestMax))
-	if res.Status == checker.Fail {
-		first := res.FirstFailure()
-		var others []string
-		for i := range res.Tests {
-			if t := &res.Tests[i]; t.Status != checker.Pass && t != first {
-				others = append(others, t.Name)
-			}
-		}
-		if len(others) > 0 {
-			b.WriteString("\n\n" + p.T("test.also_fails", "Count", len(others)) + "\n" + indent(wrap(strings.Join(others, ", "), 72), "  "))
-		}
-	}
-	if res.Status != checker.Pass && res.Output != "" {
-		b.WriteString("\n\n" + p.T("output.printed") + "\n" + indent(textsafe.Text(p, res.Output, textsafe.OutputMax), "| "))
-		if res.Truncated {
-			b.WriteString("\n" + p.T("output.truncated"))
-		}
-	}
-	return b.String()
 }

@@ -24,19 +24,22 @@ import (
 // or error's text ("circuitbreaker/circuitbreaker.go:43").
 type (
 	junitSuites struct {
-		XMLName  xml.Name     `xml:"testsuites"`
-		Name     string       `xml:"name,attr"`
-		Tests    int          `xml:"tests,attr"`
-		Failures int          `xml:"failures,attr"`
-		Errors   int          `xml:"errors,attr"`
-		Time     string       `xml:"time,attr"`
-		Suites   []junitSuite `xml:"testsuite"`
+		XMLName xml.Name `xml:"testsuites"`
+		Name    string   `xml:"name,attr"`
+		junitCounts
+		Time   string       `xml:"time,attr"`
+		Suites []junitSuite `xml:"testsuite"`
+	}
+	// junitCounts are the counts of testcases that the testsuites element
+	// and each testsuite have.
+	junitCounts struct {
+		Tests    int `xml:"tests,attr"`
+		Failures int `xml:"failures,attr"`
+		Errors   int `xml:"errors,attr"`
 	}
 	junitSuite struct {
-		Name       string          `xml:"name,attr"`
-		Tests      int             `xml:"tests,attr"`
-		Failures   int             `xml:"failures,attr"`
-		Errors     int             `xml:"errors,attr"`
+		Name string `xml:"name,attr"`
+		junitCounts
 		Skipped    int             `xml:"skipped,attr"`
 		Time       string          `xml:"time,attr"`
 		File       string          `xml:"file,attr,omitempty"`
@@ -129,9 +132,7 @@ func JUnit(w io.Writer, p *i18n.Printer, graded []Graded, run Run) error {
 			}
 		}
 		s.Tests = len(s.Cases)
-		doc.Tests += s.Tests
-		doc.Failures += s.Failures
-		doc.Errors += s.Errors
+		doc.add(s.junitCounts)
 		doc.Suites = append(doc.Suites, s)
 	}
 	if _, err := io.WriteString(w, xml.Header); err != nil {
@@ -144,6 +145,13 @@ func JUnit(w io.Writer, p *i18n.Printer, graded []Graded, run Run) error {
 	}
 	_, err := io.WriteString(w, "\n")
 	return err
+}
+
+// add counts the testcases of c too.
+func (c *junitCounts) add(o junitCounts) {
+	c.Tests += o.Tests
+	c.Failures += o.Failures
+	c.Errors += o.Errors
 }
 
 // at returns "FILE:LINE", "FILE" or "", as compilers name a position.

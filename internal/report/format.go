@@ -1,0 +1,123 @@
+package report
+
+import (
+	"io"
+
+	"github.com/kurs-course/kurs/i18n"
+	"github.com/kurs-course/kurs/internal/course"
+)
+
+// Format is one output format of kurs grade: the name --format takes and
+// the functions that write it, for one submission, for a batch, or both.
+// Every function returns the error of its writer, so that a full disk or
+// a closed pipe is not taken for a written document.
+type Format struct {
+	// Name is what --format takes.
+	Name string
+	// Note is the id of a message of a few words that kurs help grade
+	// says about the format, such as "one JSON document"; "" for none.
+	Note string
+	// Single writes the results of one submission; nil when the format
+	// describes a class only.
+	Single func(w io.Writer, p *i18n.Printer, graded []Graded, run Run) error
+	// Batch writes the results of a batch, from its document alone (so
+	// that merged shards give the bytes of one run); exercises gives the
+	// exercises' titles to formats that show them. Nil when the format
+	// describes one submission only.
+	Batch func(w io.Writer, p *i18n.Printer, b *Batch, exercises []*course.Exercise) error
+	// Titles reports whether Batch shows the exercises' titles, which a
+	// batch's document does not hold: kurs grade merge then takes them
+	// from the course that graded.
+	Titles bool
+	// Summary, when set, writes Markdown on one submission for the job
+	// summary of the CI, which kurs grade appends it to.
+	Summary func(w io.Writer, p *i18n.Printer, graded []Graded, run Run) error
+}
+
+// formats are kurs grade's formats, in the order messages list them.
+// Adding a format is adding it here.
+var formats = []Format{
+	{Name: "json", Note: "grade.format_json", Single: singleJSON, Batch: batchJSON},
+	{Name: "junit", Single: JUnit},
+	{Name: "gradescope", Note: "grade.format_gradescope", Single: Gradescope},
+	{Name: "github", Note: "grade.format_github", Single: singleGitHub, Summary: GitHubSummary},
+	{Name: "csv", Batch: batchCSV},
+	{Name: "text", Single: singleText, Batch: batchText},
+	{Name: "html", Note: "grade.format_html", Batch: Class, Titles: true},
+}
+
+// Formats returns every format, in the order messages list them.
+func Formats() []Format { return append([]Format(nil), formats...) }
+
+// LookupFormat returns the format called name.
+func LookupFormat(name string) (Format, bool) {
+	for _, f := range formats {
+		if f.Name == name {
+			return f, true
+		}
+	}
+	return Format{}, false
+}
+
+// FormatNames returns the names of the formats that describe a batch
+// (batch true) or one submission (batch false).
+func FormatNames(batch bool) []string {
+	var names []string
+	for _, f := range formats {
+		if f.serves(batch) {
+			names = append(names, f.Name)
+		}
+	}
+	return names
+}
+
+// serves reports whether the format describes a batch (batch true) or one
+// submission.
+func (f Format) serves(batch bool) bool {
+	if batch {
+		return f.Batch != nil
+	}
+	return f.Single != nil
+}
+
+// singleJSON writes the result document of one submission, naming the
+// course that graded.
+func singleJSON(w io.Writer, p *i18n.Printer, graded []Graded, run Run) error {
+	d := NewDocument(p, graded)
+	d.Course = run.Course
+	return JSON(w, d)
+}
+
+func batchJSON(w io.Writer, _ *i18n.Printer, b *Batch, _ []*course.Exercise) error {
+	return JSON(w, b)
+}
+
+func singleGitHub(w io.Writer, p *i18n.Printer, graded []Graded, run Run) error {
+	return GitHub(w, p, graded, run.Dir)
+}
+
+func batchCSV(w io.Writer, _ *i18n.Printer, b *Batch, _ []*course.Exercise) error {
+	return CSV(w, b.ExerciseIDs, b.Rows())
+}
+
+// singleText writes what kurs check shows, and the seed that repeats it.
+func singleText(w io.Writer, p *i18n.Printer, graded []Graded, run Run) error {
+	if err := Text(w, p, graded, run.Verbose); err != nil {
+		return err
+	}
+	return seedLine(w, p, run.Seed)
+}
+
+// batchText writes the batch's table, and the seed that repeats it.
+func batchText(w io.Writer, p *i18n.Printer, b *Batch, _ []*course.Exercise) error {
+	if err := Table(w, p, b.ExerciseIDs, b.Rows()); err != nil {
+		return err
+	}
+	return seedLine(w, p, b.Seed)
+}
+
+// seedLine says how to repeat the random traces.
+func seedLine(w io.Writer, p *i18n.Printer, seed uint64) error {
+	_, err := io.WriteString(w, p.T("grade.seed", "Seed", seed)+"\n")
+	return err
+}
