@@ -64,13 +64,14 @@ type env struct {
 
 // verb is one kurs command. A verb's options are a struct of its own,
 // filled by flags; its work is a named function that returns an error,
-// which exit maps to the exit code (see command). Verbs written before
-// that return their exit code from run.
+// which exit maps to the exit code (see command).
 type verb struct {
 	name  string
 	flags func(fs *flag.FlagSet) // registers the verb's own flags
 	do    func(e *env, args []string) error
-	run   func(e *env, args []string) int
+	// help returns the verb's help when it is more than its message
+	// help.VERB, such as a list made from a registry.
+	help func(e *env) string
 }
 
 // command registers the verb name, whose options O are set by flags and
@@ -87,12 +88,12 @@ func command[O any](name string, flags func(o *O, fs *flag.FlagSet), run func(e 
 // noOptions is the option struct of verbs without flags of their own.
 type noOptions struct{}
 
-// exec runs the verb and returns its exit code.
-func (v *verb) exec(e *env, args []string) int {
-	if v.do != nil {
-		return e.exit(v.do(e, args))
+// helpText returns the verb's help in the learner's language.
+func (v *verb) helpText(e *env) string {
+	if v.help != nil {
+		return v.help(e)
 	}
-	return v.run(e, args)
+	return e.p.T("help." + v.name)
 }
 
 // verbs returns kurs's verbs, in the order kurs help lists them.
@@ -104,7 +105,9 @@ func verbs() []*verb {
 	}
 }
 
-// usageError is a mistake in how kurs was called; its text is localized.
+// usageError is a mistake in how kurs was called or set up, or a failure
+// of kurs itself such as a document it could not write: exit status 2. Its
+// text is localized; "" means it was reported already.
 type usageError struct{ msg string }
 
 func (e *usageError) Error() string { return e.msg }
@@ -121,10 +124,18 @@ var errFailed = &failedError{}
 
 // exit reports err, if any, on stderr in the learner's language and
 // returns the exit code that stands for it: the one place where errors
-// become exit codes.
+// become exit codes. Of errors joined with errors.Join, each is reported
+// and the most serious code counts (the codes grow with seriousness).
 func (e *env) exit(err error) int {
 	var ue *usageError
 	var fe *failedError
+	if errs, ok := err.(interface{ Unwrap() []error }); ok {
+		code := ExitOK
+		for _, err := range errs.Unwrap() {
+			code = max(code, e.exit(err))
+		}
+		return code
+	}
 	switch {
 	case err == nil:
 		return ExitOK
@@ -170,8 +181,7 @@ func Main(ctx context.Context, args []string, io IO) int {
 	e.p = i18n.New(i18n.Choose(g.lang, "", io.Getenv))
 	if len(rest) == 0 {
 		e.settleLang()
-		fmt.Fprintln(io.Err, e.usageText())
-		return ExitUsage
+		return e.exit(&usageError{e.usageText()})
 	}
 	name := rest[0]
 	if name == "--help" || name == "-h" || name == "-help" {
@@ -191,8 +201,7 @@ func Main(ctx context.Context, args []string, io IO) int {
 		}
 	}
 	if v == nil {
-		fmt.Fprintln(io.Err, e.p.T("error.unknown_verb", "Verb", name))
-		return ExitUsage
+		return e.exit(e.usageErr("error.unknown_verb", "Verb", name))
 	}
 	e.verb = name
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
@@ -209,20 +218,18 @@ func Main(ctx context.Context, args []string, io IO) int {
 	fs.SetOutput(discard{})
 	pos, err := parse(fs, rest[1:])
 	if err != nil {
-		fmt.Fprintln(io.Err, e.p.T("error.flag", "Err", flagError(e.p, err, rest[1:])))
-		fmt.Fprintln(io.Err, e.p.T("error.see_help", "Verb", name))
-		return ExitUsage
+		return e.exit(errors.Join(e.usageErr("error.flag", "Err", flagError(e.p, err, rest[1:])),
+			e.usageErr("error.see_help", "Verb", name)))
 	}
 	if e.g.lang != "" && !i18n.Supported(e.g.lang) {
-		fmt.Fprintln(io.Err, e.p.T("error.lang", "Lang", e.g.lang))
-		return ExitUsage
+		return e.exit(e.usageErr("error.lang", "Lang", e.g.lang))
 	}
 	if e.g.help {
 		e.settleLang()
-		fmt.Fprintln(io.Out, e.p.T("help."+name))
+		fmt.Fprintln(io.Out, v.helpText(e))
 		return ExitOK
 	}
-	return v.exec(e, pos)
+	return e.exit(v.do(e, pos))
 }
 
 // settleLang chooses the language as a verb with a workspace would: the
@@ -328,13 +335,6 @@ type discard struct{}
 
 func (discard) Write(p []byte) (int, error) { return len(p), nil }
 
-// usage reports a usage mistake and returns ExitUsage.
-func (e *env) usage(id string, kv ...any) int { return e.exit(e.usageErr(id, kv...)) }
-
-// setupError reports a setup error (no workspace, unreadable course) and
-// returns its exit code.
-func (e *env) setupError(err error) int { return e.exit(err) }
-
 // abs resolves a path given on the command line against the working folder.
 func (e *env) abs(p string) (string, error) {
 	if filepath.IsAbs(p) {
@@ -397,14 +397,23 @@ func (e *env) course(ws *workspace.Workspace) (*course.Course, error) {
 	return c, nil
 }
 
+// openCourse finds the workspace and its course.
+func (e *env) openCourse() (*workspace.Workspace, *course.Course, error) {
+	ws, err := e.workspace()
+	if err != nil {
+		return nil, nil, err
+	}
+	c, err := e.course(ws)
+	if err != nil {
+		return nil, nil, err
+	}
+	return ws, c, nil
+}
+
 // open finds the workspace, its course and the named exercises (all of
 // them when names is empty): what most verbs begin with.
 func (e *env) open(names []string) (*workspace.Workspace, *course.Course, []*course.Exercise, error) {
-	ws, err := e.workspace()
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	c, err := e.course(ws)
+	ws, c, err := e.openCourse()
 	if err != nil {
 		return nil, nil, nil, err
 	}

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -10,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"slices"
 	"strings"
 	"time"
 
@@ -19,18 +17,23 @@ import (
 	"github.com/kurs-course/kurs/internal/course"
 	"github.com/kurs-course/kurs/internal/grade"
 	"github.com/kurs-course/kurs/internal/report"
+	"github.com/kurs-course/kurs/internal/termdoc"
 	"github.com/kurs-course/kurs/internal/workspace"
 )
 
-// The formats of grade: for one submission, and for a folder of them.
-var (
-	singleFormats = []string{"json", "junit", "gradescope", "github", "text"}
-	batchFormats  = []string{"json", "csv", "text", "html"}
+// Formats with a part of their own in kurs grade.
+const (
+	// textFormat is for people: the default, and what stdout shows when
+	// --output takes the document.
+	textFormat = "text"
+	// csvFormat is what --csv writes.
+	csvFormat = "csv"
 )
 
 // gradeFlags are the flags of grade.
 type gradeFlags struct {
 	checkFlags
+	format      string // a name in report's registry of formats
 	output      string // the document goes here instead of stdout
 	submissions string // batch mode: a folder of submissions
 	csv         string // batch mode: also write the CSV here
@@ -40,7 +43,7 @@ type gradeFlags struct {
 
 func (f *gradeFlags) register(fs *flag.FlagSet) {
 	f.checkFlags.register(fs)
-	fs.StringVar(&f.format, "format", "text", "")
+	fs.StringVar(&f.format, "format", textFormat, "")
 	fs.StringVar(&f.output, "output", "", "")
 	fs.StringVar(&f.output, "o", "", "")
 	fs.StringVar(&f.submissions, "submissions", "", "")
@@ -50,130 +53,205 @@ func (f *gradeFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&f.jobs, "jobs", runtime.NumCPU(), "")
 }
 
-// gradeVerb grades for machines: one submission (a workspace or a bare
-// folder of exercise folders) in one of several formats, or, with
+func gradeVerb() *verb {
+	v := command("grade", (*gradeFlags).register, gradeSubmissions)
+	v.help = gradeHelp
+	return v
+}
+
+// gradeSubmissions grades for machines: one submission (a workspace or a
+// bare folder of exercise folders) in one of several formats, or, with
 // --submissions, every sub-folder of a folder in parallel. Grading takes
 // nothing from a submission but its exercise sources: the course is the
 // embedded one or --course, the language comes from --lang or the
 // environment, never from the submission's kurs.toml.
-func gradeVerb() *verb {
-	f := &gradeFlags{}
-	return &verb{name: "grade", flags: f.register, run: func(e *env, args []string) int {
-		if len(args) > 0 && args[0] == "merge" {
-			return gradeMerge(e, f, args[1:])
+func gradeSubmissions(e *env, f *gradeFlags, args []string) error {
+	if len(args) > 0 && args[0] == "merge" {
+		return gradeMerge(e, f, args[1:])
+	}
+	batch := f.submissions != ""
+	format, err := e.format(f.format, batch)
+	if err != nil {
+		return err
+	}
+	var shard, shards int
+	switch {
+	case batch && e.g.workspace != "":
+		return e.usageErr("grade.one_source")
+	case !batch && f.csv != "":
+		return e.usageErr("grade.csv_single")
+	case !batch && f.shard != "":
+		return e.usageErr("grade.shard_batch")
+	case f.jobs < 1:
+		return e.usageErr("grade.jobs", "Jobs", f.jobs)
+	case f.shard != "":
+		var ok bool
+		if shard, shards, ok = grade.ParseShard(f.shard); !ok {
+			return e.usageErr("grade.shard", "Shard", f.shard)
 		}
-		batch := f.submissions != ""
-		formats := singleFormats
-		if batch {
-			formats = batchFormats
+	}
+	c, hash, err := e.gradingCourse()
+	if err != nil {
+		return err
+	}
+	exs, err := e.exercises(c, args)
+	if err != nil {
+		return err
+	}
+	ck := &checker.Checker{Seed: f.seed, Timeout: f.timeout}
+	if ck.Seed == 0 {
+		ck.Seed = checker.DefaultSeed
+	}
+	if batch {
+		return gradeBatch(e, f, format, ck, hash, exs, shard, shards)
+	}
+	return gradeOne(e, f, format, ck, hash, exs)
+}
+
+// gradeHelp is grade's help, with the formats that report's registry
+// has.
+func gradeHelp(e *env) string {
+	const list = "\x00" // where the list of formats goes
+	help := e.p.T("help.grade", "Formats", list, "BatchFormats", strings.Join(report.FormatNames(true), "|"))
+	start := strings.Index(help, list)
+	if start < 0 {
+		return help
+	}
+	col := termdoc.Width(help[strings.LastIndex(help[:start], "\n")+1 : start])
+	return help[:start] + hang(e.formatList(), col, helpWidth) + help[start+len(list):]
+}
+
+// helpWidth is the width that help texts are written to.
+const helpWidth = 78
+
+// formatList names the formats, each with its note: first the default and
+// the others for one submission, then those for a class alone.
+func (e *env) formatList() string {
+	var single, class []string
+	for _, f := range report.Formats() {
+		var notes []string
+		if f.Name == textFormat {
+			notes = append(notes, e.p.T("grade.format_default"))
 		}
-		var shard, shards int
+		if f.Note != "" {
+			notes = append(notes, e.p.T(f.Note))
+		}
+		item := f.Name
+		if len(notes) > 0 {
+			item += " (" + strings.Join(notes, ", ") + ")"
+		}
 		switch {
-		case !batch && f.format == "html":
-			return e.usage("grade.html_single")
-		case batch && !slices.Contains(formats, f.format) && slices.Contains(singleFormats, f.format):
-			return e.usage("grade.batch_format", "Format", f.format, "Known", strings.Join(formats, ", "))
-		case !slices.Contains(formats, f.format):
-			return e.usage("error.format", "Format", f.format, "Known", strings.Join(formats, ", "))
-		case batch && e.g.workspace != "":
-			return e.usage("grade.one_source")
-		case !batch && f.csv != "":
-			return e.usage("grade.csv_single")
-		case !batch && f.shard != "":
-			return e.usage("grade.shard_batch")
-		case f.jobs < 1:
-			return e.usage("grade.jobs", "Jobs", f.jobs)
-		case f.shard != "":
-			var ok bool
-			if shard, shards, ok = grade.ParseShard(f.shard); !ok {
-				return e.usage("grade.shard", "Shard", f.shard)
-			}
+		case f.Name == textFormat:
+			single = append([]string{item}, single...)
+		case f.Single != nil:
+			single = append(single, item)
+		default:
+			class = append(class, item)
 		}
-		c, err := e.course(nil) // never the one a submission's kurs.toml names
-		if err != nil {
-			return e.setupError(err)
+	}
+	if len(class) == 0 {
+		return strings.Join(single, ", ")
+	}
+	last := len(class) - 1
+	if last > 0 {
+		class = []string{e.p.T("grade.format_and", "List", strings.Join(class[:last], ", "), "Last", class[last])}
+	}
+	return e.p.T("grade.format_list", "Single", strings.Join(single, ", "), "Class", class[0])
+}
+
+// hang breaks s into lines at spaces so that none is wider than width
+// columns, the first starting at column col and the others indented to it.
+func hang(s string, col, width int) string {
+	var b strings.Builder
+	n := col
+	for i, word := range strings.Fields(s) {
+		w := termdoc.Width(word)
+		if i > 0 && n+1+w > width {
+			b.WriteString("\n" + strings.Repeat(" ", col))
+			n = col
+		} else if i > 0 {
+			b.WriteString(" ")
+			n++
 		}
-		hash, err := grade.CourseHash(c.FS())
-		if err != nil {
-			return e.setupError(&usageError{e.p.T("error.course", "Err", err)})
-		}
-		exs, err := e.exercises(c, args)
-		if err != nil {
-			return e.setupError(err)
-		}
-		ck := &checker.Checker{Seed: f.seed, Timeout: f.timeout}
-		if ck.Seed == 0 {
-			ck.Seed = checker.DefaultSeed
-		}
-		if batch {
-			return gradeBatch(e, f, ck, hash, exs, shard, shards)
-		}
-		return gradeOne(e, f, ck, hash, exs)
-	}}
+		b.WriteString(word)
+		n += w
+	}
+	return b.String()
+}
+
+// format returns the format called name, for a batch or for one
+// submission.
+func (e *env) format(name string, batch bool) (report.Format, error) {
+	format, ok := report.LookupFormat(name)
+	known := strings.Join(report.FormatNames(batch), ", ")
+	switch {
+	case !ok:
+		return format, e.usageErr("error.format", "Format", name, "Known", known)
+	case batch && format.Batch == nil:
+		return format, e.usageErr("grade.batch_format", "Format", name, "Known", known)
+	case !batch && format.Single == nil:
+		return format, e.usageErr("grade.class_format", "Format", name)
+	}
+	return format, nil
+}
+
+// gradingCourse returns the course that grades, never the one a
+// submission's kurs.toml names, and its content hash.
+func (e *env) gradingCourse() (*course.Course, string, error) {
+	c, err := e.course(nil)
+	if err != nil {
+		return nil, "", err
+	}
+	hash, err := grade.CourseHash(c.FS())
+	if err != nil {
+		return nil, "", &usageError{e.p.T("error.course", "Err", err)}
+	}
+	return c, hash, nil
 }
 
 // gradeOne grades the workspace or folder named by --workspace, else the
 // workspace around the current folder. A folder that holds only one
 // folder, as an archive unpacked with its top folder does, is graded from
 // that folder, as in a batch.
-func gradeOne(e *env, f *gradeFlags, ck *checker.Checker, hash string, exs []*course.Exercise) int {
+func gradeOne(e *env, f *gradeFlags, format report.Format, ck *checker.Checker, hash string, exs []*course.Exercise) error {
 	dir, err := e.submission()
 	if err != nil {
-		return e.setupError(err)
+		return err
 	}
 	dir = grade.Root(dir, exs)
 	g := &grade.Grader{Checker: ck, Exercises: exs, Jobs: f.jobs}
 	start := time.Now()
 	results, err := g.Run(e.ctx, []grade.Submission{{Dir: dir}})
 	if err != nil {
-		fmt.Fprintln(e.Err, e.p.T("error.interrupted"))
-		return ExitUsage
+		return err // the context has ended, which exit reports
 	}
-	run := report.Run{Course: hash, Seed: ck.Seed, Elapsed: time.Since(start), Dir: e.repoPath(dir)}
+	run := report.Run{Course: hash, Seed: ck.Seed, Elapsed: time.Since(start), Dir: e.repoPath(dir), Verbose: f.verbose}
 	graded := results[0].Graded
-	var doc, text bytes.Buffer
-	_ = gradeText(&text, e.p, graded, f.verbose, ck.Seed)
-	switch f.format {
-	case "json":
-		d := report.NewDocument(e.p, graded)
-		d.Course = hash
-		_ = report.JSON(&doc, d)
-	case "junit":
-		_ = report.JUnit(&doc, e.p, graded, run)
-	case "gradescope":
-		_ = report.Gradescope(&doc, e.p, graded, run)
-	case "github":
-		_ = report.GitHub(&doc, e.p, graded, run.Dir)
-	case "text":
-		doc = text
+	write := func(w func(io.Writer, *i18n.Printer, []report.Graded, report.Run) error) func(io.Writer) error {
+		return func(out io.Writer) error { return w(out, e.p, graded, run) }
 	}
-	code := e.emit(f, doc.Bytes(), text.Bytes())
-	if f.format == "github" {
+	err = e.emit(f, write(format.Single), write(registered(textFormat).Single))
+	if format.Summary != nil {
 		if name := e.Getenv("GITHUB_STEP_SUMMARY"); name != "" {
-			var md bytes.Buffer
-			_ = report.GitHubSummary(&md, e.p, graded, run)
-			if err := appendFile(name, md.Bytes()); err != nil {
-				fmt.Fprintln(e.Err, e.p.T("grade.summary", "File", name, "Err", err))
-				code = ExitUsage
-			}
+			err = errors.Join(err, e.appendSummary(name, write(format.Summary)))
 		}
 	}
-	return worst(code, e.verdict(results))
+	return errors.Join(err, e.verdict(results))
 }
 
 // gradeBatch grades every submission in --submissions in parallel, or with
 // --shard K/N every N-th of them, starting with the K-th.
-func gradeBatch(e *env, f *gradeFlags, ck *checker.Checker, hash string, exs []*course.Exercise, shard, shards int) int {
+func gradeBatch(e *env, f *gradeFlags, format report.Format, ck *checker.Checker, hash string, exs []*course.Exercise, shard, shards int) error {
 	root, err := e.abs(f.submissions)
 	if err != nil {
-		return e.setupError(err)
+		return err
 	}
 	subs, err := grade.Find(root, exs)
 	if err != nil {
-		return e.usage("grade.submissions_dir", "Dir", f.submissions, "Err", err)
+		return e.usageErr("grade.submissions_dir", "Dir", f.submissions, "Err", err)
 	}
 	if len(subs) == 0 {
-		return e.usage("grade.no_submissions", "Dir", f.submissions)
+		return e.usageErr("grade.no_submissions", "Dir", f.submissions)
 	}
 	class := len(subs)
 	if shards > 0 {
@@ -187,8 +265,7 @@ func gradeBatch(e *env, f *gradeFlags, ck *checker.Checker, hash string, exs []*
 	results, err := g.Run(e.ctx, subs)
 	if err != nil {
 		bar.stop()
-		fmt.Fprintln(e.Err, e.p.T("error.interrupted"))
-		return ExitUsage
+		return err // the context has ended, which exit reports
 	}
 	fmt.Fprintln(e.Err, e.p.T("grade.batch_done", "Count", len(subs), "Elapsed", time.Since(start).Round(100*time.Millisecond)))
 
@@ -196,51 +273,47 @@ func gradeBatch(e *env, f *gradeFlags, ck *checker.Checker, hash string, exs []*
 	if shards > 0 {
 		doc.Shard = &report.Shard{Index: shard, Count: shards, Class: class}
 	}
-	code := writeBatch(e, f, doc, exs)
-	return worst(code, e.verdict(results))
+	return errors.Join(writeBatch(e, f, format, doc, exs), e.verdict(results))
 }
 
-// writeBatch writes a batch's document in --format, to --output or
-// stdout, and the CSV to --csv. Every batch format is made from the
-// document alone, so that merged shards give the bytes of one run.
-func writeBatch(e *env, f *gradeFlags, doc *grade.Document, exs []*course.Exercise) int {
-	rows := doc.Rows()
-	var out, text, table bytes.Buffer
-	_ = report.Table(&text, e.p, doc.ExerciseIDs, rows)
-	fmt.Fprintln(&text, e.p.T("grade.seed", "Seed", doc.Seed))
-	_ = report.CSV(&table, doc.ExerciseIDs, rows)
-	switch f.format {
-	case "json":
-		_ = report.JSON(&out, doc)
-	case "csv":
-		out = table
-	case "html":
-		_ = report.Class(&out, e.p, doc, exs)
-	case "text":
-		out = text
+// writeBatch writes a batch's document in format, to --output or stdout,
+// and the CSV to --csv. Every batch format is made from the document
+// alone, so that merged shards give the bytes of one run.
+func writeBatch(e *env, f *gradeFlags, format report.Format, doc *grade.Document, exs []*course.Exercise) error {
+	write := func(w func(io.Writer, *i18n.Printer, *report.Batch, []*course.Exercise) error) func(io.Writer) error {
+		return func(out io.Writer) error { return w(out, e.p, doc, exs) }
 	}
-	code := e.emit(f, out.Bytes(), text.Bytes())
+	err := e.emit(f, write(format.Batch), write(registered(textFormat).Batch))
 	if f.csv != "" {
-		code = worst(code, e.write(f.csv, table.Bytes()))
+		err = errors.Join(err, e.writeFile(f.csv, write(registered(csvFormat).Batch)))
 	}
-	return code
+	return err
+}
+
+// registered returns a format that kurs grade names itself; the report
+// package's tests make sure it is registered.
+func registered(name string) report.Format {
+	format, _ := report.LookupFormat(name)
+	return format
 }
 
 // gradeMerge joins the JSON documents of the shards of one class, as
 // `kurs grade --submissions DIR --shard K/N --format json` writes them,
 // into the document of one run, written in any batch format.
-func gradeMerge(e *env, f *gradeFlags, files []string) int {
+func gradeMerge(e *env, f *gradeFlags, files []string) error {
 	switch {
 	case len(files) == 0:
-		return e.usage("grade.merge_none")
+		return e.usageErr("grade.merge_none")
 	case f.submissions != "":
-		return e.usage("grade.merge_flags", "Flag", "--submissions")
+		return e.usageErr("grade.merge_flags", "Flag", "--submissions")
 	case f.shard != "":
-		return e.usage("grade.merge_flags", "Flag", "--shard")
+		return e.usageErr("grade.merge_flags", "Flag", "--shard")
 	case e.g.workspace != "":
-		return e.usage("grade.merge_flags", "Flag", "--workspace")
-	case !slices.Contains(batchFormats, f.format):
-		return e.usage("grade.batch_format", "Format", f.format, "Known", strings.Join(batchFormats, ", "))
+		return e.usageErr("grade.merge_flags", "Flag", "--workspace")
+	}
+	format, err := e.format(f.format, true)
+	if err != nil {
+		return err
 	}
 	var docs []*grade.Document
 	for _, name := range files {
@@ -250,11 +323,11 @@ func gradeMerge(e *env, f *gradeFlags, files []string) int {
 			data, err = os.ReadFile(abs)
 		}
 		if err != nil {
-			return e.usage("grade.merge_read", "File", name, "Err", err)
+			return e.usageErr("grade.merge_read", "File", name, "Err", err)
 		}
 		var d grade.Document
 		if err := json.Unmarshal(data, &d); err != nil {
-			return e.usage("grade.merge_json", "File", name, "Err", err)
+			return e.usageErr("grade.merge_json", "File", name, "Err", err)
 		}
 		docs = append(docs, &d)
 	}
@@ -262,71 +335,53 @@ func gradeMerge(e *env, f *gradeFlags, files []string) int {
 	if err != nil {
 		var me *grade.MergeError
 		if errors.As(err, &me) {
-			return e.usage("grade.merge_"+me.Key, me.Args...)
+			return e.usageErr("grade.merge_"+me.Key, me.Args...)
 		}
-		return e.setupError(err)
+		return err
 	}
-	// The class report names the exercises by their titles, from the
+	// A format that shows the exercises' titles takes them from the
 	// course that graded.
 	var exs []*course.Exercise
-	if f.format == "html" {
-		c, err := e.course(nil)
+	if format.Titles {
+		c, hash, err := e.gradingCourse()
 		if err != nil {
-			return e.setupError(err)
-		}
-		hash, err := grade.CourseHash(c.FS())
-		if err != nil {
-			return e.setupError(&usageError{e.p.T("error.course", "Err", err)})
+			return err
 		}
 		if hash != doc.Course {
-			return e.usage("grade.merge_other_course", "Course", doc.Course, "Have", hash)
+			return e.usageErr("grade.merge_other_course", "Course", doc.Course, "Have", hash)
 		}
 		exs = c.Exercises
 	}
-	code := writeBatch(e, f, doc, exs)
+	err = writeBatch(e, f, format, doc, exs)
 	for _, s := range doc.Submissions {
 		if s.Document != nil && s.Status != string(checker.Pass) {
-			return worst(code, ExitFail)
+			return errors.Join(err, errFailed)
 		}
 	}
-	return code
+	return err
 }
 
 // emit writes the document to --output, and then the text for people to
 // stdout (unless the document is that text), or else the document to
 // stdout.
-func (e *env) emit(f *gradeFlags, doc, text []byte) int {
+func (e *env) emit(f *gradeFlags, doc, text func(io.Writer) error) error {
 	if f.output == "" {
-		_, _ = e.Out.Write(doc)
-		return ExitOK
+		return e.writeStdout(doc)
 	}
-	if code := e.write(f.output, doc); code != ExitOK {
-		return code
+	if err := e.writeFile(f.output, doc); err != nil {
+		return err
 	}
-	if f.format != "text" {
-		_, _ = e.Out.Write(text)
+	if f.format != textFormat {
+		return e.writeStdout(text)
 	}
-	return ExitOK
+	return nil
 }
 
-// write writes a file atomically: a CI job that reads it never sees half.
-func (e *env) write(name string, data []byte) int {
-	abs, err := e.abs(name)
-	if err == nil {
-		err = workspace.WriteFileAtomic(abs, data)
-	}
-	if err != nil {
-		fmt.Fprintln(e.Err, e.p.T("grade.write", "File", name, "Err", err))
-		return ExitUsage
-	}
-	return ExitOK
-}
-
-// verdict returns the exit code of the results: ExitUsage when kurs itself
-// failed somewhere (the verdicts there are not the learner's), else
-// ExitFail when an exercise does not pass.
-func (e *env) verdict(results []grade.Result) int {
-	code := ExitOK
+// verdict returns the error that the results come to: a usage error for
+// each failure of kurs itself (the verdicts there are not the learner's),
+// and errFailed when an exercise does not pass.
+func (e *env) verdict(results []grade.Result) error {
+	var errs []error
 	seen := map[string]bool{}
 	for _, r := range results {
 		for _, err := range r.Errs {
@@ -334,30 +389,16 @@ func (e *env) verdict(results []grade.Result) int {
 			// every check; say it once.
 			if cause := err.Err.Error(); !seen[cause] {
 				seen[cause] = true
-				fmt.Fprintln(e.Err, e.p.T("grade.internal", "Where", err.Where(), "Err", cause))
-			}
-			code = ExitUsage
-		}
-		for _, g := range r.Graded {
-			if g.Result.Status != checker.Pass {
-				code = worst(code, ExitFail)
+				errs = append(errs, e.usageErr("grade.internal", "Where", err.Where(), "Err", cause))
 			}
 		}
 	}
-	return code
-}
-
-// worst returns the more serious of two exit codes.
-func worst(a, b int) int { return max(a, b) }
-
-// gradeText is the text format of one submission: what check shows, and
-// the seed that repeats it.
-func gradeText(w io.Writer, p *i18n.Printer, graded []report.Graded, verbose bool, seed uint64) error {
-	if err := report.Text(w, p, graded, verbose); err != nil {
-		return err
+	for _, r := range results {
+		if err := failed(r.Graded); err != nil {
+			return errors.Join(append(errs, err)...)
+		}
 	}
-	_, err := fmt.Fprintf(w, "%s\n", p.T("grade.seed", "Seed", seed))
-	return err
+	return errors.Join(errs...)
 }
 
 // submission returns the folder to grade: --workspace (a workspace or any
@@ -426,17 +467,6 @@ func gitRoot(dir string) string {
 			return ""
 		}
 	}
-}
-
-// appendFile appends data to the file name, creating it if needed, as
-// GitHub expects of additions to the job summary.
-func appendFile(name string, data []byte) error {
-	f, err := os.OpenFile(name, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(data)
-	return errors.Join(err, f.Close())
 }
 
 // progress shows how far a batch is on stderr: a bar redrawn in place on a

@@ -51,63 +51,59 @@ func (s screen) text() termdoc.Options {
 	return termdoc.Options{Width: min(s.width, maxTextWidth), Color: s.color}
 }
 
-func lessonVerb() *verb {
-	return &verb{name: "lesson", run: func(e *env, args []string) int {
-		if len(args) > 1 {
-			return e.usage("error.lesson_args")
+func lessonVerb() *verb { return command("lesson", nil, showLesson) }
+
+// showLesson shows the lesson args names, or the one the learner is at, in
+// the pager on a terminal and as text elsewhere.
+func showLesson(e *env, _ *noOptions, args []string) error {
+	if len(args) > 1 {
+		return e.usageErr("error.lesson_args")
+	}
+	// A lesson can be read before there is a workspace; with one, kurs
+	// knows the learner's language and where they are.
+	ws, err := e.workspace()
+	if err != nil {
+		if e.g.workspace != "" || !errors.Is(err, workspace.ErrNotFound) {
+			return err
 		}
-		// A lesson can be read before there is a workspace; with one, kurs
-		// knows the learner's language and where they are.
-		ws, err := e.workspace()
-		if err != nil {
-			if e.g.workspace != "" || !errors.Is(err, workspace.ErrNotFound) {
-				return e.setupError(err)
+		ws = nil
+	}
+	c, err := e.course(ws)
+	if err != nil {
+		return err
+	}
+	l, err := e.lesson(c, ws, args)
+	if err != nil {
+		return err
+	}
+	lang := e.p.Lang()
+	md, err := l.Markdown(lang)
+	if err != nil {
+		if md, err = l.Markdown("en"); err != nil {
+			return err
+		}
+	}
+	// What to do next, wrapped like the lesson; a hard line break
+	// ("\\" at a line's end) keeps each note on a line of its own.
+	next := []string{e.p.T("lesson.exercises", "Exercises", strings.Join(l.Exercises, ", "))}
+	if ws == nil {
+		next = append(next, e.p.T("lesson.no_workspace"))
+	}
+	if len(c.Lessons) > 1 {
+		var others []string
+		for _, o := range c.Lessons {
+			if o != l {
+				others = append(others, o.IDIn(lang))
 			}
-			ws = nil
 		}
-		c, err := e.course(ws)
-		if err != nil {
-			return e.setupError(err)
-		}
-		l, err := e.lesson(c, ws, args)
-		if err != nil {
-			return e.setupError(err)
-		}
-		lang := e.p.Lang()
-		md, err := l.Markdown(lang)
-		if err != nil {
-			if md, err = l.Markdown("en"); err != nil {
-				return e.setupError(err)
-			}
-		}
-		// What to do next, wrapped like the lesson; a hard line break
-		// ("\\" at a line's end) keeps each note on a line of its own.
-		next := []string{e.p.T("lesson.exercises", "Exercises", strings.Join(l.Exercises, ", "))}
-		if ws == nil {
-			next = append(next, e.p.T("lesson.no_workspace"))
-		}
-		if len(c.Lessons) > 1 {
-			var others []string
-			for _, o := range c.Lessons {
-				if o != l {
-					others = append(others, o.IDIn(lang))
-				}
-			}
-			next = append(next, e.p.T("lesson.others", "Lessons", strings.Join(others, ", ")))
-		}
-		md = append(md, "\n\n---\n\n"+strings.Join(next, "\\\n")+"\n"...)
-		s := e.screen()
-		if s.tty && e.interactive() {
-			if err := e.page(md, s); err != nil {
-				return e.setupError(err)
-			}
-			return ExitOK
-		}
-		if err := termdoc.Render(e.Out, md, s.text()); err != nil {
-			return e.setupError(err)
-		}
-		return ExitOK
-	}}
+		next = append(next, e.p.T("lesson.others", "Lessons", strings.Join(others, ", ")))
+	}
+	md = append(md, "\n\n---\n\n"+strings.Join(next, "\\\n")+"\n"...)
+	s := e.screen()
+	if s.tty && e.interactive() {
+		return e.page(md, s)
+	}
+	return termdoc.Render(e.Out, md, s.text())
 }
 
 // interactive reports whether keys can be read from a terminal.

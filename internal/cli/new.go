@@ -9,6 +9,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"strings"
 
 	"github.com/kurs-course/kurs/internal/course"
 	"github.com/kurs-course/kurs/internal/scaffold"
@@ -17,113 +18,122 @@ import (
 	"github.com/kurs-course/kurs/internal/workspace"
 )
 
-// newVerb scaffolds a whole course in a new folder, or a lesson or an
+// newOptions are the options of kurs new.
+type newOptions struct {
+	lesson string // the lesson a new exercise belongs to
+	kind   string // the kind of a new exercise
+}
+
+func newVerb() *verb {
+	return command("new", func(o *newOptions, fs *flag.FlagSet) {
+		fs.StringVar(&o.lesson, "lesson", "", "")
+		fs.StringVar(&o.kind, "kind", string(course.KindTrace), "")
+	}, scaffoldNew)
+}
+
+// scaffoldNew scaffolds a whole course in a new folder, or a lesson or an
 // exercise in a course folder (--course, else the current folder), and
 // regenerates an exercise's driver. It never overwrites a file an author
 // wrote.
-func newVerb() *verb {
-	var lesson, kind string
-	return &verb{name: "new", flags: func(fs *flag.FlagSet) {
-		fs.StringVar(&lesson, "lesson", "", "")
-		fs.StringVar(&kind, "kind", string(course.KindTrace), "")
-	}, run: func(e *env, args []string) int {
-		if len(args) != 2 {
-			return e.usage("validate.new_args")
-		}
-		_, _ = e.workspace() // only for its language
-		if args[0] == "course" {
-			return e.newCourse(args[1])
-		}
-		dir := e.g.course
-		if dir == "" {
-			dir = "."
-		}
-		root, err := e.abs(dir)
-		if err != nil {
-			return e.setupError(err)
-		}
-		if info, err := os.Stat(root); err != nil || !info.IsDir() {
-			return e.setupError(&usageError{e.p.T("error.course_dir", "Dir", root)})
-		}
-		fsys := os.DirFS(root)
-		what, id := args[0], args[1]
-		var files []scaffold.File
-		switch what {
-		case "lesson":
-			files, err = scaffold.Lesson(fsys, id)
-		case "exercise":
-			files, err = scaffold.Exercise(fsys, id, lesson, course.Kind(kind))
-		case "driver":
-			files, err = scaffold.Driver(fsys, id)
-		default:
-			return e.usage("validate.new_args")
-		}
-		if err != nil {
-			return e.newError(fsys, id, err)
-		}
-		if what == "driver" {
-			// Generated files: replacing them is their purpose, and Driver
-			// has made sure they are not hand-written.
-			for _, f := range files {
-				if err := workspace.WriteFileAtomic(filepath.Join(root, filepath.FromSlash(f.Path)), f.Data); err != nil {
-					return e.setupError(err)
-				}
-				fmt.Fprintln(e.Out, e.p.T("validate.new_wrote", "File", f.Path))
-			}
-			return ExitOK
-		}
-		if err := create(root, files); err != nil {
-			var exists *existsError
-			if errors.As(err, &exists) {
-				return e.usage("validate.new_exists", "Path", exists.path)
-			}
-			return e.setupError(err)
-		}
-		fmt.Fprintln(e.Out, e.p.T(key("validate.new_created_", what), "ID", id))
+func scaffoldNew(e *env, o *newOptions, args []string) error {
+	lesson, kind := o.lesson, o.kind
+	if len(args) != 2 {
+		return e.usageErr("validate.new_args")
+	}
+	_, _ = e.workspace() // only for its language
+	if args[0] == "course" {
+		return e.newCourse(args[1])
+	}
+	dir := e.g.course
+	if dir == "" {
+		dir = "."
+	}
+	root, err := e.abs(dir)
+	if err != nil {
+		return err
+	}
+	if info, err := os.Stat(root); err != nil || !info.IsDir() {
+		return &usageError{e.p.T("error.course_dir", "Dir", root)}
+	}
+	fsys := os.DirFS(root)
+	what, id := args[0], args[1]
+	var files []scaffold.File
+	switch what {
+	case "lesson":
+		files, err = scaffold.Lesson(fsys, id)
+	case "exercise":
+		files, err = scaffold.Exercise(fsys, id, lesson, course.Kind(kind))
+	case "driver":
+		files, err = scaffold.Driver(fsys, id)
+	default:
+		return e.usageErr("validate.new_args")
+	}
+	if err != nil {
+		return e.newError(fsys, id, err)
+	}
+	if what == "driver" {
+		// Generated files: replacing them is their purpose, and Driver
+		// has made sure they are not hand-written.
 		for _, f := range files {
-			fmt.Fprintf(e.Out, "  %s\n", f.Path)
+			if err := workspace.WriteFileAtomic(filepath.Join(root, filepath.FromSlash(f.Path)), f.Data); err != nil {
+				return err
+			}
+			fmt.Fprintln(e.Out, e.p.T("validate.new_wrote", "File", f.Path))
 		}
-		// Without --course, kurs validate checks the built-in course, so
-		// the hint names the folder.
-		courseFlag := " --course ."
-		if e.g.course != "" {
-			courseFlag = " --course " + e.g.course
-		}
-		next := key("validate.new_next_", what)
-		if what == "exercise" && course.Kind(kind) == course.KindQuiz {
-			next = "validate.new_next_quiz"
-		}
-		fmt.Fprintln(e.Out, e.p.T(next, "ID", id, "Course", courseFlag))
-		return ExitOK
-	}}
+		return nil
+	}
+	if err := e.createFiles(root, files, e.p.T(key("validate.new_created_", what), "ID", id)); err != nil {
+		return err
+	}
+	// Without --course, kurs validate checks the built-in course, so
+	// the hint names the folder.
+	courseFlag := " --course ."
+	if e.g.course != "" {
+		courseFlag = " --course " + e.g.course
+	}
+	next := key("validate.new_next_", what)
+	if what == "exercise" && course.Kind(kind) == course.KindQuiz {
+		next = "validate.new_next_quiz"
+	}
+	fmt.Fprintln(e.Out, e.p.T(next, "ID", id, "Course", courseFlag))
+	return nil
 }
 
 // newCourse creates a course in dir, which must not exist or be empty.
-func (e *env) newCourse(dir string) int {
+func (e *env) newCourse(dir string) error {
 	root, err := e.abs(dir)
 	if err != nil {
-		return e.setupError(err)
+		return err
 	}
 	if entries, err := os.ReadDir(root); err == nil && len(entries) > 0 {
-		return e.usage("validate.new_exists", "Path", dir)
+		return e.usageErr("validate.new_exists", "Path", dir)
 	}
 	files, err := scaffold.Course()
 	if err != nil {
-		return e.setupError(err)
+		return err
 	}
+	if err := e.createFiles(root, files, e.p.T("validate.new_created_course", "Dir", dir)); err != nil {
+		return err
+	}
+	fmt.Fprintln(e.Out, e.p.T("validate.new_next_course", "Dir", dir))
+	return nil
+}
+
+// createFiles creates new files under root (see create), then says what
+// was created: done, and the files.
+func (e *env) createFiles(root string, files []scaffold.File, done string) error {
 	if err := create(root, files); err != nil {
 		var exists *existsError
 		if errors.As(err, &exists) {
-			return e.usage("validate.new_exists", "Path", exists.path)
+			return e.usageErr("validate.new_exists", "Path", exists.path)
 		}
-		return e.setupError(err)
+		return err
 	}
-	fmt.Fprintln(e.Out, e.p.T("validate.new_created_course", "Dir", dir))
+	fmt.Fprintln(e.Out, done)
 	for _, f := range files {
 		fmt.Fprintf(e.Out, "  %s\n", f.Path)
 	}
-	fmt.Fprintln(e.Out, e.p.T("validate.new_next_course", "Dir", dir))
-	return ExitOK
+	return nil
 }
 
 type existsError struct{ path string }
@@ -163,21 +173,22 @@ func create(root string, files []scaffold.File) error {
 }
 
 // newError explains why kurs new refused, in the author's language.
-func (e *env) newError(fsys fs.FS, id string, err error) int {
+func (e *env) newError(fsys fs.FS, id string, err error) error {
 	var ms tracegen.Mistakes
 	if errors.As(err, &ms) {
 		file := path.Join("exercises", id, "testdata", "suite.json")
 		lines := jsonLinesOf(fsys, file)
+		var msgs []string
 		for _, m := range ms {
 			msg := e.p.T(key("validate.gen_", m.Kind), m.Args...)
-			fmt.Fprintf(e.Err, "%s:%d: %s\n", file, lines(m.Path), e.p.T("validate.problem_generate", "Detail", msg))
+			msgs = append(msgs, fmt.Sprintf("%s:%d: %s", file, lines(m.Path), e.p.T("validate.problem_generate", "Detail", msg)))
 		}
-		return ExitUsage
+		return &usageError{strings.Join(msgs, "\n")}
 	}
 	if se, ok := scaffold.IsError(err); ok {
-		return e.usage(key("validate.new_", se.Kind), se.Args...)
+		return e.usageErr(key("validate.new_", se.Kind), se.Args...)
 	}
-	return e.setupError(err)
+	return err
 }
 
 // jsonLinesOf returns a function giving the line of a JSON path in file,

@@ -35,11 +35,7 @@ func serve(e *env, o *serveOptions, args []string) error {
 	if len(args) != 0 {
 		return e.usageErr("error.no_args", "Verb", "serve")
 	}
-	ws, err := e.workspace()
-	if err != nil {
-		return err
-	}
-	c, err := e.course(ws)
+	ws, c, err := e.openCourse()
 	if err != nil {
 		return err
 	}

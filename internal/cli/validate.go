@@ -16,51 +16,51 @@ import (
 	"github.com/kurs-course/kurs/internal/validate"
 )
 
-// validateVerb checks a course for its authors and lists every problem,
-// each with its file and line.
+// validateOptions are the options of kurs validate.
+type validateOptions struct {
+	mutants bool // also count the mutants the hidden tests kill
+	jobs    int
+	timeout time.Duration
+}
+
 func validateVerb() *verb {
-	var (
-		mutants bool
-		jobs    int
-		timeout time.Duration
-	)
-	return &verb{name: "validate", flags: func(fs *flag.FlagSet) {
-		fs.BoolVar(&mutants, "mutants", false, "")
-		fs.IntVar(&jobs, "j", runtime.NumCPU(), "")
-		fs.DurationVar(&timeout, "timeout", checker.DefaultTimeout, "")
-	}, run: func(e *env, args []string) int {
-		if len(args) != 0 {
-			return e.usage("error.no_args", "Verb", "validate")
-		}
-		fsys, err := e.courseFS()
-		if err != nil {
-			return e.setupError(err)
-		}
-		rep, err := validate.Run(e.ctx, fsys, validate.Options{
-			Checker: &checker.Checker{Timeout: timeout}, Jobs: jobs, Mutants: mutants,
-		})
-		if err != nil {
-			if e.ctx.Err() != nil {
-				fmt.Fprintln(e.Err, e.p.T("error.interrupted"))
-				return ExitUsage
-			}
-			return e.setupError(err)
-		}
-		files := map[string]bool{}
-		for _, p := range rep.Problems {
-			fmt.Fprintln(e.Out, e.problemText(p))
-			files[p.File] = true
-		}
-		if mutants {
-			e.mutantReport(rep, jobs)
-		}
-		if n := len(rep.Problems); n > 0 {
-			fmt.Fprintln(e.Out, e.p.T("validate.summary_problems", "Count", n, "Files", len(files)))
-			return ExitFail
-		}
-		fmt.Fprintln(e.Out, e.p.T("validate.summary_ok", "Lessons", rep.Lessons, "Exercises", rep.Exercises))
-		return ExitOK
-	}}
+	return command("validate", func(o *validateOptions, fs *flag.FlagSet) {
+		fs.BoolVar(&o.mutants, "mutants", false, "")
+		fs.IntVar(&o.jobs, "j", runtime.NumCPU(), "")
+		fs.DurationVar(&o.timeout, "timeout", checker.DefaultTimeout, "")
+	}, validateCourse)
+}
+
+// validateCourse checks a course for its authors and lists every problem,
+// each with its file and line.
+func validateCourse(e *env, o *validateOptions, args []string) error {
+	if len(args) != 0 {
+		return e.usageErr("error.no_args", "Verb", "validate")
+	}
+	fsys, err := e.courseFS()
+	if err != nil {
+		return err
+	}
+	rep, err := validate.Run(e.ctx, fsys, validate.Options{
+		Checker: &checker.Checker{Timeout: o.timeout}, Jobs: o.jobs, Mutants: o.mutants,
+	})
+	if err != nil {
+		return err // exit says "interrupted" once the context has ended
+	}
+	files := map[string]bool{}
+	for _, p := range rep.Problems {
+		fmt.Fprintln(e.Out, e.problemText(p))
+		files[p.File] = true
+	}
+	if o.mutants {
+		e.mutantReport(rep, o.jobs)
+	}
+	if n := len(rep.Problems); n > 0 {
+		fmt.Fprintln(e.Out, e.p.T("validate.summary_problems", "Count", n, "Files", len(files)))
+		return errFailed
+	}
+	fmt.Fprintln(e.Out, e.p.T("validate.summary_ok", "Lessons", rep.Lessons, "Exercises", rep.Exercises))
+	return nil
 }
 
 // courseFS returns the course to validate or extend: --course, else the

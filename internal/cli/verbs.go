@@ -106,11 +106,7 @@ func list(e *env, _ *noOptions, args []string) error {
 	if len(args) != 0 {
 		return e.usageErr("error.no_args", "Verb", "list")
 	}
-	ws, err := e.workspace()
-	if err != nil {
-		return err
-	}
-	c, err := e.course(ws)
+	ws, c, err := e.openCourse()
 	if err != nil {
 		return err
 	}
@@ -168,12 +164,11 @@ func (e *env) progressLine(c *course.Course, prog *workspace.Progress) string {
 	return e.p.T("list.progress", "Passed", passed, "Total", len(c.Exercises), "Score", score, "Max", maxScore)
 }
 
-// checkFlags are the flags of check and grade.
+// checkFlags are the flags of check, watch and grade.
 type checkFlags struct {
 	verbose bool
 	seed    uint64
 	timeout time.Duration
-	format  string
 }
 
 func (f *checkFlags) register(fs *flag.FlagSet) {
@@ -183,17 +178,14 @@ func (f *checkFlags) register(fs *flag.FlagSet) {
 	fs.DurationVar(&f.timeout, "timeout", checker.DefaultTimeout, "")
 }
 
-func checkVerb() *verb { return command("check", (*checkFlags).options, check) }
-
-// options registers the flags of check.
-func (f *checkFlags) options(fs *flag.FlagSet) { f.register(fs) }
+func checkVerb() *verb { return command("check", (*checkFlags).register, check) }
 
 // check checks the named exercises, or all, records the results and
 // explains them.
 func check(e *env, f *checkFlags, names []string) error {
-	ws, graded, code := e.runChecks(f, names)
+	ws, graded, err := e.runChecks(f, names)
 	if graded == nil {
-		return exitCode(code)
+		return err
 	}
 	if err := e.record(ws, graded); err != nil {
 		fmt.Fprintln(e.Err, e.p.T("error.progress", "Err", err))
@@ -201,39 +193,26 @@ func check(e *env, f *checkFlags, names []string) error {
 	if err := report.WriteText(e.Out, e.p, graded, report.TextOptions{Verbose: f.verbose, Color: e.screen().color}); err != nil {
 		return err
 	}
-	if code == ExitFail {
-		return errFailed
+	return failed(graded)
+}
+
+// failed returns errFailed when an exercise does not pass, else nil.
+func failed(graded []report.Graded) error {
+	for _, g := range graded {
+		if g.Result.Status != checker.Pass {
+			return errFailed
+		}
 	}
 	return nil
 }
 
-// exitCode returns the error that exit turns into code again, for a code
-// that was reported already.
-func exitCode(code int) error {
-	switch code {
-	case ExitOK:
-		return nil
-	case ExitFail:
-		return errFailed
-	}
-	return &usageError{}
-}
-
 // runChecks checks the named exercises (all when none are named) of the
-// workspace. graded is nil when nothing could be checked; code is the exit
-// code either way.
-func (e *env) runChecks(f *checkFlags, names []string) (*workspace.Workspace, []report.Graded, int) {
-	ws, err := e.workspace()
+// workspace. graded is nil when nothing could be checked, and err then
+// says why.
+func (e *env) runChecks(f *checkFlags, names []string) (*workspace.Workspace, []report.Graded, error) {
+	ws, _, exs, err := e.open(names)
 	if err != nil {
-		return nil, nil, e.setupError(err)
-	}
-	c, err := e.course(ws)
-	if err != nil {
-		return nil, nil, e.setupError(err)
-	}
-	exs, err := e.exercises(c, names)
-	if err != nil {
-		return nil, nil, e.setupError(err)
+		return nil, nil, err
 	}
 	ck := &checker.Checker{Seed: f.seed, Timeout: f.timeout}
 	graded := make([]report.Graded, len(exs))
@@ -251,20 +230,14 @@ func (e *env) runChecks(f *checkFlags, names []string) (*workspace.Workspace, []
 		})
 	}
 	wg.Wait()
-	code := ExitOK
-	for i, err := range errs {
+	// The first error says it: the others tend to be the same (no go
+	// command), or the end of the context, which exit reports for any.
+	for _, err := range errs {
 		if err != nil {
-			if e.ctx.Err() != nil {
-				fmt.Fprintln(e.Err, e.p.T("error.interrupted"))
-				return nil, nil, ExitUsage
-			}
-			return nil, nil, e.setupError(err)
-		}
-		if graded[i].Result.Status != checker.Pass {
-			code = ExitFail
+			return nil, nil, err
 		}
 	}
-	return ws, graded, code
+	return ws, graded, nil
 }
 
 // record stores the results as the learner's progress.
@@ -316,7 +289,7 @@ func help(e *env, _ *noOptions, args []string) error {
 	}
 	for _, v := range verbs() {
 		if v.name == args[0] {
-			fmt.Fprintln(e.Out, e.p.T("help."+v.name))
+			fmt.Fprintln(e.Out, v.helpText(e))
 			return nil
 		}
 	}

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"runtime"
 	"runtime/debug"
-
-	"github.com/kurs-course/kurs/internal/grade"
 )
 
 // version is kurs's version when the Makefile stamps one with -ldflags
@@ -13,48 +11,44 @@ import (
 // version and VCS revision that the go command records.
 var version string
 
-// versionVerb prints kurs's version, the VCS revision it was built from
+func versionVerb() *verb { return command("version", nil, showVersion) }
+
+// showVersion prints kurs's version, the VCS revision it was built from
 // when the go command recorded one, the Go version, and the content hash
 // of the course (the built-in one, or --course), which every grading
 // document names too.
-func versionVerb() *verb {
-	return &verb{name: "version", run: func(e *env, args []string) int {
-		v, rev, goVersion := version, "", runtime.Version()
-		if bi, ok := debug.ReadBuildInfo(); ok {
-			if v == "" && bi.Main.Version != "" {
-				v = bi.Main.Version
-			}
-			goVersion = bi.GoVersion
-			var modified bool
-			for _, s := range bi.Settings {
-				switch s.Key {
-				case "vcs.revision":
-					rev = s.Value
-				case "vcs.modified":
-					modified = s.Value == "true"
-				}
-			}
-			if rev != "" && modified {
-				rev += "+modified"
+func showVersion(e *env, _ *noOptions, _ []string) error {
+	v, rev, goVersion := version, "", runtime.Version()
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		if v == "" && bi.Main.Version != "" {
+			v = bi.Main.Version
+		}
+		goVersion = bi.GoVersion
+		var modified bool
+		for _, s := range bi.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				rev = s.Value
+			case "vcs.modified":
+				modified = s.Value == "true"
 			}
 		}
-		if v == "" {
-			v = "(devel)"
+		if rev != "" && modified {
+			rev += "+modified"
 		}
-		fmt.Fprintf(e.Out, "kurs %s\n", v)
-		if rev != "" {
-			fmt.Fprintf(e.Out, "revision %s\n", rev)
-		}
-		fmt.Fprintf(e.Out, "go %s\n", goVersion)
-		c, err := e.course(nil)
-		if err != nil {
-			return e.setupError(err)
-		}
-		hash, err := grade.CourseHash(c.FS())
-		if err != nil {
-			return e.setupError(&usageError{e.p.T("error.course", "Err", err)})
-		}
-		fmt.Fprintf(e.Out, "course %s\n", hash)
-		return ExitOK
-	}}
+	}
+	if v == "" {
+		v = "(devel)"
+	}
+	fmt.Fprintf(e.Out, "kurs %s\n", v)
+	if rev != "" {
+		fmt.Fprintf(e.Out, "revision %s\n", rev)
+	}
+	fmt.Fprintf(e.Out, "go %s\n", goVersion)
+	_, hash, err := e.gradingCourse()
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(e.Out, "course %s\n", hash)
+	return nil
 }

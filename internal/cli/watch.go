@@ -110,7 +110,9 @@ func watchExercises(e *env, o *watchOptions, args []string) error {
 	// Ctrl-C, the usual way out, ends e.ctx (see Run), or comes as a
 	// key in raw mode: either way watch ends cleanly, with the
 	// terminal restored and no check left running.
-	return exitCode(s.run(e.ctx))
+	s.run(e.ctx)
+	s.bye()
+	return nil
 }
 
 // session is one run of kurs watch: what it shows, and what it waits for.
@@ -144,10 +146,10 @@ func (s *session) start() *course.Exercise {
 }
 
 // run checks the exercise in focus, then reacts to saves and keys until
-// the learner quits.
-func (s *session) run(ctx context.Context) int {
+// the learner quits or the context ends.
+func (s *session) run(ctx context.Context) {
 	if s.checkAndShow(ctx, []*course.Exercise{s.focus}) {
-		return s.bye()
+		return
 	}
 	for {
 		var k byte
@@ -156,16 +158,16 @@ func (s *session) run(ctx context.Context) int {
 		} else {
 			select {
 			case <-ctx.Done():
-				return s.bye()
+				return
 			case id, ok := <-s.w.Changes():
 				if !ok {
-					return s.bye()
+					return
 				}
 				if ex, found := s.course.Exercise(id); found {
 					// The learner is working on the exercise they saved.
 					s.focus = ex
 					if s.checkAndShow(ctx, []*course.Exercise{ex}) {
-						return s.bye()
+						return
 					}
 				}
 				continue
@@ -181,10 +183,10 @@ func (s *session) run(ctx context.Context) int {
 			k += 'a' - 'A'
 		}
 		if quits(k) {
-			return s.bye()
+			return
 		}
 		if s.key(ctx, k) {
-			return s.bye()
+			return
 		}
 	}
 }
@@ -486,9 +488,8 @@ func (s *session) allPassed() bool {
 	return true
 }
 
-func (s *session) bye() int {
+func (s *session) bye() {
 	fmt.Fprintln(s.out, s.e.p.T("watch.bye"))
-	return ExitOK
 }
 
 // readKeys reads keys from in until it ends or done is closed: in raw mode
