@@ -159,7 +159,8 @@ func exerciseFiles(id string, kind course.Kind, t texts) ([]File, error) {
 	} else {
 		m["imports"] = []string{"errors", "fmt", "math", "strconv", "strings", "sync", "sync/atomic"}
 		solution := render("solution.go", "", data)
-		suite := render("suite.json", "", map[string]string{"ID": id, "Test": t["test"]["en"]})
+		suite := render("suite.json", "", map[string]string{"ID": id, "Test": t["test"]["en"],
+			"TitleDE": t["test_title"]["de"], "TitleEN": t["test_title"]["en"]})
 		driver, err := generate(id, solution, suite)
 		if err != nil {
 			return nil, err
