@@ -51,6 +51,8 @@ const (
 	NoExercises      Kind = "no_exercises"      // a course without exercises
 	LessonText       Kind = "lesson_text"       // a lesson without the Markdown file of a language
 	TextMissing      Kind = "text_missing"      // a title without a language
+	TestTitle        Kind = "test_title"        // a hidden test without a title in a language
+	TestTitleLong    Kind = "test_title_long"   // a hidden test's title too long for one line
 	HintsMissing     Kind = "hints_missing"     // no hints in a language
 	HintsCount       Kind = "hints_count"       // a different number of hints in the two languages
 	SkeletonMissing  Kind = "skeleton_missing"  // no skeleton in a language
@@ -166,6 +168,7 @@ func Run(ctx context.Context, fsys fs.FS, opts Options) (*Report, error) {
 	if c != nil {
 		r.Lessons, r.Exercises = len(c.Lessons), len(c.Exercises)
 		v.texts(c)
+		v.testTitles(c)
 		docs := v.lessons(c)
 		codes := v.code(c)
 		runs, err := v.run(ctx, c, codes)

@@ -288,12 +288,12 @@ The exercise ` + "`clamp`" + ` counts up to a ceiling. [Here](/etc/passwd).
     "ops": [{"call": "Sub", "args": [1]}]
   },
   "tests": [
-    {"name": "seed/below-the-ceiling", "new": [10], "steps": [
+    {"name": "seed/below-the-ceiling", "title": {"de": "Unter dem Deckel", "en": "Below the ceiling"}, "new": [10], "steps": [
       {"call": "Add", "args": [1], "obs": "1"},
       {"call": "Add", "args": [2, 3], "obs": "3"},
       {"call": "Add", "args": [0.5]}
     ]},
-    {"name": "random", "random": 1000}
+    {"name": "random", "title": {"de": "Zufällige Abläufe", "en": "Random traces"}, "random": 1000}
   ]
 }`)}
 	r := run(t, m, Options{})
@@ -372,11 +372,11 @@ func (c *Clamp) Value() int { return c.n }
     "ops": [{"call": "Add", "args": [{"int": [0, 2]}]}]
   },
   "tests": [
-    {"name": "seed/below-the-ceiling", "new": [10], "steps": [
+    {"name": "seed/below-the-ceiling", "title": {"de": "Unter dem Deckel", "en": "Below the ceiling"}, "new": [10], "steps": [
       {"call": "Add", "args": [1], "obs": "1"},
       {"call": "Add", "args": [2], "obs": "3"}
     ]},
-    {"name": "random", "random": 10}
+    {"name": "random", "title": {"de": "Zufällige Abläufe", "en": "Random traces"}, "random": 10}
   ]
 }`
 	m["exercises/clamp/testdata/suite.json"] = &fstest.MapFile{Data: []byte(suite)}
