@@ -295,6 +295,11 @@ func BuildEnv() []string {
 // learner's code, or a build that exceeds its limits, is a Problem, not an
 // error.
 func (c *Checker) build(parent context.Context, tmp, name string, limit time.Duration) (string, *Problem, error) {
+	// A learner's program holds the learner's side of the harness only.
+	tags := "-tags=" + harness.LearnerTag
+	if name == judgeName {
+		tags = "-tags="
+	}
 	goCmd := c.Go
 	if goCmd == "" {
 		var err error
@@ -312,7 +317,7 @@ func (c *Checker) build(parent context.Context, tmp, name string, limit time.Dur
 	// constants can drive it to gigabytes, and a huge initialised array
 	// writes a huge object file into the cache.
 	cmd := sandbox.Command(ctx, sandbox.Policy{Memory: buildMemory, FileSize: buildFileSize},
-		goCmd, "build", "-trimpath", "-ldflags=-s -w", "-o", prog, "./internal/run")
+		goCmd, "build", "-trimpath", tags, "-ldflags=-s -w", "-o", prog, "./internal/run")
 	cmd.Dir = tmp
 	// go's own work folder goes inside the temporary module, so that it
 	// is removed with it even when go is killed before it can clean up.

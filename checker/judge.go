@@ -56,7 +56,7 @@ func (c *Checker) judge(ctx context.Context, ex *course.Exercise) (string, error
 	if err := writeFiles(tmp, mod); err != nil {
 		return "", err
 	}
-	prog, p, err := c.build(ctx, tmp, "kurs-judge", trustedBuildTimeout)
+	prog, p, err := c.build(ctx, tmp, judgeName, trustedBuildTimeout)
 	if err != nil {
 		return "", err
 	}
@@ -71,6 +71,9 @@ func (c *Checker) judge(ctx context.Context, ex *course.Exercise) (string, error
 	trimJudges(dir, ex.ID, name)
 	return name, nil
 }
+
+// judgeName is the file name of a judge as it is built.
+const judgeName = "kurs-judge"
 
 // judgeLocks holds a mutex per judge, so that checks running at the same
 // time build each judge once.

@@ -163,7 +163,7 @@ func (c *Checker) buildRace(parent context.Context, tmp string) (string, error) 
 	prog := filepath.Join(tmp, "kurs-learner-race")
 	ctx, cancel := context.WithTimeout(parent, buildTimeout)
 	defer cancel()
-	args := append([]string{"build", "-trimpath"}, raceFlags...)
+	args := append([]string{"build", "-trimpath", "-tags=" + harness.LearnerTag}, raceFlags...)
 	cmd := sandbox.Command(ctx, sandbox.Policy{Memory: buildMemory, FileSize: buildFileSize},
 		goCmd, append(args, "-o", prog, "./internal/run")...)
 	cmd.Dir = tmp

@@ -3,19 +3,27 @@ package harness
 import (
 	"bufio"
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 	"unicode/utf8"
 )
 
-// The judge and the learner's program talk over two pipes. The judge
-// writes one JSON Request per line; the learner's program answers with
-// lines of its own, simple enough to parse fast and strictly:
+// The judge and the learner's program talk over two pipes, in lines simple
+// enough to parse fast and strictly. The judge asks:
+//
+//	t ARG ...                  a trace made by New(ARG, ...)
+//	c CALL ARG ...             the next step of that trace
+//	x                          the end of the request: run the traces
+//	m "name"                   a measurement, a request of its own
+//
+// Arguments are numbers as strconv.FormatFloat writes them. A step carries
+// nothing but the call: what the judge expects stays in the judge. The
+// learner's program answers:
 //
 //	r                          ready: the learner's package is initialised
 //	s TRACE STEP "ret" "obs"   what step STEP of trace TRACE returned and
@@ -32,8 +40,131 @@ import (
 // Request is one question of the judge: traces to run on the learner's
 // code, or a named measurement.
 type Request struct {
-	Traces  []Trace `json:"traces,omitempty"`
-	Measure string  `json:"measure,omitempty"`
+	Traces  []Trace
+	Measure string
+}
+
+// appendRequest appends req in the protocol's words. Call names are the
+// driver's identifiers, never blank.
+func appendRequest(b []byte, req Request) ([]byte, error) {
+	if req.Measure != "" {
+		b = append(b, "m "...)
+		b = strconv.AppendQuote(b, req.Measure)
+		return append(b, '\n'), nil
+	}
+	args := func(b []byte, xs []float64) []byte {
+		for _, x := range xs {
+			b = append(b, ' ')
+			b = strconv.AppendFloat(b, x, 'g', -1, 64)
+		}
+		return append(b, '\n')
+	}
+	for _, tr := range req.Traces {
+		b = args(append(b, 't'), tr.New)
+		for _, s := range tr.Steps {
+			if s.Call == "" || strings.ContainsAny(s.Call, " \t\n\r") {
+				return nil, fmt.Errorf("call %q: not a name", s.Call)
+			}
+			b = args(append(append(b, "c "...), s.Call...), s.Args)
+		}
+	}
+	return append(b, "x\n"...), nil
+}
+
+// readRequest reads the judge's next request; io.EOF means the judge has
+// no more.
+func readRequest(r *bufio.Reader) (Request, error) {
+	var req Request
+	for {
+		line, err := r.ReadString('\n')
+		if err != nil {
+			if err == io.EOF && len(req.Traces) > 0 {
+				err = io.ErrUnexpectedEOF
+			}
+			return Request{}, err
+		}
+		line = line[:len(line)-1]
+		kind, rest, _ := strings.Cut(line, " ")
+		switch kind {
+		case "x":
+			return req, nil
+		case "m":
+			name, err := strconv.Unquote(rest)
+			if err != nil || len(req.Traces) > 0 {
+				return Request{}, fmt.Errorf("bad request %.40q", line)
+			}
+			return Request{Measure: name}, nil
+		case "t":
+			args, err := parseArgs(rest)
+			if err != nil {
+				return Request{}, err
+			}
+			req.Traces = append(req.Traces, Trace{New: args})
+		case "c":
+			call, rest, _ := strings.Cut(rest, " ")
+			args, err := parseArgs(rest)
+			if err != nil || call == "" || len(req.Traces) == 0 {
+				return Request{}, fmt.Errorf("bad request %.40q", line)
+			}
+			tr := &req.Traces[len(req.Traces)-1]
+			tr.Steps = append(tr.Steps, Step{Call: call, Args: args})
+		default:
+			return Request{}, fmt.Errorf("bad request %.40q", line)
+		}
+	}
+}
+
+// parseArgs parses space-separated numbers.
+func parseArgs(s string) ([]float64, error) {
+	if s == "" {
+		return nil, nil
+	}
+	var args []float64
+	for _, f := range strings.Split(s, " ") {
+		x, err := strconv.ParseFloat(f, 64)
+		if err != nil {
+			return nil, fmt.Errorf("bad argument %.40q", f)
+		}
+		args = append(args, x)
+	}
+	return args, nil
+}
+
+// QuoteFields joins values as Go-quoted strings, separated by spaces: the
+// form of a claim with several parts.
+func QuoteFields(values ...string) string {
+	var b []byte
+	for i, v := range values {
+		if i > 0 {
+			b = append(b, ' ')
+		}
+		b = strconv.AppendQuote(b, v)
+	}
+	return string(b)
+}
+
+// UnquoteFields splits what QuoteFields joined; ok is false for anything
+// else.
+func UnquoteFields(s string) (values []string, ok bool) {
+	for s != "" {
+		q, err := strconv.QuotedPrefix(s)
+		if err != nil {
+			return nil, false
+		}
+		v, err := strconv.Unquote(q)
+		if err != nil {
+			return nil, false
+		}
+		values = append(values, v)
+		s = s[len(q):]
+		if s != "" {
+			if s[0] != ' ' || len(s) == 1 {
+				return nil, false
+			}
+			s = s[1:]
+		}
+	}
+	return values, true
 }
 
 // MaxValue bounds each value the learner's program reports; longer ones are
@@ -70,8 +201,9 @@ type Reply struct {
 // program. It also remembers how far the running trace got, so that a
 // timeout can say where the learner's code was stuck.
 type Learner struct {
-	w *bufio.Writer
-	r *bufio.Reader
+	w   *bufio.Writer
+	r   *bufio.Reader
+	buf []byte // the request being written, kept for the next
 
 	mu      sync.Mutex
 	running *Trace // the trace whose replies are being read
@@ -252,11 +384,11 @@ func (l *Learner) send(req Request) error {
 	if l.gone {
 		return ErrGone
 	}
-	data, err := json.Marshal(req)
+	data, err := appendRequest(l.buf[:0], req)
 	if err != nil {
 		return err
 	}
-	data = append(data, '\n')
+	l.buf = data
 	if _, err := l.w.Write(data); err != nil {
 		return l.broken("write: %v", err)
 	}

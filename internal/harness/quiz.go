@@ -1,9 +1,6 @@
 package harness
 
-import (
-	"encoding/json"
-	"strings"
-)
+import "strings"
 
 // QuizDriver is a Driver for quizzes: the learner's program reports its
 // answers, one per case, and the judge compares each with the reference's.
@@ -27,9 +24,7 @@ func (q *QuizDriver) Judge(t Test, _ uint64, l *Learner) (*Failure, error) {
 			return nil, err
 		}
 		q.asked = true
-		if json.Unmarshal([]byte(claim), &q.given) != nil {
-			q.given = nil
-		}
+		q.given, _ = UnquoteFields(claim)
 	}
 	i := t.Case - 1
 	given, right := "", ""
@@ -48,8 +43,7 @@ func (q *QuizDriver) Serve(req Request, r *Replier) {
 	if req.Measure == measureAnswers {
 		answers = q.Answers()
 	}
-	data, _ := json.Marshal(answers)
-	r.Measured(string(data))
+	r.Measured(QuoteFields(answers...))
 }
 
 // Answer normalizes a quiz answer: surrounding space trimmed, upper case.

@@ -1,10 +1,11 @@
 package harness
 
 import (
-	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -104,9 +105,44 @@ func stressProcs() int { return max(8, runtime.NumCPU()) }
 
 // stressReport is the learner's program's answer to a stress request.
 type stressReport struct {
-	Claims Claims `json:"claims"`
-	Panic  string `json:"panic,omitempty"`
-	Frame  string `json:"frame,omitempty"`
+	Claims Claims
+	Panic  string
+	Frame  string
+}
+
+// encode writes the report as a claim: "panic" with the value and the
+// frame, or "claims" with each claim's name and value, by name.
+func (rep stressReport) encode() string {
+	if rep.Panic != "" || rep.Frame != "" {
+		return QuoteFields("panic", rep.Panic, rep.Frame)
+	}
+	fields := []string{"claims"}
+	for _, k := range slices.Sorted(maps.Keys(rep.Claims)) {
+		fields = append(fields, k, strconv.FormatInt(rep.Claims[k], 10))
+	}
+	return QuoteFields(fields...)
+}
+
+// decodeStress reads what encode wrote.
+func decodeStress(claim string) (stressReport, bool) {
+	f, ok := UnquoteFields(claim)
+	switch {
+	case !ok || len(f) == 0:
+		return stressReport{}, false
+	case f[0] == "panic" && len(f) == 3:
+		return stressReport{Panic: f[1], Frame: f[2]}, true
+	case f[0] != "claims" || len(f)%2 != 1:
+		return stressReport{}, false
+	}
+	rep := stressReport{Claims: Claims{}}
+	for i := 1; i < len(f); i += 2 {
+		v, err := strconv.ParseInt(f[i+1], 10, 64)
+		if err != nil {
+			return stressReport{}, false
+		}
+		rep.Claims[f[i]] = v
+	}
+	return rep, true
 }
 
 // stressMeasure is the measurement name of a stress run on New(args).
@@ -145,8 +181,8 @@ func (d Stress) Judge(t Test, seed uint64, l *Learner) (*Failure, error) {
 		f.New, f.Done, f.Step, f.Call = t.New, done, len(done)+1, call
 		return f
 	}
-	var rep stressReport
-	if json.Unmarshal([]byte(claim), &rep) != nil {
+	rep, ok := decodeStress(claim)
+	if !ok {
 		return fail(&Failure{Kind: Mismatch, Got: Result{Obs: clip(claim)}}, FormatCall("stress", run.Steps[0].Args)), nil
 	}
 	if rep.Panic != "" || rep.Frame != "" {
@@ -193,13 +229,12 @@ func (d Stress) Serve(req Request, r *Replier) {
 	for _, f := range strings.Fields(rest) {
 		x, err := strconv.ParseFloat(f, 64)
 		if err != nil || math.IsNaN(x) {
-			r.Measured("{}")
+			r.Measured(stressReport{}.encode())
 			return
 		}
 		args = append(args, x)
 	}
-	data, _ := json.Marshal(d.stress(args))
-	r.Measured(string(data))
+	r.Measured(d.stress(args).encode())
 }
 
 // stress runs one stress test in the learner's program.

@@ -1,8 +1,6 @@
 package harness
 
 import (
-	"bufio"
-	"encoding/json"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -55,19 +53,8 @@ func connect(t *testing.T, learner Driver) *Learner {
 	reqR, reqW := io.Pipe()
 	repR, repW := io.Pipe()
 	go func() {
-		r := newReplier(repW)
-		r.ready()
-		dec := json.NewDecoder(bufio.NewReader(reqR))
-		for {
-			var req Request
-			if dec.Decode(&req) != nil {
-				r.flush()
-				repW.Close()
-				return
-			}
-			learner.Serve(req, r)
-			r.done()
-		}
+		answer(learner, reqR, repW)
+		repW.Close()
 	}()
 	t.Cleanup(func() { reqW.Close(); repR.Close() })
 	l := NewLearner(reqW, repR)
