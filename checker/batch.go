@@ -67,19 +67,18 @@ func (c *Checker) CheckAll(ctx context.Context, exs []*course.Exercise, dirs []s
 	// and leaves the next build. Errors go by package, so a build finds
 	// every exercise that does not build, and the second one succeeds.
 	var prog string
+	var final map[string][]byte // the module that built
 	for len(todo) > 0 {
 		mod, err := combinedModule(exs, files, todo)
 		if err != nil {
 			return nil, err
 		}
+		final = mod
 		dir, err := os.MkdirTemp(tmp, "build-")
 		if err != nil {
 			return nil, err
 		}
-		if err := writeFiles(dir, mod); err != nil {
-			return nil, err
-		}
-		p, problem, err := c.build(ctx, dir, "kurs-learner", buildTimeout)
+		p, problem, err := c.buildLearner(ctx, dir, mod, exs, todo)
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
@@ -115,6 +114,16 @@ func (c *Checker) CheckAll(ctx context.Context, exs []*course.Exercise, dirs []s
 		// which every exercise of the shared program would suffer: each is
 		// checked alone, so the fault is its own exercise's.
 		return results, c.checkEach(ctx, exs, dirs, todo, results)
+	}
+	for _, i := range todo {
+		if exs[i].Concurrent {
+			// The race detector's build is the go command's, in the whole
+			// module.
+			if err := writeFiles(filepath.Dir(prog), final); err != nil {
+				return nil, err
+			}
+			break
+		}
 	}
 	raceProg := c.raceBuild(ctx, filepath.Dir(prog))
 	for _, i := range todo {
@@ -269,4 +278,44 @@ func (c *Checker) initsRun(ctx context.Context, tmp, prog string) bool {
 	err := cmd.Run()
 	sandbox.Kill(cmd)
 	return err == nil
+}
+
+// buildLearner builds the learner's program of the combined module mod in
+// dir: directly when a kit of exs is at hand (see direct.go), else, or if
+// the kit proves broken, with the go command.
+func (c *Checker) buildLearner(ctx context.Context, dir string, mod map[string][]byte, exs []*course.Exercise, todo []int) (string, *Problem, error) {
+	if k, err := c.kitFor(ctx, exs); err == nil {
+		own := map[string][]byte{}
+		for name, data := range mod {
+			if strings.HasPrefix(name, "internal/run/") || !strings.Contains(name, "/") || isExerciseFile(name, exs, todo) {
+				own[name] = data
+			}
+		}
+		if err := writeFiles(dir, own); err != nil {
+			return "", nil, err
+		}
+		prog, p, err := c.buildDirect(ctx, k, dir, exs, todo)
+		if !errors.Is(err, errKitBroken) {
+			return prog, p, err
+		}
+		dropKit(k)
+	} else if ctx.Err() != nil {
+		return "", nil, ctx.Err()
+	}
+	if err := writeFiles(dir, mod); err != nil {
+		return "", nil, err
+	}
+	return c.build(ctx, dir, "kurs-learner", buildTimeout)
+}
+
+// isExerciseFile reports whether name lies in the package of one of the
+// exercises in todo.
+func isExerciseFile(name string, exs []*course.Exercise, todo []int) bool {
+	dir, _, _ := strings.Cut(name, "/")
+	for _, i := range todo {
+		if exs[i].ID == dir {
+			return true
+		}
+	}
+	return false
 }

@@ -300,12 +300,9 @@ func (c *Checker) build(parent context.Context, tmp, name string, limit time.Dur
 	if name == judgeName {
 		tags = "-tags="
 	}
-	goCmd := c.Go
-	if goCmd == "" {
-		var err error
-		if goCmd, err = exec.LookPath("go"); err != nil {
-			return "", nil, fmt.Errorf("no go command: %w", err)
-		}
+	goCmd, err := c.goCommand()
+	if err != nil {
+		return "", nil, err
 	}
 	prog := filepath.Join(tmp, name)
 	if runtime.GOOS == "windows" {
@@ -640,40 +637,18 @@ func (c *capped) String() string { return c.buf.String() }
 // Tail returns the end of everything written.
 func (c *capped) Tail() string { return string(c.tail[max(0, len(c.tail)-tailSize):]) }
 
-// Warm builds every exercise's judge, and the references of all of them
-// as one learner's program, so that the learner's first check finds the
-// standard library, the harness and the support packages in kurs's build
-// cache.
+// Warm builds every exercise's judge, and the kit of all of them (see
+// direct.go), so that the learner's first check finds the standard
+// library, the harness and the support packages compiled.
 func (c *Checker) Warm(ctx context.Context, exercises []*course.Exercise) error {
-	files := make([][]source, len(exercises))
-	all := make([]int, len(exercises))
-	for i, ex := range exercises {
+	for _, ex := range exercises {
 		if _, err := c.judge(ctx, ex); err != nil {
 			return err
 		}
-		sol, err := ex.Solution()
-		if err != nil {
-			return err
-		}
-		for _, f := range sol {
-			files[i] = append(files[i], source{Name: f.Name, Path: path.Join(ex.ID, f.Name), Data: f.Data})
-		}
-		all[i] = i
 	}
 	if len(exercises) == 0 {
 		return nil
 	}
-	tmp, err := os.MkdirTemp(c.TempDir, "kurs-warm-")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(tmp)
-	mod, err := combinedModule(exercises, files, all)
-	if err == nil {
-		err = writeFiles(tmp, mod)
-	}
-	if err == nil {
-		_, _, err = c.build(ctx, tmp, "kurs-learner", trustedBuildTimeout)
-	}
+	_, err := c.kitFor(ctx, exercises)
 	return err
 }

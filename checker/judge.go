@@ -4,9 +4,9 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -28,7 +28,10 @@ func (c *Checker) judge(ctx context.Context, ex *course.Exercise) (string, error
 		return "", err
 	}
 	delete(mod, "suite.json") // the suite is read at run time, not compiled
-	key := contentKey(mod)
+	key, err := c.contentKey(mod)
+	if err != nil {
+		return "", err
+	}
 	dir := filepath.Join(cacheRoot(), "judges")
 	name := filepath.Join(dir, ex.ID+"-"+key)
 	if runtime.GOOS == "windows" {
@@ -90,11 +93,15 @@ func (e *JudgeError) Error() string {
 	return "exercise " + e.Exercise + ": the reference with the test program does not build: " + e.Detail
 }
 
-// contentKey hashes a module's files together with the go version and
-// platform that build it.
-func contentKey(mod map[string][]byte) string {
+// contentKey hashes a module's files together with the go command that
+// builds it and the platform.
+func (c *Checker) contentKey(mod map[string][]byte) (string, error) {
+	id, err := c.goIdentity()
+	if err != nil {
+		return "", err
+	}
 	h := sha256.New()
-	h.Write([]byte(runtime.GOOS + "/" + runtime.GOARCH + "\x00" + goVersion() + "\x00"))
+	h.Write([]byte(runtime.GOOS + "/" + runtime.GOARCH + "\x00" + id + "\x00"))
 	names := make([]string, 0, len(mod))
 	for n := range mod {
 		names = append(names, n)
@@ -105,23 +112,22 @@ func contentKey(mod map[string][]byte) string {
 		h.Write(mod[n])
 		h.Write([]byte{0})
 	}
-	return hex.EncodeToString(h.Sum(nil))[:20]
+	return hex.EncodeToString(h.Sum(nil))[:20], nil
 }
 
-var goVersionOnce = sync.OnceValue(func() string {
-	// The go command that builds, not the one kurs was built with.
-	path, err := exec.LookPath("go")
+// goIdentity names the go command that builds, by its path and the time
+// it was installed: a new toolchain makes new judges and kits.
+func (c *Checker) goIdentity() (string, error) {
+	goCmd, err := c.goCommand()
 	if err != nil {
-		return runtime.Version()
+		return "", err
 	}
-	info, err := os.Stat(path)
+	info, err := os.Stat(goCmd)
 	if err != nil {
-		return runtime.Version()
+		return "", fmt.Errorf("go command: %w", err)
 	}
-	return path + "@" + info.ModTime().UTC().Format(time.RFC3339Nano)
-})
-
-func goVersion() string { return goVersionOnce() }
+	return goCmd + "@" + info.ModTime().UTC().Format(time.RFC3339Nano), nil
+}
 
 // trimJudges removes older judges of the same exercise: only the newest
 // content is ever used again.

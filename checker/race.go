@@ -153,12 +153,9 @@ func (c *Checker) raceBuild(ctx context.Context, dir string) func() (string, err
 // uses cgo; the static checks still refuse import "C" in the learner's
 // files.
 func (c *Checker) buildRace(parent context.Context, tmp string) (string, error) {
-	goCmd := c.Go
-	if goCmd == "" {
-		var err error
-		if goCmd, err = exec.LookPath("go"); err != nil {
-			return "", err
-		}
+	goCmd, err := c.goCommand()
+	if err != nil {
+		return "", err
 	}
 	prog := filepath.Join(tmp, "kurs-learner-race")
 	ctx, cancel := context.WithTimeout(parent, buildTimeout)

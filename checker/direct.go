@@ -1,0 +1,563 @@
+package checker
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"go/build"
+	"io"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/kurs-course/kurs/internal/course"
+	"github.com/kurs-course/kurs/internal/harness"
+	"github.com/kurs-course/kurs/internal/sandbox"
+)
+
+// A learner's program is built by calling the compiler and the linker
+// directly, the way the go command would: per build, only the learner's
+// packages, the test programs and their main are compiled; everything
+// else (the standard library, the harness, the support packages) comes
+// compiled from a kit. The go command's own work for a build (hashing the
+// source of every dependency, the build cache's bookkeeping, a work folder
+// of its own) costs more than compiling a learner's package, and a class
+// of submissions pays it once per submission.
+//
+// Whenever a direct build cannot tell the learner's mistake from its own
+// (a missing archive, a failed link), the go command builds instead, so
+// the verdict is the same either way.
+
+// kit is what direct builds of one set of exercises need besides the
+// learner's code.
+type kit struct {
+	Tools   string // the folder of compile and link (GOTOOLDIR)
+	Version string // the toolchain's version, e.g. "go1.26.8"
+	GODEBUG string // the main package's default GODEBUG settings
+	Config  string // importcfg lines of every compiled package
+	dir     string // where the kit lives; removed if it proves broken
+}
+
+// kitVersion changes when a kit's layout does: older kits are not used.
+const kitVersion = "2"
+
+// kits holds the kits found in this process, by exercise set.
+var kits sync.Map // string → *kitOnce
+
+type kitOnce struct {
+	once sync.Once
+	kit  *kit
+	err  error
+}
+
+// kitFor returns the kit of exs, making it on first use: from kurs's cache
+// when an earlier run made it, else with the go command.
+func (c *Checker) kitFor(ctx context.Context, exs []*course.Exercise) (*kit, error) {
+	ids := make([]string, len(exs))
+	for i, ex := range exs {
+		ids[i] = fmt.Sprintf("%s@%p", ex.ID, ex)
+	}
+	sort.Strings(ids)
+	key := strings.Join(ids, ",")
+	v, _ := kits.LoadOrStore(key, &kitOnce{})
+	ko := v.(*kitOnce)
+	ko.once.Do(func() { ko.kit, ko.err = c.makeKit(ctx, exs) })
+	if ko.err != nil {
+		// A failed attempt (an interrupted one, say) is not remembered.
+		kits.CompareAndDelete(key, ko)
+	}
+	return ko.kit, ko.err
+}
+
+// dropKit forgets a kit that proved broken, here and on disk.
+func dropKit(k *kit) {
+	kits.Range(func(key, v any) bool {
+		if v.(*kitOnce).kit == k {
+			kits.Delete(key)
+		}
+		return true
+	})
+	_ = os.RemoveAll(k.dir)
+}
+
+// probeModule lays out the module from which a kit is made: the references
+// of exs as one learner's program, and a package that imports everything a
+// learner may import, so that its archive is in the kit too.
+func probeModule(exs []*course.Exercise) (map[string][]byte, error) {
+	files := make([][]source, len(exs))
+	all := make([]int, len(exs))
+	allowed := map[string]bool{}
+	for i, ex := range exs {
+		sol, err := ex.Solution()
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range sol {
+			files[i] = append(files[i], source{Name: f.Name, Path: path.Join(ex.ID, f.Name), Data: f.Data})
+		}
+		all[i] = i
+		for _, imp := range ex.Imports {
+			allowed[imp] = true
+		}
+	}
+	mod, err := combinedModule(exs, files, all)
+	if err != nil {
+		return nil, err
+	}
+	var b strings.Builder
+	b.WriteString("// Package allow imports what learners may import.\npackage allow\n\nimport (\n")
+	for _, imp := range slices.Sorted(func(yield func(string) bool) {
+		for imp := range allowed {
+			if !yield(imp) {
+				return
+			}
+		}
+	}) {
+		fmt.Fprintf(&b, "\t_ %q\n", imp)
+	}
+	b.WriteString(")\n")
+	mod["internal/allow/allow.go"] = []byte(b.String())
+	return mod, nil
+}
+
+// makeKit finds or makes the kit of exs.
+func (c *Checker) makeKit(ctx context.Context, exs []*course.Exercise) (*kit, error) {
+	mod, err := probeModule(exs)
+	if err != nil {
+		return nil, err
+	}
+	key, err := c.contentKey(mod)
+	if err != nil {
+		return nil, err
+	}
+	root := filepath.Join(cacheRoot(), "kits")
+	dir := filepath.Join(root, kitVersion+"-"+key)
+	if k, err := readKit(dir); err == nil {
+		return k, nil
+	}
+	if err := os.MkdirAll(root, 0o755); err != nil {
+		return nil, err
+	}
+	tmp, err := os.MkdirTemp(c.TempDir, "kurs-kit-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
+	if err := writeFiles(tmp, mod); err != nil {
+		return nil, err
+	}
+	k, err := c.listKit(ctx, tmp, exs)
+	if err != nil {
+		return nil, err
+	}
+	// The archives are linked (or copied) out of the build cache, which
+	// trimming may empty at any time, into the kit's own folder; the kit
+	// appears at once, by a rename, when it is complete.
+	next, err := os.MkdirTemp(root, ".new-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(next)
+	var cfg strings.Builder
+	for i, line := range strings.Split(strings.TrimSpace(k.Config), "\n") {
+		pkg, file, _ := strings.Cut(strings.TrimPrefix(line, "packagefile "), "=")
+		name := strconv.Itoa(i) + ".a"
+		if err := linkOrCopy(file, filepath.Join(next, name)); err != nil {
+			return nil, err
+		}
+		fmt.Fprintf(&cfg, "packagefile %s=%s\n", pkg, filepath.Join(dir, name))
+	}
+	k.Config = cfg.String()
+	data, err := json.Marshal(k)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.WriteFile(filepath.Join(next, "kit.json"), data, 0o644); err != nil {
+		return nil, err
+	}
+	trimKits(root, dir)
+	if err := os.Rename(next, dir); err != nil {
+		// Another kurs made the same kit first.
+		if k, err := readKit(dir); err == nil {
+			return k, nil
+		}
+		return nil, err
+	}
+	k.dir = dir
+	return k, nil
+}
+
+// readKit reads the kit in dir, if it is there and whole.
+func readKit(dir string) (*kit, error) {
+	data, err := os.ReadFile(filepath.Join(dir, "kit.json"))
+	if err != nil {
+		return nil, err
+	}
+	var k kit
+	if err := json.Unmarshal(data, &k); err != nil {
+		return nil, err
+	}
+	if k.Tools == "" || k.Config == "" {
+		return nil, errors.New("incomplete kit")
+	}
+	k.dir = dir
+	now := time.Now()
+	_ = os.Chtimes(filepath.Join(dir, "kit.json"), now, now) // in use: kept by trimKits
+	return &k, nil
+}
+
+// trimKits removes the kits in root not used for a week but keep: a kit
+// of another course's content or another go version is seldom used again.
+// A kit removed while a build reads it only makes that build fall back to
+// the go command.
+func trimKits(root, keep string) {
+	entries, err := os.ReadDir(root)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		dir := filepath.Join(root, e.Name())
+		if dir == keep || !e.IsDir() {
+			continue
+		}
+		info, err := os.Stat(filepath.Join(dir, "kit.json"))
+		if err != nil && strings.HasPrefix(e.Name(), ".new-") {
+			// Left by a kurs that was killed while making a kit.
+			info, err = e.Info()
+		}
+		if err == nil && time.Since(info.ModTime()) > 7*24*time.Hour {
+			_ = os.RemoveAll(dir)
+		}
+	}
+}
+
+// listKit asks the go command, in the probe module at dir, for the
+// compiled archive of every package a learner's program of exs may need
+// but the learner's packages and the test programs, and for how it calls
+// the compiler and the linker.
+func (c *Checker) listKit(ctx context.Context, dir string, exs []*course.Exercise) (*kit, error) {
+	env, err := c.goOutput(ctx, dir, "env", "GOTOOLDIR", "GOVERSION")
+	if err != nil {
+		return nil, err
+	}
+	tools, version, _ := strings.Cut(strings.TrimSpace(string(env)), "\n")
+	out, err := c.goOutput(ctx, dir, "list", "-export", "-trimpath", "-tags="+harness.LearnerTag, "-deps",
+		"-json=ImportPath,Export,DefaultGODEBUG,Name", "./internal/run", "./internal/allow")
+	if err != nil {
+		return nil, err
+	}
+	perBuild := map[string]bool{module + "/internal/run": true, module + "/internal/allow": true}
+	for _, ex := range exs {
+		perBuild[module+"/"+ex.ID] = true
+		perBuild[module+"/internal/run/"+ex.ID] = true
+	}
+	k := &kit{Tools: tools, Version: strings.TrimSpace(version)}
+	var cfg strings.Builder
+	dec := json.NewDecoder(bytes.NewReader(out))
+	for {
+		var p struct{ ImportPath, Export, DefaultGODEBUG, Name string }
+		if err := dec.Decode(&p); err == io.EOF {
+			break
+		} else if err != nil {
+			return nil, err
+		}
+		if p.ImportPath == module+"/internal/run" {
+			k.GODEBUG = p.DefaultGODEBUG
+		}
+		if p.Export != "" && !perBuild[p.ImportPath] {
+			fmt.Fprintf(&cfg, "packagefile %s=%s\n", p.ImportPath, p.Export)
+		}
+	}
+	k.Config = cfg.String()
+	if k.Tools == "" || k.Config == "" {
+		return nil, errors.New("go list: no packages")
+	}
+	return k, nil
+}
+
+// goOutput runs the go command in dir, as a build of the course's own code,
+// and returns its standard output.
+func (c *Checker) goOutput(ctx context.Context, dir string, args ...string) ([]byte, error) {
+	goCmd, err := c.goCommand()
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, trustedBuildTimeout)
+	defer cancel()
+	cmd := sandbox.Command(ctx, sandbox.Policy{Memory: buildMemory, FileSize: buildFileSize}, goCmd, args...)
+	cmd.Dir = dir
+	gotmp := filepath.Join(dir, ".gotmp")
+	if err := os.MkdirAll(gotmp, 0o700); err != nil {
+		return nil, err
+	}
+	cmd.Env = append(BuildEnv(), "GOTMPDIR="+gotmp)
+	cmd.WaitDelay = time.Second
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	sandbox.Kill(cmd)
+	if err != nil {
+		return nil, fmt.Errorf("go %s: %w: %s", args[0], err, bytes.TrimSpace(stderr.Bytes()))
+	}
+	return out, nil
+}
+
+// goCommand returns the go command that builds.
+func (c *Checker) goCommand() (string, error) {
+	if c.Go != "" {
+		return c.Go, nil
+	}
+	goCmd, err := exec.LookPath("go")
+	if err != nil {
+		return "", fmt.Errorf("no go command: %w", err)
+	}
+	return goCmd, nil
+}
+
+// linkOrCopy makes dst the same file as src: a hard link where the file
+// system allows it, else a copy.
+func linkOrCopy(src, dst string) error {
+	if os.Link(src, dst) == nil {
+		return nil
+	}
+	data, err := os.ReadFile(src)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(dst, data, 0o644)
+}
+
+// errKitBroken means a direct build failed for a reason that is not the
+// learner's: the go command must build instead.
+var errKitBroken = errors.New("direct build: the kit does not fit")
+
+// buildDirect compiles and links the learner's program of the combined
+// module mod (see combinedModule), whose sources are written in dir, with
+// the exercises in todo. It returns the program, or the build's Problem
+// in the go command's words (a "# package" line above each package's
+// errors), or errKitBroken.
+func (c *Checker) buildDirect(parent context.Context, k *kit, dir string, exs []*course.Exercise, todo []int) (string, *Problem, error) {
+	ctx, cancel := context.WithTimeout(parent, buildTimeout)
+	defer cancel()
+	prog, p, err := c.compileAndLink(ctx, k, dir, exs, todo)
+	switch {
+	case parent.Err() != nil:
+		return "", nil, parent.Err()
+	case errors.Is(err, errBuildLimit) || ctx.Err() != nil:
+		// The build's own time or memory ran out: the learner's code made
+		// the compiler work too hard.
+		return "", &Problem{Kind: ProblemBuildLimit}, nil
+	}
+	return prog, p, err
+}
+
+// compileAndLink does buildDirect's work within ctx.
+func (c *Checker) compileAndLink(ctx context.Context, k *kit, dir string, exs []*course.Exercise, todo []int) (string, *Problem, error) {
+	out := filepath.Join(dir, ".kurs-build")
+	if err := os.Mkdir(out, 0o700); err != nil {
+		return "", nil, err
+	}
+	cfg := k.Config
+	var failed []string // the packages' errors, in the order of todo
+
+	// Stage 1, the learner's packages; stage 2, their test programs.
+	for _, stage := range []string{"", "internal/run/"} {
+		type unit struct {
+			pkg, archive string
+			errs         string
+			err          error
+		}
+		units := make([]unit, 0, len(todo))
+		for _, i := range todo {
+			units = append(units, unit{pkg: stage + exs[i].ID})
+		}
+		var wg sync.WaitGroup
+		sem := make(chan struct{}, runtime.NumCPU())
+		for u := range units {
+			wg.Go(func() {
+				sem <- struct{}{}
+				defer func() { <-sem }()
+				un := &units[u]
+				un.archive = filepath.Join(out, strings.ReplaceAll(un.pkg, "/", "_")+".a")
+				un.errs, un.err = c.compile(ctx, k, dir, cfg, module+"/"+un.pkg, un.pkg, un.archive)
+			})
+		}
+		wg.Wait()
+		var rest []int
+		var more strings.Builder
+		for n, u := range units {
+			switch {
+			case u.err != nil:
+				return "", nil, u.err
+			case u.errs != "":
+				failed = append(failed, "# "+module+"/"+u.pkg+"\n"+u.errs)
+			default:
+				rest = append(rest, todo[n])
+				fmt.Fprintf(&more, "packagefile %s/%s=%s\n", module, u.pkg, u.archive)
+			}
+		}
+		cfg += more.String()
+		todo = rest
+	}
+	if len(failed) > 0 {
+		p := compileProblem(dir, strings.Join(failed, "\n"))
+		p.output = strings.Join(failed, "\n")
+		return "", p, nil
+	}
+	main := filepath.Join(out, "main.a")
+	errs, err := c.compile(ctx, k, dir, cfg, "main", "internal/run", main)
+	if err != nil {
+		return "", nil, err
+	}
+	if errs != "" {
+		// The generated main does not compile: kurs's doing, not the
+		// learner's.
+		return "", nil, errKitBroken
+	}
+	prog := filepath.Join(dir, "kurs-learner")
+	if runtime.GOOS == "windows" {
+		prog += ".exe"
+	}
+	cmd := sandbox.Command(ctx, sandbox.Policy{Memory: buildMemory, FileSize: buildFileSize},
+		filepath.Join(k.Tools, "link"+exeSuffix()), "-o", prog, "-importcfg", writeCfg(out, "link", cfg),
+		"-X=runtime.godebugDefault="+k.GODEBUG, "-buildmode=exe", "-s", "-w", main)
+	cmd.Dir = dir
+	// As the go command does for -trimpath: no GOROOT in the program.
+	cmd.Env = append(BuildEnv(), "GOROOT=")
+	cmd.WaitDelay = time.Second
+	linked, err := cmd.CombinedOutput()
+	sandbox.Kill(cmd)
+	switch {
+	case err == nil:
+		return prog, nil, nil
+	case ctx.Err() != nil || buildLimited(string(linked)+"\n"+err.Error()):
+		return "", nil, errBuildLimit
+	}
+	return "", nil, fmt.Errorf("%w: link: %v: %s", errKitBroken, err, bytes.TrimSpace(linked))
+}
+
+// compile compiles the package in folder rel of dir as import path pkg
+// into archive. It returns the compiler's errors, which are the learner's
+// (a build limit among them), or errKitBroken, or kurs's own failure.
+func (c *Checker) compile(ctx context.Context, k *kit, dir, cfg, pkg, rel, archive string) (string, error) {
+	names, err := goFiles(filepath.Join(dir, filepath.FromSlash(rel)), k.Version)
+	if err != nil {
+		return "", err
+	}
+	ip := pkg
+	if pkg == "main" {
+		ip = module + "/" + rel
+	}
+	args := []string{"-o", archive, "-trimpath", filepath.Join(dir, filepath.FromSlash(rel)) + "=>" + ip,
+		"-p", pkg, "-lang=go1.22", "-complete", "-goversion", k.Version, "-c=1", "-nolocalimports",
+		"-importcfg", writeCfg(filepath.Dir(archive), filepath.Base(archive), cfg), "-pack"}
+	for _, n := range names {
+		args = append(args, "./"+path.Join(rel, n))
+	}
+	cmd := sandbox.Command(ctx, sandbox.Policy{Memory: buildMemory, FileSize: buildFileSize},
+		filepath.Join(k.Tools, "compile"+exeSuffix()), args...)
+	cmd.Dir = dir
+	cmd.Env = BuildEnv()
+	cmd.WaitDelay = time.Second
+	out, err := cmd.CombinedOutput()
+	sandbox.Kill(cmd)
+	var exit *exec.ExitError
+	switch {
+	case err == nil:
+		return "", nil
+	case ctx.Err() != nil:
+		return "", errBuildLimit
+	case !errors.As(err, &exit) || exit.ExitCode() == sandbox.ExitLaunch:
+		return "", fmt.Errorf("compile: %w: %s", err, bytes.TrimSpace(out))
+	case buildLimited(string(out) + "\n" + err.Error()):
+		return "", errBuildLimit
+	case kitMissing(string(out)):
+		return "", fmt.Errorf("%w: %s", errKitBroken, bytes.TrimSpace(out))
+	}
+	return strings.TrimRight(string(out), "\n"), nil
+}
+
+// errBuildLimit means a compiler or the linker ran into a build limit, or
+// the build's time ran out.
+var errBuildLimit = errors.New("build limit")
+
+// kitMissing reports whether the compiler's output says that a package it
+// was told of cannot be read: the kit's fault, never the learner's, whose
+// imports the static checks allowed.
+func kitMissing(out string) bool {
+	return strings.Contains(out, "could not import") || strings.Contains(out, "can't find import") ||
+		strings.Contains(out, "no such file or directory") || strings.Contains(out, "object is [")
+}
+
+// writeCfg writes an importcfg file next to the archive name and returns
+// its path.
+func writeCfg(dir, name, cfg string) string {
+	file := filepath.Join(dir, name+".importcfg")
+	// The folder is kurs's own and new; a failed write shows as the
+	// compiler's failure to read it.
+	_ = os.WriteFile(file, []byte(cfg), 0o600)
+	return file
+}
+
+// goFiles returns the .go files in dir that the go command would compile
+// for this platform: build constraints decide, as in go build.
+func goFiles(dir, version string) ([]string, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	ctxt := build.Default
+	ctxt.GOOS, ctxt.GOARCH = runtime.GOOS, runtime.GOARCH
+	ctxt.CgoEnabled = false
+	ctxt.BuildTags = nil
+	ctxt.ReleaseTags = releaseTags(version)
+	var names []string
+	for _, e := range entries {
+		name := e.Name()
+		if e.IsDir() || !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		if ok, err := ctxt.MatchFile(dir, name); err == nil && ok {
+			names = append(names, name)
+		}
+	}
+	return names, nil
+}
+
+// releaseTags returns the release tags of a toolchain version such as
+// "go1.26.8": go1.1 up to go1.26.
+func releaseTags(version string) []string {
+	minor := 0
+	if rest, ok := strings.CutPrefix(version, "go1."); ok {
+		end := strings.IndexFunc(rest, func(r rune) bool { return r < '0' || r > '9' })
+		if end < 0 {
+			end = len(rest)
+		}
+		minor, _ = strconv.Atoi(rest[:end])
+	}
+	if minor == 0 {
+		return build.Default.ReleaseTags
+	}
+	tags := make([]string, minor)
+	for i := range tags {
+		tags[i] = "go1." + strconv.Itoa(i+1)
+	}
+	return tags
+}
+
+func exeSuffix() string {
+	if runtime.GOOS == "windows" {
+		return ".exe"
+	}
+	return ""
+}
