@@ -176,16 +176,17 @@ var (
 	lastTrim time.Time
 )
 
-// trimCacheSoon trims the build cache at most once a minute.
+// trimCacheSoon trims the build cache at most once a minute, in the
+// background: walking a large cache takes long, and no check needs to
+// wait for it.
 func trimCacheSoon() {
 	trimMu.Lock()
+	defer trimMu.Unlock()
 	if time.Since(lastTrim) < time.Minute {
-		trimMu.Unlock()
 		return
 	}
 	lastTrim = time.Now()
-	trimMu.Unlock()
-	TrimCache(buildCache(), MaxCache)
+	go TrimCache(buildCache(), MaxCache)
 }
 
 // TrimCache removes the least recently modified files under dir until
