@@ -19,6 +19,7 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strconv"
 	"strings"
@@ -573,9 +574,15 @@ func readRecords(r io.Reader) []harness.Record {
 	return recs
 }
 
-// lastWords returns the runtime's report of a crash: its message (from
-// the last "panic:" or "fatal error:" on, up to the stack dump) and the
-// first frame in the learner's code, as a path relative to the workspace.
+// lastWords returns the runtime's report of a crash in a form that is the
+// same on every run: its message (from the last "panic:" or "fatal
+// error:" on, up to the stack dump) and the frames in the learner's code,
+// innermost first, each as the function without its argument values and
+// the file:line relative to the workspace. A crash report is full of
+// addresses that differ from run to run (Go randomizes the heap's base,
+// the kernel the stack's) and of runtime, harness and test program frames
+// that depend on the moment a memory bomb hit its limit; what stays is
+// what the learner can act on.
 func lastWords(out string) string {
 	i := max(strings.LastIndex(out, "\npanic: "), strings.LastIndex(out, "\nfatal error: "))
 	if i < 0 && (strings.HasPrefix(out, "panic: ") || strings.HasPrefix(out, "fatal error: ")) {
@@ -589,20 +596,41 @@ func lastWords(out string) string {
 	if len(msg) > 1000 {
 		msg = msg[:1000] + "…"
 	}
+	report := []string{HideAddresses(msg)}
 	// A frame is a function line, then a tab and file:line; the learner's
-	// file is the first one in the module outside kurs's own packages.
+	// files are in the module outside kurs's own packages.
 	lines := strings.Split(dump, "\n")
-	for k, l := range lines {
-		f, ok := strings.CutPrefix(strings.TrimSpace(l), module+"/")
-		if !ok || !strings.HasPrefix(l, "\t") || strings.HasPrefix(f, "internal/") {
+	frames := 0
+	for k := 1; k < len(lines) && frames < maxFrames; k++ {
+		loc, ok := strings.CutPrefix(lines[k], "\t"+module+"/")
+		if !ok || strings.HasPrefix(loc, "internal/") {
 			continue
 		}
-		f, _, _ = strings.Cut(f, " +0x")
-		fn := strings.TrimPrefix(strings.TrimSpace(lines[max(k-1, 0)]), module+"/")
-		return msg + "\n" + fn + "\n\t" + f
+		loc, _, _ = strings.Cut(loc, " ") // drop +0x… and fp=…
+		fn := strings.TrimPrefix(lines[k-1], module+"/")
+		if j := strings.LastIndex(fn, "("); j > 0 {
+			fn = fn[:j] + "(…)"
+		}
+		if n := len(report); n >= 3 && report[n-2] == fn && report[n-1] == "\t"+loc {
+			continue // recursion: the same frame again
+		}
+		report = append(report, fn, "\t"+loc)
+		frames++
 	}
-	return msg
+	return strings.Join(report, "\n")
 }
+
+// maxFrames bounds the learner's frames kept from a crash report; a stack
+// overflow has thousands, all alike.
+const maxFrames = 10
+
+// addresses matches values long enough to be addresses rather than
+// offsets or small numbers.
+var addresses = regexp.MustCompile(`0x[0-9a-f]{9,}`)
+
+// HideAddresses replaces what looks like a memory address in s with "0x…":
+// a value that differs from run to run of the same code.
+func HideAddresses(s string) string { return addresses.ReplaceAllString(s, "0x…") }
 
 // tailSize is how much of the end of the output is kept for the runtime's
 // last words, which follow whatever the learner printed.
