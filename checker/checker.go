@@ -28,6 +28,7 @@ import (
 	"github.com/kurs-course/kurs/internal/course"
 	"github.com/kurs-course/kurs/internal/harness"
 	"github.com/kurs-course/kurs/internal/sandbox"
+	"github.com/kurs-course/kurs/internal/workspace"
 )
 
 // module is the module path of the temporary module; it equals kurs's own,
@@ -84,8 +85,11 @@ type Checker struct {
 type source struct {
 	Name string // base name
 	Path string // relative to the workspace, slash-separated
-	Data []byte // at most maxFileSize+1 bytes
-	Size int64  // the file's size
+	Data []byte // at most maxFileSize bytes
+	Size int64  // the file's size as it claims
+	// TooLarge says the file holds more than maxFileSize bytes; its data
+	// was not kept.
+	TooLarge bool
 }
 
 // ReadSources returns the learner's files of an exercise: the non-test .go
@@ -122,24 +126,20 @@ func readSources(dir, rel string) ([]source, error) {
 		if err != nil {
 			return nil, err
 		}
-		data, err := readAtMost(filepath.Join(dir, name), maxFileSize)
+		src := source{Name: name, Path: path.Join(rel, name)}
+		src.Data, err = workspace.ReadFileMax(filepath.Join(dir, name), maxFileSize)
+		if errors.Is(err, workspace.ErrTooLarge) {
+			// Never trust the size it claims: one byte more than the limit
+			// was read, and that is enough to refuse it.
+			src.Data, src.TooLarge, err = nil, true, nil
+		}
 		if err != nil {
 			return nil, err
 		}
-		files = append(files, source{Name: name, Path: path.Join(rel, name), Data: data, Size: max(info.Size(), int64(len(data)))})
+		src.Size = max(info.Size(), int64(len(src.Data)))
+		files = append(files, src)
 	}
 	return files, nil
-}
-
-// readAtMost reads at most limit+1 bytes of a file, never trusting the
-// size it claims: one byte more than the limit is enough to refuse it.
-func readAtMost(name string, limit int64) ([]byte, error) {
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return io.ReadAll(io.LimitReader(f, limit+1))
 }
 
 // Check checks the learner's exercise in dir, whose path relative to the

@@ -42,8 +42,8 @@ func inspect(id string, files []source, allowed []string) *Problem {
 		if f.Name == apiFile {
 			return &Problem{Kind: ProblemReservedName, File: f.Path}
 		}
-		if len(f.Data) > maxFileSize {
-			return &Problem{Kind: ProblemTooLarge, File: f.Path, Detail: strconv.FormatInt(f.Size, 10)}
+		if f.TooLarge {
+			return &Problem{Kind: ProblemTooLarge, File: f.Path, Detail: strconv.FormatInt(max(f.Size, maxFileSize+1), 10)}
 		}
 		if !utf8.Valid(f.Data) {
 			return &Problem{Kind: ProblemNotUTF8, File: f.Path, Line: firstInvalidLine(f.Data)}
