@@ -26,7 +26,6 @@ import (
 	"html/template"
 	"net"
 	"net/http"
-	"strings"
 	"sync"
 	"time"
 
@@ -152,7 +151,6 @@ var funcs = template.FuncMap{
 			List []exerciseView
 		}{p, l}
 	},
-	"join": strings.Join,
 }
 
 // random returns 128 random bits in hex.
