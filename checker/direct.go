@@ -49,7 +49,7 @@ type kit struct {
 }
 
 // kitVersion changes when a kit's layout does: older kits are not used.
-const kitVersion = "2"
+const kitVersion = "3"
 
 // kits holds the kits found in this process, by exercise set.
 var kits sync.Map // string → *kitOnce
@@ -178,6 +178,11 @@ func (c *Checker) makeKit(ctx context.Context, exs []*course.Exercise) (*kit, er
 		fmt.Fprintf(&cfg, "packagefile %s=%s\n", pkg, filepath.Join(dir, name))
 	}
 	k.Config = cfg.String()
+	// The learner's packages are compiled with the kit's importcfg as it
+	// is: one file for every build.
+	if err := os.WriteFile(filepath.Join(next, "importcfg"), []byte(k.Config), 0o644); err != nil {
+		return nil, err
+	}
 	data, err := json.Marshal(k)
 	if err != nil {
 		return nil, err
@@ -207,7 +212,7 @@ func readKit(dir string) (*kit, error) {
 	if err := json.Unmarshal(data, &k); err != nil {
 		return nil, err
 	}
-	if k.Tools == "" || k.Config == "" {
+	if _, err := os.Stat(filepath.Join(dir, "importcfg")); err != nil || k.Tools == "" || k.Config == "" {
 		return nil, errors.New("incomplete kit")
 	}
 	k.dir = dir
@@ -367,7 +372,7 @@ func (c *Checker) compileAndLink(ctx context.Context, k *kit, dir string, exs []
 	if err := os.Mkdir(out, 0o700); err != nil {
 		return "", nil, err
 	}
-	cfg := k.Config
+	cfg, cfgFile := k.Config, filepath.Join(k.dir, "importcfg")
 	var failed []string // the packages' errors, in the order of todo
 
 	// Stage 1, the learner's packages; stage 2, their test programs.
@@ -389,7 +394,7 @@ func (c *Checker) compileAndLink(ctx context.Context, k *kit, dir string, exs []
 				defer func() { <-sem }()
 				un := &units[u]
 				un.archive = filepath.Join(out, strings.ReplaceAll(un.pkg, "/", "_")+".a")
-				un.errs, un.err = c.compile(ctx, k, dir, cfg, module+"/"+un.pkg, un.pkg, un.archive)
+				un.errs, un.err = c.compile(ctx, k, dir, cfgFile, module+"/"+un.pkg, un.pkg, un.archive)
 			})
 		}
 		wg.Wait()
@@ -408,6 +413,12 @@ func (c *Checker) compileAndLink(ctx context.Context, k *kit, dir string, exs []
 		}
 		cfg += more.String()
 		todo = rest
+		// One file for the next stage's packages, and the last for main
+		// and the link.
+		cfgFile = filepath.Join(out, "stage"+strconv.Itoa(len(stage))+".importcfg")
+		if err := os.WriteFile(cfgFile, []byte(cfg), 0o600); err != nil {
+			return "", nil, err
+		}
 	}
 	if len(failed) > 0 {
 		p := compileProblem(dir, strings.Join(failed, "\n"))
@@ -415,7 +426,7 @@ func (c *Checker) compileAndLink(ctx context.Context, k *kit, dir string, exs []
 		return "", p, nil
 	}
 	main := filepath.Join(out, "main.a")
-	errs, err := c.compile(ctx, k, dir, cfg, "main", "internal/run", main)
+	errs, err := c.compile(ctx, k, dir, cfgFile, "main", "internal/run", main)
 	if err != nil {
 		return "", nil, err
 	}
@@ -429,7 +440,7 @@ func (c *Checker) compileAndLink(ctx context.Context, k *kit, dir string, exs []
 		prog += ".exe"
 	}
 	cmd := sandbox.Command(ctx, sandbox.Policy{Memory: buildMemory, FileSize: buildFileSize},
-		filepath.Join(k.Tools, "link"+exeSuffix()), "-o", prog, "-importcfg", writeCfg(out, "link", cfg),
+		filepath.Join(k.Tools, "link"+exeSuffix()), "-o", prog, "-importcfg", cfgFile,
 		"-X=runtime.godebugDefault="+k.GODEBUG, "-buildmode=exe", "-s", "-w", main)
 	cmd.Dir = dir
 	// As the go command does for -trimpath: no GOROOT in the program.
@@ -449,7 +460,7 @@ func (c *Checker) compileAndLink(ctx context.Context, k *kit, dir string, exs []
 // compile compiles the package in folder rel of dir as import path pkg
 // into archive. It returns the compiler's errors, which are the learner's
 // (a build limit among them), or errKitBroken, or kurs's own failure.
-func (c *Checker) compile(ctx context.Context, k *kit, dir, cfg, pkg, rel, archive string) (string, error) {
+func (c *Checker) compile(ctx context.Context, k *kit, dir, cfgFile, pkg, rel, archive string) (string, error) {
 	names, err := goFiles(filepath.Join(dir, filepath.FromSlash(rel)), k.Version)
 	if err != nil {
 		return "", err
@@ -460,7 +471,7 @@ func (c *Checker) compile(ctx context.Context, k *kit, dir, cfg, pkg, rel, archi
 	}
 	args := []string{"-o", archive, "-trimpath", filepath.Join(dir, filepath.FromSlash(rel)) + "=>" + ip,
 		"-p", pkg, "-lang=go1.22", "-complete", "-goversion", k.Version, "-c=1", "-nolocalimports",
-		"-importcfg", writeCfg(filepath.Dir(archive), filepath.Base(archive), cfg), "-pack"}
+		"-importcfg", cfgFile, "-pack"}
 	for _, n := range names {
 		args = append(args, "./"+path.Join(rel, n))
 	}
@@ -497,16 +508,6 @@ var errBuildLimit = errors.New("build limit")
 func kitMissing(out string) bool {
 	return strings.Contains(out, "could not import") || strings.Contains(out, "can't find import") ||
 		strings.Contains(out, "no such file or directory") || strings.Contains(out, "object is [")
-}
-
-// writeCfg writes an importcfg file next to the archive name and returns
-// its path.
-func writeCfg(dir, name, cfg string) string {
-	file := filepath.Join(dir, name+".importcfg")
-	// The folder is kurs's own and new; a failed write shows as the
-	// compiler's failure to read it.
-	_ = os.WriteFile(file, []byte(cfg), 0o600)
-	return file
 }
 
 // goFiles returns the .go files in dir that the go command would compile
