@@ -427,10 +427,15 @@ func (c *Checker) run(ctx context.Context, tmp string, prog []string, judge stri
 	learner.Stdout, learner.Stderr = out, out
 
 	// The judge runs no learner code: it needs no confinement, only its
-	// own process group, and it reads the suite from the module.
-	jud := sandbox.Command(ctx, sandbox.Policy{Memory: memory}, judge, "judge", filepath.Join(tmp, "suite.json"))
+	// own process group, and it limits its own memory.
+	suite, err := c.suiteFile(ex)
+	if err != nil {
+		return err
+	}
+	jud := sandbox.Trusted(ctx, judge, "judge", suite)
 	jud.Dir = tmp
 	jud.Env = []string{
+		"KURS_MEMORY=" + strconv.FormatInt(memory, 10),
 		"KURS_PIPES=" + passFiles(jud, reqW, repR),
 		"KURS_SEED=" + strconv.FormatUint(res.Seed, 10),
 		"KURS_DEADLINE=" + soft.String(),
@@ -443,13 +448,6 @@ func (c *Checker) run(ctx context.Context, tmp string, prog []string, judge stri
 	}
 	jud.WaitDelay = time.Second
 
-	suite, err := json.Marshal(ex.Suite)
-	if err != nil {
-		return err
-	}
-	if err := os.WriteFile(filepath.Join(tmp, "suite.json"), suite, 0o644); err != nil {
-		return err
-	}
 	if err := learner.Start(); err != nil {
 		return fmt.Errorf("start tests: %w", err)
 	}

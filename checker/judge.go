@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"io/fs"
 	"os"
@@ -73,6 +74,39 @@ func (c *Checker) judge(ctx context.Context, ex *course.Exercise) (string, error
 	}
 	trimJudges(dir, ex.ID, name)
 	return name, nil
+}
+
+// suiteFile returns the path of a file that holds the exercise's suite as
+// judges read it: written once per content into kurs's cache, beside the
+// judges, rather than once per check. Suites are a few kilobytes and stay.
+func (c *Checker) suiteFile(ex *course.Exercise) (string, error) {
+	data, err := json.Marshal(ex.Suite)
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256(data)
+	dir := filepath.Join(cacheRoot(), "judges", "suites")
+	name := filepath.Join(dir, ex.ID+"-"+hex.EncodeToString(sum[:10])+".json")
+	if _, err := os.Stat(name); err == nil {
+		return name, nil
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	// Written aside and renamed, so that a judge never reads half a suite.
+	f, err := os.CreateTemp(dir, ".suite-")
+	if err != nil {
+		return "", err
+	}
+	defer os.Remove(f.Name())
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return "", err
+	}
+	if err := f.Close(); err != nil {
+		return "", err
+	}
+	return name, os.Rename(f.Name(), name)
 }
 
 // judgeName is the file name of a judge as it is built.

@@ -18,6 +18,7 @@ import (
 // judge runs the suite against the learner's program and writes a record
 // per test to standard output.
 func judge(d Driver, suitePath string) error {
+	limitSelf()
 	out, in, err := pipes()
 	if err != nil {
 		return err

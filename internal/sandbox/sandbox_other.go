@@ -5,6 +5,7 @@ package sandbox
 import (
 	"context"
 	"os/exec"
+	"syscall"
 	"time"
 )
 
@@ -24,3 +25,6 @@ func command(ctx context.Context, _ Policy, _ Status, name string, args []string
 }
 
 func kill(cmd *exec.Cmd) error { return cmd.Process.Kill() }
+
+// sysProcAttr starts a plain process.
+func sysProcAttr(Policy, Status) *syscall.SysProcAttr { return nil }
