@@ -26,3 +26,7 @@ func layers() Status {
 func execute(sp *spec, argv, env []string) error {
 	return syscall.Exec(sp.Path, argv, env)
 }
+
+// planChildAttr starts a program of a plan in its launcher's process
+// group, which Kill ends.
+func planChildAttr() *syscall.SysProcAttr { return nil }

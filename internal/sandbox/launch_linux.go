@@ -209,3 +209,8 @@ func landlock(abi, fd int) error {
 	}
 	return nil
 }
+
+// planChildAttr makes a program of a plan die with its launcher.
+func planChildAttr() *syscall.SysProcAttr {
+	return &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+}

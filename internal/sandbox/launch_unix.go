@@ -3,6 +3,7 @@
 package sandbox
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -41,7 +42,47 @@ func launch(encoded string, argv []string) error {
 	if err := setLimits(sp.Policy); err != nil {
 		return err
 	}
+	if sp.Plan != nil {
+		// The programs inherit the limits; the launcher stays their
+		// parent and reports what each did on its standard output.
+		done := runStages(context.Background(), *sp.Plan, func() *exec.Cmd {
+			return &exec.Cmd{SysProcAttr: planChildAttr()}
+		})
+		if err := json.NewEncoder(os.Stdout).Encode(done); err != nil {
+			return err
+		}
+		os.Exit(0)
+	}
 	return execute(&sp, argv, os.Environ())
+}
+
+// runPlan starts a launcher that runs the plan, and reads what it did.
+func runPlan(ctx context.Context, p Policy, plan Plan) ([][]Done, error) {
+	sp := spec{Policy: p, Plan: &plan}
+	enc, err := json.Marshal(sp)
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.CommandContext(ctx, self())
+	cmd.Args = []string{marker, string(enc)}
+	cmd.SysProcAttr = sysProcAttr(p, Layers())
+	cmd.Cancel = func() error { return kill(cmd) }
+	cmd.WaitDelay = time.Second
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	Kill(cmd)
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	if err != nil {
+		return nil, fmt.Errorf("plan: %w: %s", err, bytes.TrimSpace(stderr.Bytes()))
+	}
+	var done [][]Done
+	if err := json.Unmarshal(out, &done); err != nil {
+		return nil, fmt.Errorf("plan: %w", err)
+	}
+	return done, nil
 }
 
 // setLimits sets the process's resource limits, soft and hard alike so that

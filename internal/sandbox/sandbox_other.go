@@ -28,3 +28,10 @@ func kill(cmd *exec.Cmd) error { return cmd.Process.Kill() }
 
 // sysProcAttr starts a plain process.
 func sysProcAttr(Policy, Status) *syscall.SysProcAttr { return nil }
+
+// runPlan runs the plan here: there is no launcher and there are no
+// limits on this system.
+func runPlan(ctx context.Context, _ Policy, plan Plan) ([][]Done, error) {
+	done := runStages(ctx, plan, func() *exec.Cmd { return exec.CommandContext(ctx, "") })
+	return done, ctx.Err()
+}
