@@ -372,52 +372,70 @@ func (c *Checker) compileAndLink(ctx context.Context, k *kit, dir string, exs []
 	if err := os.Mkdir(out, 0o700); err != nil {
 		return "", nil, err
 	}
+	// One plan, so one launcher, for the whole build: the learner's
+	// packages, then their test programs, then main, then the link. Each
+	// stage's importcfg names what the stages before make; a stage with an
+	// error is the last.
+	prog := filepath.Join(dir, "kurs-learner"+exeSuffix())
+	main := filepath.Join(out, "main.a")
 	cfg, cfgFile := k.Config, filepath.Join(k.dir, "importcfg")
-	var failed []string // the packages' errors, in the order of todo
-
-	// Stage 1, the learner's packages; stage 2, their test programs.
-	for _, stage := range []string{"", "internal/run/"} {
-		type unit struct {
-			pkg, archive string
-			errs         string
-			err          error
-		}
-		units := make([]unit, 0, len(todo))
-		for _, i := range todo {
-			units = append(units, unit{pkg: stage + exs[i].ID})
-		}
-		var wg sync.WaitGroup
-		sem := make(chan struct{}, runtime.NumCPU())
-		for u := range units {
-			wg.Go(func() {
-				sem <- struct{}{}
-				defer func() { <-sem }()
-				un := &units[u]
-				un.archive = filepath.Join(out, strings.ReplaceAll(un.pkg, "/", "_")+".a")
-				un.errs, un.err = c.compile(ctx, k, dir, cfgFile, module+"/"+un.pkg, un.pkg, un.archive)
-			})
-		}
-		wg.Wait()
-		var rest []int
+	var stages [][]sandbox.Step
+	var pkgs [][]string // the import path of each step, for its errors
+	for _, prefix := range []string{"", "internal/run/"} {
+		var stage []sandbox.Step
+		var names []string
 		var more strings.Builder
-		for n, u := range units {
-			switch {
-			case u.err != nil:
-				return "", nil, u.err
-			case u.errs != "":
-				failed = append(failed, "# "+module+"/"+u.pkg+"\n"+u.errs)
-			default:
-				rest = append(rest, todo[n])
-				fmt.Fprintf(&more, "packagefile %s/%s=%s\n", module, u.pkg, u.archive)
+		for _, i := range todo {
+			rel := prefix + exs[i].ID
+			archive := filepath.Join(out, strings.ReplaceAll(rel, "/", "_")+".a")
+			st, err := compileStep(k, dir, cfgFile, module+"/"+rel, rel, archive)
+			if err != nil {
+				return "", nil, err
 			}
+			stage, names = append(stage, st), append(names, module+"/"+rel)
+			fmt.Fprintf(&more, "packagefile %s/%s=%s\n", module, rel, archive)
 		}
+		stages, pkgs = append(stages, stage), append(pkgs, names)
 		cfg += more.String()
-		todo = rest
-		// One file for the next stage's packages, and the last for main
-		// and the link.
-		cfgFile = filepath.Join(out, "stage"+strconv.Itoa(len(stage))+".importcfg")
+		cfgFile = filepath.Join(out, "after-"+strconv.Itoa(len(stages))+".importcfg")
 		if err := os.WriteFile(cfgFile, []byte(cfg), 0o600); err != nil {
 			return "", nil, err
+		}
+	}
+	st, err := compileStep(k, dir, cfgFile, "main", "internal/run", main)
+	if err != nil {
+		return "", nil, err
+	}
+	link := sandbox.Step{Path: filepath.Join(k.Tools, "link"+exeSuffix()), Args: []string{"-o", prog, "-importcfg", cfgFile,
+		"-X=runtime.godebugDefault=" + k.GODEBUG, "-buildmode=exe", "-s", "-w", main},
+		// As the go command does for -trimpath: no GOROOT in the program.
+		Env: []string{"GOROOT="}}
+	stages = append(stages, []sandbox.Step{st}, []sandbox.Step{link})
+	pkgs = append(pkgs, []string{"main"}, []string{"link"})
+
+	done, err := sandbox.RunPlan(ctx, sandbox.Policy{Memory: buildMemory, FileSize: buildFileSize},
+		sandbox.Plan{Dir: dir, Env: BuildEnv(), Stages: stages})
+	if ctx.Err() != nil {
+		return "", nil, errBuildLimit // the build's time ran out, or the caller's (buildDirect tells)
+	}
+	if err != nil {
+		return "", nil, fmt.Errorf("%w: %v", errKitBroken, err)
+	}
+	var failed []string // the learner's packages' errors, in the order of todo
+	for s, stage := range done {
+		for n, d := range stage {
+			errs := strings.TrimRight(string(d.Output), "\n")
+			switch {
+			case d.OK:
+				continue
+			case buildLimited(errs + "\n" + d.Status):
+				return "", nil, errBuildLimit
+			case !strings.HasPrefix(d.Status, "exit status"), kitMissing(errs), s >= 2:
+				// The tool did not run, or a package the kit should
+				// hold is missing, or kurs's own main or link failed.
+				return "", nil, fmt.Errorf("%w: %s: %s: %s", errKitBroken, pkgs[s][n], d.Status, errs)
+			}
+			failed = append(failed, "# "+pkgs[s][n]+"\n"+errs)
 		}
 	}
 	if len(failed) > 0 {
@@ -425,45 +443,18 @@ func (c *Checker) compileAndLink(ctx context.Context, k *kit, dir string, exs []
 		p.output = strings.Join(failed, "\n")
 		return "", p, nil
 	}
-	main := filepath.Join(out, "main.a")
-	errs, err := c.compile(ctx, k, dir, cfgFile, "main", "internal/run", main)
-	if err != nil {
-		return "", nil, err
+	if len(done) != len(stages) {
+		return "", nil, fmt.Errorf("%w: the plan stopped after %d of %d stages", errKitBroken, len(done), len(stages))
 	}
-	if errs != "" {
-		// The generated main does not compile: kurs's doing, not the
-		// learner's.
-		return "", nil, errKitBroken
-	}
-	prog := filepath.Join(dir, "kurs-learner")
-	if runtime.GOOS == "windows" {
-		prog += ".exe"
-	}
-	cmd := sandbox.Command(ctx, sandbox.Policy{Memory: buildMemory, FileSize: buildFileSize},
-		filepath.Join(k.Tools, "link"+exeSuffix()), "-o", prog, "-importcfg", cfgFile,
-		"-X=runtime.godebugDefault="+k.GODEBUG, "-buildmode=exe", "-s", "-w", main)
-	cmd.Dir = dir
-	// As the go command does for -trimpath: no GOROOT in the program.
-	cmd.Env = append(BuildEnv(), "GOROOT=")
-	cmd.WaitDelay = time.Second
-	linked, err := cmd.CombinedOutput()
-	sandbox.Kill(cmd)
-	switch {
-	case err == nil:
-		return prog, nil, nil
-	case ctx.Err() != nil || buildLimited(string(linked)+"\n"+err.Error()):
-		return "", nil, errBuildLimit
-	}
-	return "", nil, fmt.Errorf("%w: link: %v: %s", errKitBroken, err, bytes.TrimSpace(linked))
+	return prog, nil, nil
 }
 
-// compile compiles the package in folder rel of dir as import path pkg
-// into archive. It returns the compiler's errors, which are the learner's
-// (a build limit among them), or errKitBroken, or kurs's own failure.
-func (c *Checker) compile(ctx context.Context, k *kit, dir, cfgFile, pkg, rel, archive string) (string, error) {
+// compileStep returns the compiler's run for the package in folder rel of
+// dir as import path pkg, into archive.
+func compileStep(k *kit, dir, cfgFile, pkg, rel, archive string) (sandbox.Step, error) {
 	names, err := goFiles(filepath.Join(dir, filepath.FromSlash(rel)), k.Version)
 	if err != nil {
-		return "", err
+		return sandbox.Step{}, err
 	}
 	ip := pkg
 	if pkg == "main" {
@@ -475,27 +466,7 @@ func (c *Checker) compile(ctx context.Context, k *kit, dir, cfgFile, pkg, rel, a
 	for _, n := range names {
 		args = append(args, "./"+path.Join(rel, n))
 	}
-	cmd := sandbox.Command(ctx, sandbox.Policy{Memory: buildMemory, FileSize: buildFileSize},
-		filepath.Join(k.Tools, "compile"+exeSuffix()), args...)
-	cmd.Dir = dir
-	cmd.Env = BuildEnv()
-	cmd.WaitDelay = time.Second
-	out, err := cmd.CombinedOutput()
-	sandbox.Kill(cmd)
-	var exit *exec.ExitError
-	switch {
-	case err == nil:
-		return "", nil
-	case ctx.Err() != nil:
-		return "", errBuildLimit
-	case !errors.As(err, &exit) || exit.ExitCode() == sandbox.ExitLaunch:
-		return "", fmt.Errorf("compile: %w: %s", err, bytes.TrimSpace(out))
-	case buildLimited(string(out) + "\n" + err.Error()):
-		return "", errBuildLimit
-	case kitMissing(string(out)):
-		return "", fmt.Errorf("%w: %s", errKitBroken, bytes.TrimSpace(out))
-	}
-	return strings.TrimRight(string(out), "\n"), nil
+	return sandbox.Step{Path: filepath.Join(k.Tools, "compile"+exeSuffix()), Args: args}, nil
 }
 
 // errBuildLimit means a compiler or the linker ran into a build limit, or
