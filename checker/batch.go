@@ -18,7 +18,6 @@ import (
 	"time"
 
 	"github.com/kurs-course/kurs/internal/course"
-	"github.com/kurs-course/kurs/internal/sandbox"
 )
 
 // CheckAll checks several exercises of one workspace, ex[i] in dirs[i],
@@ -108,13 +107,6 @@ func (c *Checker) CheckAll(ctx context.Context, exs []*course.Exercise, dirs []s
 		}
 		todo = rest
 	}
-	// One exercise alone shares its initialisation with no other.
-	if len(todo) > 1 && !c.initsRun(ctx, tmp, prog) {
-		// Some exercise's package crashes or hangs while it is initialised,
-		// which every exercise of the shared program would suffer: each is
-		// checked alone, so the fault is its own exercise's.
-		return results, c.checkEach(ctx, exs, dirs, todo, results)
-	}
 	for _, i := range todo {
 		if exs[i].Concurrent {
 			// The race detector's build is the go command's, in the whole
@@ -132,6 +124,14 @@ func (c *Checker) CheckAll(ctx context.Context, exs []*course.Exercise, dirs []s
 		run := time.Now()
 		if err := c.run(ctx, tmp, []string{prog, ex.ID, "serve"}, judges[i], ex, res); err != nil {
 			return nil, err
+		}
+		if len(todo) > 1 && neverReady(res) {
+			// The shared program died or hung before it was ready: Go
+			// initialises every linked package, so some exercise's
+			// package crashes or hangs in its initialisation, which every
+			// exercise of the program suffers. Each is checked alone, so
+			// the fault is its own exercise's.
+			return results, c.checkEach(ctx, exs, dirs, todo, results)
 		}
 		if ex.Concurrent {
 			if err := c.race(ctx, filepath.Dir(prog), raceProg, []string{ex.ID, "serve"}, judges[i], ex, res); err != nil {
@@ -200,7 +200,7 @@ func combinedModule(exs []*course.Exercise, files [][]source, todo []int) (map[s
 	for k, id := range ids {
 		fmt.Fprintf(&b, "\tr%d %q\n", k, module+"/internal/run/"+id)
 	}
-	b.WriteString(")\n\nfunc main() {\n\tif len(os.Args) < 2 {\n\t\tos.Exit(3)\n\t}\n\tid := os.Args[1]\n\tif id == \"-ready\" {\n\t\t// Every package is initialised once main runs.\n\t\tos.Exit(0)\n\t}\n\tos.Args = append(os.Args[:1], os.Args[2:]...)\n\tswitch id {\n")
+	b.WriteString(")\n\nfunc main() {\n\tif len(os.Args) < 2 {\n\t\tos.Exit(3)\n\t}\n\tid := os.Args[1]\n\tos.Args = append(os.Args[:1], os.Args[2:]...)\n\tswitch id {\n")
 	for k, id := range ids {
 		fmt.Fprintf(&b, "\tcase %q:\n\t\tr%d.Main()\n", id, k)
 	}
@@ -268,16 +268,10 @@ func blame(dir string, p *Problem, exs []*course.Exercise, todo []int) map[int]*
 	return out
 }
 
-// initsRun reports whether the shared learner's program gets through the
-// initialisation of every package: it starts it, confined like any
-// learner's program, with nothing to do but end.
-func (c *Checker) initsRun(ctx context.Context, tmp, prog string) bool {
-	ctx, cancel := context.WithTimeout(ctx, c.timeout())
-	defer cancel()
-	cmd := c.learnerCommand(ctx, tmp, []string{prog, "-ready"})
-	err := cmd.Run()
-	sandbox.Kill(cmd)
-	return err == nil
+// neverReady reports whether the learner's program of res never got
+// through its initialisation: no test began.
+func neverReady(res *Result) bool {
+	return res.Problem != nil && (res.Problem.Kind == ProblemCrash || res.Problem.Kind == ProblemTimeout)
 }
 
 // buildLearner builds the learner's program of the combined module mod in
