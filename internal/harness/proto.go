@@ -2,7 +2,6 @@ package harness
 
 import (
 	"bufio"
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -405,6 +404,11 @@ func (l *Learner) line() ([]byte, error) {
 	var buf []byte
 	for {
 		chunk, err := l.r.ReadSlice('\n')
+		if err == nil && buf == nil {
+			// The whole line was in the buffer: no copy. It is valid
+			// until the next read, and its values are copied out by then.
+			return chunk[:len(chunk)-1], nil
+		}
 		buf = append(buf, chunk...)
 		if len(buf) > maxLine {
 			return nil, l.broken("line over %d bytes", maxLine)
@@ -428,7 +432,8 @@ func (l *Learner) broken(format string, args ...any) error {
 
 // parseLine parses an "s" or "p" line.
 func parseLine(line []byte) (kind byte, ti, si int, a, b string, err error) {
-	bad := fmt.Errorf("unreadable reply %.40q", line)
+	// Formatted only when needed: a judge reads tens of thousands of lines.
+	bad := errUnreadable{line: string(line[:min(len(line), 40)])}
 	if len(line) < 2 || (line[0] != 's' && line[0] != 'p' && line[0] != 'o') || line[1] != ' ' {
 		return 0, 0, 0, "", "", bad
 	}
@@ -464,6 +469,11 @@ func parseLine(line []byte) (kind byte, ti, si int, a, b string, err error) {
 	return kind, ti, si, clip(a), clip(b), nil
 }
 
+// errUnreadable is a reply line that is not in the protocol.
+type errUnreadable struct{ line string }
+
+func (e errUnreadable) Error() string { return fmt.Sprintf("unreadable reply %q", e.line) }
+
 func cutSpace(s string) (before, after string, ok bool) {
 	for i := 0; i < len(s); i++ {
 		if s[i] == ' ' {
@@ -490,8 +500,9 @@ func clip(s string) string {
 // flushEvery, so that the judge learns how far a trace got even when the
 // learner's code hangs.
 type Replier struct {
-	mu sync.Mutex
-	w  *bufio.Writer
+	mu  sync.Mutex
+	w   *bufio.Writer
+	buf []byte // the line being written, kept for the next
 }
 
 const flushEvery = 50 * time.Millisecond
@@ -537,18 +548,19 @@ func (r *Replier) Panicked(ti, si int, value, frame string, inObserve bool) {
 }
 
 func (r *Replier) record(kind byte, ti, si int, a, b string) {
-	var buf bytes.Buffer
-	buf.WriteByte(kind)
-	buf.WriteByte(' ')
-	buf.WriteString(strconv.Itoa(ti))
-	buf.WriteByte(' ')
-	buf.WriteString(strconv.Itoa(si))
-	buf.WriteByte(' ')
-	buf.WriteString(strconv.Quote(clip(a)))
-	buf.WriteByte(' ')
-	buf.WriteString(strconv.Quote(clip(b)))
-	buf.WriteByte('\n')
-	r.write(buf.Bytes())
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	buf := append(r.buf[:0], kind, ' ')
+	buf = strconv.AppendInt(buf, int64(ti), 10)
+	buf = append(buf, ' ')
+	buf = strconv.AppendInt(buf, int64(si), 10)
+	buf = append(buf, ' ')
+	buf = strconv.AppendQuote(buf, clip(a))
+	buf = append(buf, ' ')
+	buf = strconv.AppendQuote(buf, clip(b))
+	buf = append(buf, '\n')
+	_, _ = r.w.Write(buf)
+	r.buf = buf
 }
 
 // Measured reports the claim that answers a measurement.

@@ -130,9 +130,15 @@ func (d Traces) compare(tr Trace, rep Reply) *Failure {
 	fail = func(kind string, step int, call string, done []Done) *Failure {
 		return &Failure{Kind: kind, New: tr.New, Init: &init, Done: done, Step: step, Call: call, Observe: d.Observe}
 	}
-	var done []Done
+	// The calls are formatted only for a failure: most traces pass.
+	before := func(i int) []Done { // the steps before step i+1, as done
+		var done []Done
+		for j, s := range tr.Steps[:i] {
+			done = append(done, Done{Call: FormatCall(s.Call, s.Args), Got: rep.Results[j+1]})
+		}
+		return done
+	}
 	for i, s := range tr.Steps {
-		call := FormatCall(s.Call, s.Args)
 		want := Result{Ret: ref.Do(s.Call, s.Args), Obs: ref.Observe()}
 		if s.Want != "" {
 			want.Ret = s.Want
@@ -141,20 +147,18 @@ func (d Traces) compare(tr Trace, rep Reply) *Failure {
 			want.Obs = s.Obs
 		}
 		if rep.Panicked && rep.PanicStep == i+1 {
-			return panicked(i+1, call, done, want)
+			return panicked(i+1, FormatCall(s.Call, s.Args), before(i), want)
 		}
 		if i+1 >= len(rep.Results) {
-			f := fail(Mismatch, i+1, call, done)
+			f := fail(Mismatch, i+1, FormatCall(s.Call, s.Args), before(i))
 			f.Want = want
 			return f
 		}
-		got := rep.Results[i+1]
-		if !same(got, want) {
-			f := fail(Mismatch, i+1, call, done)
+		if got := rep.Results[i+1]; !same(got, want) {
+			f := fail(Mismatch, i+1, FormatCall(s.Call, s.Args), before(i))
 			f.Want, f.Got = want, got
 			return f
 		}
-		done = append(done, Done{Call: call, Got: got})
 	}
 	return nil
 }
