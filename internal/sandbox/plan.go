@@ -62,7 +62,7 @@ func runStages(ctx context.Context, plan Plan, attr func() *exec.Cmd) [][]Done {
 				var b cappedBuffer
 				cmd.Stdout, cmd.Stderr = &b, &b
 				err := cmd.Run()
-				done[i] = Done{Output: b.Bytes(), OK: err == nil}
+				done[i] = Done{Output: b.b.Bytes(), OK: err == nil}
 				if err != nil {
 					done[i].Status = err.Error()
 				}
@@ -82,23 +82,14 @@ func runStages(ctx context.Context, plan Plan, attr func() *exec.Cmd) [][]Done {
 	return out
 }
 
-// cappedBuffer keeps the first MaxPlanOutput bytes written to it.
-type cappedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
+// cappedBuffer keeps the first MaxPlanOutput bytes written to it. It is a
+// program's standard output and error at once, which os/exec writes from
+// one goroutine at a time.
+type cappedBuffer struct{ b bytes.Buffer }
 
 func (c *cappedBuffer) Write(p []byte) (int, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
 	if room := MaxPlanOutput - c.b.Len(); room > 0 {
 		c.b.Write(p[:min(room, len(p))])
 	}
 	return len(p), nil
-}
-
-func (c *cappedBuffer) Bytes() []byte {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return bytes.Clone(c.b.Bytes())
 }
