@@ -53,14 +53,12 @@ func (c *Checker) Serve(ctx context.Context, ex *course.Exercise, files []course
 		os.RemoveAll(tmp)
 		return nil, p, err
 	}
-	mod, err := moduleFiles(ex, src, false)
+	exs := []*course.Exercise{ex}
+	mod, err := combinedModule(exs, [][]source{src}, []int{0})
 	if err != nil {
 		return fail(nil, err)
 	}
-	if err := writeFiles(tmp, mod); err != nil {
-		return fail(nil, err)
-	}
-	prog, p, err := c.build(ctx, tmp, "kurs-learner", buildTimeout)
+	prog, p, err := c.buildLearner(ctx, tmp, mod, exs, []int{0})
 	if err != nil || p != nil {
 		return fail(p, err)
 	}
@@ -75,7 +73,7 @@ func (c *Checker) Serve(ctx context.Context, ex *course.Exercise, files []course
 		return fail(nil, err)
 	}
 	s := &Session{tmp: tmp, pipes: []*os.File{reqR, reqW, repR, repW}, done: make(chan error, 1)}
-	s.cmd = sandbox.Command(ctx, sandbox.Policy{Confine: true, Memory: DefaultMemory}, prog, "serve")
+	s.cmd = sandbox.Command(ctx, sandbox.Policy{Confine: true, Memory: DefaultMemory}, prog, ex.ID, "serve")
 	s.cmd.Dir = tmp
 	s.cmd.Env = []string{"KURS_PIPES=" + passFiles(s.cmd, reqR, repW), "GOTRACEBACK=single"}
 	s.cmd.WaitDelay = time.Second
