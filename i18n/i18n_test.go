@@ -22,11 +22,12 @@ func TestCatalogsMatch(t *testing.T) {
 	assert.Equal(t, slices.Compact(slices.Clone(en)), en, "a key is defined twice; the later file would silently win")
 }
 
-// usedID finds message ids in calls such as p.T("id", …) or e.usage("id").
-var usedID = regexp.MustCompile(`(?:\.T|usage)\("([a-z_]+\.[a-z_.]+)"\s*[,)]`)
+// usedID finds message ids in calls such as p.T("id", …), e.usage("id") or
+// e.usageErr("id").
+var usedID = regexp.MustCompile(`(?:\.T|usage|usageErr)\("([a-z_]+\.[a-z_.]+)"\s*[,)]`)
 
 // prefixed finds ids built from a prefix, such as "problem."+kind.
-var prefixed = regexp.MustCompile(`(?:\.T|usage)\("([a-z_]+\.[a-z_.]*)"\s*\+`)
+var prefixed = regexp.MustCompile(`(?:\.T|usage|usageErr)\("([a-z_]+\.[a-z_.]*)"\s*\+`)
 
 // TestEveryUsedMessageExists scans kurs's source for message ids and checks
 // both catalogs have them, so a missing key fails here, not in front of a
