@@ -73,10 +73,10 @@ func (c *Checker) Serve(ctx context.Context, ex *course.Exercise, files []course
 		return fail(nil, err)
 	}
 	s := &Session{tmp: tmp, pipes: []*os.File{reqR, reqW, repR, repW}, done: make(chan error, 1)}
-	s.cmd = sandbox.Command(ctx, sandbox.Policy{Confine: true, Memory: DefaultMemory}, prog, ex.ID, "serve")
-	s.cmd.Dir = tmp
-	s.cmd.Env = []string{"KURS_PIPES=" + passFiles(s.cmd, reqR, repW), "GOTRACEBACK=single"}
-	s.cmd.WaitDelay = time.Second
+	s.cmd = c.learnerCommand(ctx, tmp, []string{prog, ex.ID, "serve"})
+	s.cmd.Env = append(s.cmd.Env, "KURS_PIPES="+passFiles(s.cmd, reqR, repW))
+	out := &capped{limit: DefaultOutputCap}
+	s.cmd.Stdout, s.cmd.Stderr = out, out
 	if err := s.cmd.Start(); err != nil {
 		s.Close()
 		return nil, nil, err
@@ -85,11 +85,25 @@ func (c *Checker) Serve(ctx context.Context, ex *course.Exercise, files []course
 	repW.Close()
 	go func() { s.done <- s.cmd.Wait() }()
 	s.Learner = harness.NewLearner(reqW, repR)
-	if err := s.Ready(); err != nil {
+	// The learner's package is initialised before the program is ready,
+	// and its init may hang: the wait is bounded like a check's run.
+	ready := make(chan error, 1)
+	go func() { ready <- s.Ready() }()
+	select {
+	case err := <-ready:
+		if err == nil {
+			return s, nil, nil
+		}
+	case <-time.After(c.timeout()):
 		s.Close()
-		return nil, &Problem{Kind: ProblemCrash, Detail: err.Error()}, nil
+		return nil, &Problem{Kind: ProblemTimeout}, nil
 	}
-	return s, nil, nil
+	s.Close() // waits for the program's end, so its output is complete
+	detail := lastWords(out.Tail())
+	if detail == "" {
+		detail = lastWords(out.String())
+	}
+	return nil, &Problem{Kind: ProblemCrash, Detail: detail}, nil
 }
 
 // Close ends the program and removes what it left.

@@ -42,7 +42,7 @@ func inspect(id string, files []source, allowed []string) *Problem {
 		if f.Name == apiFile {
 			return &Problem{Kind: ProblemReservedName, File: f.Path}
 		}
-		if f.TooLarge {
+		if f.TooLarge || len(f.Data) > maxFileSize {
 			return &Problem{Kind: ProblemTooLarge, File: f.Path, Detail: strconv.FormatInt(max(f.Size, maxFileSize+1), 10)}
 		}
 		if !utf8.Valid(f.Data) {
