@@ -118,19 +118,20 @@ func (c *Checker) CheckAll(ctx context.Context, exs []*course.Exercise, dirs []s
 		}
 	}
 	raceProg := c.raceBuild(ctx, filepath.Dir(prog))
-	for _, i := range todo {
+	for n, i := range todo {
 		ex := exs[i]
 		res := results[i]
 		run := time.Now()
 		if err := c.run(ctx, tmp, []string{prog, ex.ID, "serve"}, judges[i], ex, res); err != nil {
 			return nil, err
 		}
-		if len(todo) > 1 && neverReady(res) {
+		if n == 0 && len(todo) > 1 && neverReady(res) {
 			// The shared program died or hung before it was ready: Go
 			// initialises every linked package, so some exercise's
 			// package crashes or hangs in its initialisation, which every
 			// exercise of the program suffers. Each is checked alone, so
-			// the fault is its own exercise's.
+			// the fault is its own exercise's. (Once a run got ready, the
+			// initialisation is known to pass.)
 			return results, c.checkEach(ctx, exs, dirs, todo, results)
 		}
 		if ex.Concurrent {
