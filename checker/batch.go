@@ -293,7 +293,11 @@ func (c *Checker) buildLearner(ctx context.Context, dir string, mod map[string][
 		if !errors.Is(err, errKitBroken) {
 			return prog, p, err
 		}
-		dropKit(k)
+		// The go command builds this one; the kit goes only if an archive
+		// of it is really gone, which no learner's code can bring about.
+		if !k.whole() {
+			dropKit(k)
+		}
 	} else if ctx.Err() != nil {
 		return "", nil, ctx.Err()
 	}

@@ -35,6 +35,10 @@ import (
 // so the harness compiles unchanged in both.
 const module = harness.Module
 
+// goLanguage is the Go language version of learner code and the test
+// programs, whichever toolchain builds them.
+const goLanguage = "1.22"
+
 // Defaults for the limits of a Checker.
 const (
 	DefaultTimeout   = 10 * time.Second
@@ -205,7 +209,7 @@ func (c *Checker) seed() uint64 {
 // judge are built from the same driver; only the package at the
 // exercise's import path differs.
 func moduleFiles(ex *course.Exercise, files []source, judge bool) (map[string][]byte, error) {
-	mod := map[string][]byte{"go.mod": []byte("module " + module + "\n\ngo 1.22\n")}
+	mod := map[string][]byte{"go.mod": []byte("module " + module + "\n\ngo " + goLanguage + "\n")}
 	driver, api, err := ex.Tests()
 	if err != nil {
 		return nil, err

@@ -8,13 +8,13 @@ import (
 	"fmt"
 	"go/build"
 	"io"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path"
 	"path/filepath"
 	"runtime"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -43,51 +43,115 @@ import (
 type kit struct {
 	Tools   string // the folder of compile and link (GOTOOLDIR)
 	Version string // the toolchain's version, e.g. "go1.26.8"
+	GOOS    string // the platform the toolchain builds for
+	GOARCH  string
 	GODEBUG string // the main package's default GODEBUG settings
 	Config  string // importcfg lines of every compiled package
-	dir     string // where the kit lives; removed if it proves broken
+	dir     string // where the kit lives
 }
 
 // kitVersion changes when a kit's layout does: older kits are not used.
-const kitVersion = "3"
+const kitVersion = "4"
 
-// kits holds the kits found in this process, by exercise set.
-var kits sync.Map // string → *kitOnce
-
-type kitOnce struct {
+// kitEntry is a kit of this process, with the exercises it serves: a kit
+// of a set of exercises serves any part of it, so grading, whose
+// submissions hold different parts of a course, makes one.
+type kitEntry struct {
 	once sync.Once
+	goID string
+	set  map[*course.Exercise]bool
+	done bool // once has run; kit and err hold its outcome
 	kit  *kit
 	err  error
 }
 
-// kitFor returns the kit of exs, making it on first use: from kurs's cache
-// when an earlier run made it, else with the go command.
+var (
+	kitMu   sync.Mutex
+	kitList []*kitEntry
+)
+
+// kitFor returns a kit that serves exs, making one on first use: from
+// kurs's cache when an earlier run made it, else with the go command. A kit
+// that cannot be made is not tried again in this process, unless ctx
+// ended.
 func (c *Checker) kitFor(ctx context.Context, exs []*course.Exercise) (*kit, error) {
-	ids := make([]string, len(exs))
-	for i, ex := range exs {
-		ids[i] = fmt.Sprintf("%s@%p", ex.ID, ex)
+	goID, err := c.goIdentity()
+	if err != nil {
+		return nil, err
 	}
-	sort.Strings(ids)
-	key := strings.Join(ids, ",")
-	v, _ := kits.LoadOrStore(key, &kitOnce{})
-	ko := v.(*kitOnce)
-	ko.once.Do(func() { ko.kit, ko.err = c.makeKit(ctx, exs) })
-	if ko.err != nil {
-		// A failed attempt (an interrupted one, say) is not remembered.
-		kits.CompareAndDelete(key, ko)
+	kitMu.Lock()
+	var e *kitEntry
+	for _, k := range kitList {
+		if k.goID != goID {
+			continue
+		}
+		if (k.done && k.err == nil && covers(k.set, exs)) || sameSet(k.set, exs) {
+			e = k
+			break
+		}
 	}
-	return ko.kit, ko.err
+	if e == nil {
+		e = &kitEntry{goID: goID, set: map[*course.Exercise]bool{}}
+		for _, ex := range exs {
+			e.set[ex] = true
+		}
+		kitList = append(kitList, e)
+	}
+	kitMu.Unlock()
+	e.once.Do(func() {
+		k, err := c.makeKit(ctx, exs)
+		kitMu.Lock()
+		e.kit, e.err, e.done = k, err, true
+		if err != nil && ctx.Err() != nil {
+			forgetKit(func(x *kitEntry) bool { return x == e })
+		}
+		kitMu.Unlock()
+	})
+	kitMu.Lock()
+	defer kitMu.Unlock()
+	return e.kit, e.err
 }
 
-// dropKit forgets a kit that proved broken, here and on disk.
-func dropKit(k *kit) {
-	kits.Range(func(key, v any) bool {
-		if v.(*kitOnce).kit == k {
-			kits.Delete(key)
+func covers(set map[*course.Exercise]bool, exs []*course.Exercise) bool {
+	for _, ex := range exs {
+		if !set[ex] {
+			return false
 		}
-		return true
-	})
-	_ = os.RemoveAll(k.dir)
+	}
+	return true
+}
+
+func sameSet(set map[*course.Exercise]bool, exs []*course.Exercise) bool {
+	return len(set) == len(exs) && covers(set, exs)
+}
+
+// forgetKit removes the entries that drop says from kitList; kitMu is held.
+func forgetKit(drop func(*kitEntry) bool) {
+	kitList = slices.DeleteFunc(kitList, drop)
+}
+
+// whole reports whether every archive of the kit is still there.
+func (k *kit) whole() bool {
+	for line := range strings.SplitSeq(strings.TrimSpace(k.Config), "\n") {
+		_, file, _ := strings.Cut(line, "=")
+		if _, err := os.Stat(file); err != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// dropKit forgets a kit that lost an archive, here and on disk. It is
+// renamed aside before it is removed, so that a kit made anew at the same
+// place meanwhile is not the one removed.
+func dropKit(k *kit) {
+	kitMu.Lock()
+	forgetKit(func(e *kitEntry) bool { return e.kit == k })
+	kitMu.Unlock()
+	gone := k.dir + ".gone-" + strconv.FormatUint(rand.Uint64(), 36)
+	if os.Rename(k.dir, gone) == nil {
+		_ = os.RemoveAll(gone)
+	}
 }
 
 // probeModule lays out the module from which a kit is made: the references
@@ -236,7 +300,7 @@ func trimKits(root, keep string) {
 			continue
 		}
 		info, err := os.Stat(filepath.Join(dir, "kit.json"))
-		if err != nil && strings.HasPrefix(e.Name(), ".new-") {
+		if err != nil && (strings.HasPrefix(e.Name(), ".new-") || strings.Contains(e.Name(), ".gone-")) {
 			// Left by a kurs that was killed while making a kit.
 			info, err = e.Info()
 		}
@@ -251,11 +315,14 @@ func trimKits(root, keep string) {
 // but the learner's packages and the test programs, and for how it calls
 // the compiler and the linker.
 func (c *Checker) listKit(ctx context.Context, dir string, exs []*course.Exercise) (*kit, error) {
-	env, err := c.goOutput(ctx, dir, "env", "GOTOOLDIR", "GOVERSION")
+	env, err := c.goOutput(ctx, dir, "env", "GOTOOLDIR", "GOVERSION", "GOOS", "GOARCH")
 	if err != nil {
 		return nil, err
 	}
-	tools, version, _ := strings.Cut(strings.TrimSpace(string(env)), "\n")
+	vars := strings.Split(strings.TrimSpace(string(env)), "\n")
+	if len(vars) != 4 {
+		return nil, fmt.Errorf("go env: %q", env)
+	}
 	out, err := c.goOutput(ctx, dir, "list", "-export", "-trimpath", "-tags="+harness.LearnerTag, "-deps",
 		"-json=ImportPath,Export,DefaultGODEBUG,Name", "./internal/run", "./internal/allow")
 	if err != nil {
@@ -266,7 +333,7 @@ func (c *Checker) listKit(ctx context.Context, dir string, exs []*course.Exercis
 		perBuild[module+"/"+ex.ID] = true
 		perBuild[module+"/internal/run/"+ex.ID] = true
 	}
-	k := &kit{Tools: tools, Version: strings.TrimSpace(version)}
+	k := &kit{Tools: vars[0], Version: vars[1], GOOS: vars[2], GOARCH: vars[3]}
 	var cfg strings.Builder
 	dec := json.NewDecoder(bytes.NewReader(out))
 	for {
@@ -410,7 +477,7 @@ func (c *Checker) compileAndLink(ctx context.Context, k *kit, dir string, exs []
 		"-X=runtime.godebugDefault=" + k.GODEBUG, "-buildmode=exe", "-s", "-w", main},
 		// As the go command does for -trimpath: no GOROOT in the program.
 		// See compileStep for GOGC.
-		Env: []string{"GOROOT=", "GOGC=off"}}
+		Env: append(gcEnv("off"), "GOROOT=")}
 	stages = append(stages, []sandbox.Step{st}, []sandbox.Step{link})
 	pkgs = append(pkgs, []string{"main"}, []string{"link"})
 
@@ -429,11 +496,12 @@ func (c *Checker) compileAndLink(ctx context.Context, k *kit, dir string, exs []
 			switch {
 			case d.OK:
 				continue
-			case buildLimited(errs + "\n" + d.Status):
+			case limitHit(d.Status, errs):
 				return "", nil, errBuildLimit
-			case !strings.HasPrefix(d.Status, "exit status"), kitMissing(errs), s >= 2:
-				// The tool did not run, or a package the kit should
-				// hold is missing, or kurs's own main or link failed.
+			case !strings.HasPrefix(d.Status, "exit status"), strings.Contains(errs, k.dir), s >= 2:
+				// The tool did not run, or it could not read an archive
+				// of the kit (it names the file), or kurs's own main or
+				// link failed.
 				return "", nil, fmt.Errorf("%w: %s: %s: %s", errKitBroken, pkgs[s][n], d.Status, errs)
 			}
 			failed = append(failed, "# "+pkgs[s][n]+"\n"+errs)
@@ -453,7 +521,7 @@ func (c *Checker) compileAndLink(ctx context.Context, k *kit, dir string, exs []
 // compileStep returns the compiler's run for the package in folder rel of
 // dir as import path pkg, into archive.
 func compileStep(k *kit, dir, cfgFile, pkg, rel, archive string) (sandbox.Step, error) {
-	names, err := goFiles(filepath.Join(dir, filepath.FromSlash(rel)), k.Version)
+	names, err := goFiles(filepath.Join(dir, filepath.FromSlash(rel)), k)
 	if err != nil {
 		return sandbox.Step{}, err
 	}
@@ -462,7 +530,7 @@ func compileStep(k *kit, dir, cfgFile, pkg, rel, archive string) (sandbox.Step, 
 		ip = module + "/" + rel
 	}
 	args := []string{"-o", archive, "-trimpath", filepath.Join(dir, filepath.FromSlash(rel)) + "=>" + ip,
-		"-p", pkg, "-lang=go1.22", "-complete", "-goversion", k.Version, "-c=1", "-nolocalimports",
+		"-p", pkg, "-lang=go" + goLanguage, "-complete", "-goversion", k.Version, "-c=1", "-nolocalimports",
 		"-importcfg", cfgFile, "-pack"}
 	for _, n := range names {
 		args = append(args, "./"+path.Join(rel, n))
@@ -471,33 +539,49 @@ func compileStep(k *kit, dir, cfgFile, pkg, rel, archive string) (sandbox.Step, 
 	// milliseconds: fewer collections cost less than the memory they would
 	// save, and RLIMIT_DATA still bounds it (a class of 30 takes about a
 	// tenth less processor time).
-	return sandbox.Step{Path: filepath.Join(k.Tools, "compile"+exeSuffix()), Args: args, Env: []string{"GOGC=400"}}, nil
+	return sandbox.Step{Path: filepath.Join(k.Tools, "compile"+exeSuffix()), Args: args, Env: gcEnv("400")}, nil
+}
+
+// gcEnv returns the collector's settings for a compiler or linker: gogc,
+// and a soft memory limit below RLIMIT_DATA, so that the collector works
+// hard before the limit ends the process, as it does with the defaults.
+func gcEnv(gogc string) []string {
+	return []string{"GOGC=" + gogc, "GOMEMLIMIT=" + strconv.FormatInt(buildMemory/4*3, 10)}
 }
 
 // errBuildLimit means a compiler or the linker ran into a build limit, or
 // the build's time ran out.
 var errBuildLimit = errors.New("build limit")
 
-// kitMissing reports whether the compiler's output says that a package it
-// was told of cannot be read: the kit's fault, never the learner's, whose
-// imports the static checks allowed.
-func kitMissing(out string) bool {
-	return strings.Contains(out, "could not import") || strings.Contains(out, "can't find import") ||
-		strings.Contains(out, "no such file or directory") || strings.Contains(out, "object is [")
+// limitHit reports whether a compiler or linker that ended with status
+// and output ran into a build limit: a signal (the kernel's at a limit)
+// or the runtime's report of memory that ran out. Lines that begin with
+// "./" are the compiler's messages about the learner's files, whose text
+// the learner chooses, and are not read.
+func limitHit(status, out string) bool {
+	if strings.HasPrefix(status, "signal:") {
+		return true
+	}
+	for line := range strings.SplitSeq(out, "\n") {
+		if !strings.HasPrefix(line, "./") && buildLimited(line) {
+			return true
+		}
+	}
+	return false
 }
 
 // goFiles returns the .go files in dir that the go command would compile
 // for this platform: build constraints decide, as in go build.
-func goFiles(dir, version string) ([]string, error) {
+func goFiles(dir string, k *kit) ([]string, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, err
 	}
 	ctxt := build.Default
-	ctxt.GOOS, ctxt.GOARCH = runtime.GOOS, runtime.GOARCH
+	ctxt.GOOS, ctxt.GOARCH = k.GOOS, k.GOARCH
 	ctxt.CgoEnabled = false
-	ctxt.BuildTags = nil
-	ctxt.ReleaseTags = releaseTags(version)
+	ctxt.BuildTags = []string{harness.LearnerTag}
+	ctxt.ReleaseTags = releaseTags(k.Version)
 	var names []string
 	for _, e := range entries {
 		name := e.Name()
