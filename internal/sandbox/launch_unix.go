@@ -42,10 +42,16 @@ func launch(encoded string, argv []string) error {
 	if err := setLimits(sp.Policy); err != nil {
 		return err
 	}
-	if sp.Plan != nil {
+	if sp.PlanOnStdin {
 		// The programs inherit the limits; the launcher stays their
-		// parent and reports what each did on its standard output.
-		done := runStages(context.Background(), *sp.Plan, func() *exec.Cmd {
+		// parent and reports what each did on its standard output. The
+		// plan comes on standard input: as an argument, a long one would
+		// pass the kernel's limit on one argument's length.
+		var plan Plan
+		if err := json.NewDecoder(os.Stdin).Decode(&plan); err != nil {
+			return fmt.Errorf("bad plan: %v", err)
+		}
+		done := runStages(context.Background(), plan, func() *exec.Cmd {
 			return &exec.Cmd{SysProcAttr: planChildAttr()}
 		})
 		if err := json.NewEncoder(os.Stdout).Encode(done); err != nil {
@@ -58,13 +64,17 @@ func launch(encoded string, argv []string) error {
 
 // runPlan starts a launcher that runs the plan, and reads what it did.
 func runPlan(ctx context.Context, p Policy, plan Plan) ([][]Done, error) {
-	sp := spec{Policy: p, Plan: &plan}
-	enc, err := json.Marshal(sp)
+	enc, err := json.Marshal(spec{Policy: p, PlanOnStdin: true})
+	if err != nil {
+		return nil, err
+	}
+	input, err := json.Marshal(plan)
 	if err != nil {
 		return nil, err
 	}
 	cmd := exec.CommandContext(ctx, self())
 	cmd.Args = []string{marker, string(enc)}
+	cmd.Stdin = bytes.NewReader(input)
 	cmd.SysProcAttr = sysProcAttr(p, Layers())
 	cmd.Cancel = func() error { return kill(cmd) }
 	cmd.WaitDelay = time.Second

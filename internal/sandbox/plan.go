@@ -2,8 +2,10 @@ package sandbox
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"os/exec"
+	"runtime"
 	"sync"
 )
 
@@ -17,6 +19,9 @@ type Plan struct {
 	Dir    string   // the folder every program runs in
 	Env    []string // every program's environment
 	Stages [][]Step
+	// Parallel bounds how many programs of a stage run at once, each
+	// with the policy's memory; 0 means the number of processors.
+	Parallel int
 }
 
 // Step is one program of a Plan.
@@ -48,11 +53,14 @@ func RunPlan(ctx context.Context, p Policy, plan Plan) ([][]Done, error) {
 // what each program did. A launcher calls it with its limits set.
 func runStages(ctx context.Context, plan Plan, attr func() *exec.Cmd) [][]Done {
 	var out [][]Done
+	slots := make(chan struct{}, cmp.Or(plan.Parallel, runtime.NumCPU()))
 	for _, stage := range plan.Stages {
 		done := make([]Done, len(stage))
 		var wg sync.WaitGroup
 		for i, st := range stage {
 			wg.Go(func() {
+				slots <- struct{}{}
+				defer func() { <-slots }()
 				cmd := attr()
 				cmd.Err = nil // the path is set here, not looked up
 				cmd.Path = st.Path

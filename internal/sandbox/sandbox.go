@@ -189,5 +189,6 @@ type spec struct {
 	Seccomp  bool   `json:",omitempty"` // apply the seccomp filter
 	Landlock int    `json:",omitempty"` // apply Landlock at this ABI
 	Probe    bool   `json:",omitempty"` // exit 0 at once (Layers)
-	Plan     *Plan  `json:",omitempty"` // run these programs instead of Path
+	// PlanOnStdin: run the Plan on standard input instead of Path.
+	PlanOnStdin bool `json:",omitempty"`
 }
