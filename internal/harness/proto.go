@@ -222,34 +222,6 @@ func (l *Learner) Mark(observe string, seed uint64, base int) {
 	l.mu.Unlock()
 }
 
-// timeout describes where the running trace was when time ran out.
-func (l *Learner) timeout() *Failure {
-	tr, rep, ok := l.Where()
-	l.mu.Lock()
-	f := &Failure{Kind: Timeout, Observe: l.observe}
-	if l.seed != 0 {
-		f.Seed, f.Index = l.seed, l.index
-	}
-	l.mu.Unlock()
-	if !ok {
-		return f
-	}
-	f.New = tr.New
-	f.Call = FormatCall("New", tr.New)
-	for i, res := range rep.Results {
-		if i == 0 {
-			continue
-		}
-		s := tr.Steps[i-1]
-		f.Done = append(f.Done, Done{Call: FormatCall(s.Call, s.Args), Got: res})
-	}
-	if n := len(rep.Results); n > 0 && n <= len(tr.Steps) {
-		f.Step = n
-		f.Call = FormatCall(tr.Steps[n-1].Call, tr.Steps[n-1].Args)
-	}
-	return f
-}
-
 // NewLearner returns the judge's client of the learner's program, which
 // reads requests from w and answers on r.
 func NewLearner(w io.Writer, r io.Reader) *Learner {
