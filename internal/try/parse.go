@@ -198,7 +198,12 @@ func Parse(s string, a API) (harness.Trace, error) {
 			want = a.calls[name]
 		}
 		if len(want) > 0 && !slices.Contains(want, len(args)) {
-			return fail(start, "try.err_arity", "Call", name, "Want", arities(want), "Got", len(args))
+			// One number wanted takes its own plural form; "1 | 2" the plural.
+			count := 2
+			if len(want) == 1 {
+				count = want[0]
+			}
+			return fail(start, "try.err_arity", "Call", name, "Want", arities(want), "Got", len(args), "Count", count)
 		}
 		if first {
 			tr.New = args

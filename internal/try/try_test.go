@@ -48,7 +48,7 @@ func TestParseErrors(t *testing.T) {
 		{"", 1, "a trace starts with New"},
 		{"Allow(3)", 1, "a trace starts with New"},
 		{"New(3, 5) Fail(0)", 11, "there is no call Fail in this exercise; the calls are: Allow, Failure, Success"},
-		{"New(3, 5) Allow()", 11, "Allow takes 1 arguments, not 0"},
+		{"New(3, 5) Allow()", 11, "Allow takes 1 argument, not 0"},
 		{"New(3)", 1, "New takes 2 arguments, not 1"},
 		{"New(3, x)", 8, "expected 0-9"},
 		{"New(3, 5) Allow(1", 18, "expected , )"},
