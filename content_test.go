@@ -31,10 +31,10 @@ func loadCourse(t *testing.T) *course.Course {
 	return c
 }
 
-// TestCourseHasTheSpecExercises pins the course's promised exercises (ids,
+// TestCourseHasThePromisedExercises pins the course's promised exercises (ids,
 // which are package and folder names in every workspace, and points), and
 // the order of the lessons: part 1 before part 2.
-func TestCourseHasTheSpecExercises(t *testing.T) {
+func TestCourseHasThePromisedExercises(t *testing.T) {
 	c := loadCourse(t)
 	points := map[string]int{}
 	var ids []string

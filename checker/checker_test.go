@@ -101,7 +101,7 @@ func waitGT(t testing.TB) string {
 // lateFailureReopens is a wrong breaker that only the random traces catch:
 // a Failure reported while open, once the wait is over, is taken for a
 // failed probe and restarts the wait - as if the probe had been let
-// through. The spec says: open -> nothing.
+// through. The task says: open -> nothing.
 func lateFailureReopens(t testing.TB) string {
 	return edit(t, breaker, "\tcase \"closed\":\n\t\tb.failures++", `	case "open":
 		if now-b.openedAt >= b.wait {

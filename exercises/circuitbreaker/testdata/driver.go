@@ -64,7 +64,7 @@ func random(r *rand.Rand) harness.Trace {
 		t := float64(now)
 		switch k := r.IntN(10); {
 		case k < 1:
-			// A stray report without asking first: calls the spec says
+			// A stray report without asking first: calls the task says
 			// change nothing in some states must really change nothing.
 			if r.IntN(2) == 0 {
 				tr.Steps = append(tr.Steps, harness.Step{Call: "Success"})
