@@ -279,7 +279,7 @@ func neverReady(res *Result) bool {
 // dir: directly when a kit of exs is at hand (see direct.go), else, or if
 // the kit proves broken, with the go command.
 func (c *Checker) buildLearner(ctx context.Context, dir string, mod map[string][]byte, exs []*course.Exercise, todo []int) (string, *Problem, error) {
-	if k, err := c.kitFor(ctx, exs); err == nil {
+	if k, err := c.kitFor(ctx, exs); err == nil && !c.noDirect {
 		own := map[string][]byte{}
 		for name, data := range mod {
 			if strings.HasPrefix(name, "internal/run/") || !strings.Contains(name, "/") || isExerciseFile(name, exs, todo) {

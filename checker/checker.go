@@ -83,6 +83,9 @@ type Checker struct {
 	// noDefences turns off the static checks, the resource limits and the
 	// process group, so a benchmark can measure what they cost. Tests only.
 	noDefences bool
+	// noDirect makes the go command build every learner's program, so
+	// that a test can hold the direct build to it. Tests only.
+	noDirect bool
 }
 
 // source is one learner file.
