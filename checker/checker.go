@@ -671,8 +671,10 @@ func (c *capped) String() string { return c.buf.String() }
 func (c *capped) Tail() string { return string(c.tail[max(0, len(c.tail)-tailSize):]) }
 
 // Warm builds every exercise's judge, and the kit of all of them (see
-// direct.go), so that the learner's first check finds the standard
-// library, the harness and the support packages compiled.
+// direct.go), so that the first check finds the standard library, the
+// harness and the support packages compiled. A check in this process of
+// any of the exercises uses that kit; another process finds them in the
+// build cache and makes its own kit quickly.
 func (c *Checker) Warm(ctx context.Context, exercises []*course.Exercise) error {
 	for _, ex := range exercises {
 		if _, err := c.judge(ctx, ex); err != nil {
