@@ -57,15 +57,26 @@ func TestPlanStagesAndLimits(t *testing.T) {
 // Cancelling a plan ends its programs and what they started.
 func TestPlanEndsWhenCancelled(t *testing.T) {
 	dir := t.TempDir()
-	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	_, err := RunPlan(ctx, Policy{}, Plan{Dir: dir, Stages: [][]Step{{sh(t, "sleep 60 & echo $! > child; wait")}}})
-	if err == nil {
-		t.Fatal("a cancelled plan reports no error")
+	ended := make(chan error, 1)
+	go func() {
+		_, err := RunPlan(ctx, Policy{}, Plan{Dir: dir, Stages: [][]Step{{sh(t, "sleep 60 & echo $! > child.tmp; mv child.tmp child; wait")}}})
+		ended <- err
+	}()
+	var data []byte
+	for start := time.Now(); ; time.Sleep(10 * time.Millisecond) {
+		var err error
+		if data, err = os.ReadFile(filepath.Join(dir, "child")); err == nil {
+			break
+		}
+		if time.Since(start) > time.Minute {
+			t.Fatal("the plan's program never started")
+		}
 	}
-	data, err := os.ReadFile(filepath.Join(dir, "child"))
-	if err != nil {
-		t.Fatal(err)
+	cancel()
+	if err := <-ended; err == nil {
+		t.Fatal("a cancelled plan reports no error")
 	}
 	child, err := strconv.Atoi(strings.TrimSpace(string(data)))
 	if err != nil {
@@ -81,19 +92,25 @@ func TestPlanEndsWhenCancelled(t *testing.T) {
 	}
 }
 
-// Parallel bounds the programs of a stage that run at once: two that
-// need the same folder to themselves both succeed only one at a time.
+// Parallel bounds the programs of a stage that run at once: with one at a
+// time, two that take the same lock never meet; with two, two that wait
+// for each other both get through.
 func TestPlanParallel(t *testing.T) {
-	step := sh(t, "mkdir lock || exit 1; sleep 0.3; rmdir lock")
-	for _, n := range []int{1, 2} {
-		done, err := RunPlan(context.Background(), Policy{}, Plan{Dir: t.TempDir(), Parallel: n, Stages: [][]Step{{step, step}}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		both := done[0][0].OK && done[0][1].OK
-		if both != (n == 1) {
-			t.Errorf("Parallel %d: both succeeded %v", n, both)
-		}
+	lock := sh(t, "mkdir lock || exit 1; sleep 0.2; rmdir lock")
+	done, err := RunPlan(context.Background(), Policy{}, Plan{Dir: t.TempDir(), Parallel: 1, Stages: [][]Step{{lock, lock}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !done[0][0].OK || !done[0][1].OK {
+		t.Errorf("one at a time, and still they met: %+v", done[0])
+	}
+	meet := sh(t, "touch $$.up; i=0; while [ $(ls | grep -c '[.]up$') -lt 2 ]; do sleep 0.05; i=$((i+1)); [ $i -gt 600 ] && exit 1; done; exit 0")
+	done, err = RunPlan(context.Background(), Policy{}, Plan{Dir: t.TempDir(), Parallel: 2, Stages: [][]Step{{meet, meet}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !done[0][0].OK || !done[0][1].OK {
+		t.Errorf("two at a time, and they never ran together: %+v", done[0])
 	}
 }
 
