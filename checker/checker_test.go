@@ -727,42 +727,17 @@ func benchmarkCheck(b *testing.B, ck *checker.Checker) {
 	}
 }
 
-// baselineTest is a tiny test of the circuit breaker: the seed's trace.
-const baselineTest = `package circuitbreaker
-
-import "testing"
-
-func TestSeedTrace(t *testing.T) {
-	b := New(3, 5)
-	b.Failure(0)
-	b.Failure(1)
-	b.Success()
-	b.Failure(2)
-	b.Failure(3)
-	b.Failure(4)
-	if b.Allow(8) || !b.Allow(9) || b.Allow(9) {
-		t.Fatal("wrong")
-	}
-	b.Failure(9)
-	if b.Allow(13) || !b.Allow(14) {
-		t.Fatal("wrong")
-	}
-	b.Success()
-	if b.State() != "closed" {
-		t.Fatal(b.State())
-	}
-}
-`
-
 // BenchmarkGoTestBaseline times a bare go test -count=1 of the same
 // reference with a tiny test after an edit: the baseline a warm check is measured against.
 func BenchmarkGoTestBaseline(b *testing.B) {
 	ex := exercise(b, "circuitbreaker")
 	files, err := ex.Solution()
 	require.NoError(b, err)
+	test, err := os.ReadFile(filepath.Join("testdata", "baseline", "circuitbreaker_test.go"))
+	require.NoError(b, err)
 	dir := folder(b, map[string]string{
 		"go.mod":                 "module example.com/baseline\n\ngo 1.22\n",
-		"circuitbreaker_test.go": baselineTest,
+		"circuitbreaker_test.go": string(test),
 	})
 	name := filepath.Join(dir, "circuitbreaker.go")
 	env := append(os.Environ(), "GOPROXY=off", "GOTOOLCHAIN=local", "GOWORK=off", "CGO_ENABLED=0")

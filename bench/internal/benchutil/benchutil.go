@@ -20,33 +20,9 @@ import (
 // a failure of kurs, not a slow sample.
 const Patience = 60 * time.Second
 
-// baselineTest is the tiny test of the baseline module: the seed's trace,
-// as in the checker's benchmark.
-const baselineTest = `package circuitbreaker
-
-import "testing"
-
-func TestSeedTrace(t *testing.T) {
-	b := New(3, 5)
-	b.Failure(0)
-	b.Failure(1)
-	b.Success()
-	b.Failure(2)
-	b.Failure(3)
-	b.Failure(4)
-	if b.Allow(8) || !b.Allow(9) || b.Allow(9) {
-		t.Fatal("wrong")
-	}
-	b.Failure(9)
-	if b.Allow(13) || !b.Allow(14) {
-		t.Fatal("wrong")
-	}
-	b.Success()
-	if b.State() != "closed" {
-		t.Fatal(b.State())
-	}
-}
-`
+// baselineTest is the tiny test of the baseline module, shared with the
+// checker's benchmark; the benchmarks run from the repository's root.
+const baselineTest = "checker/testdata/baseline/circuitbreaker_test.go"
 
 // Setup is a temporary folder with what a benchmark of saves works on:
 // kurs, built from the repository; a workspace of it (English, not warmed
@@ -105,9 +81,13 @@ func (s *Setup) make() error {
 	if err := os.Mkdir(s.baseline, 0o755); err != nil {
 		return err
 	}
+	test, err := os.ReadFile(baselineTest)
+	if err != nil {
+		return err
+	}
 	for name, data := range map[string]string{
 		"go.mod":                 "module example.com/baseline\n\ngo 1.22\n",
-		"circuitbreaker_test.go": baselineTest,
+		"circuitbreaker_test.go": string(test),
 		"circuitbreaker.go":      string(s.Solution),
 	} {
 		if err := os.WriteFile(filepath.Join(s.baseline, name), []byte(data), 0o644); err != nil {
