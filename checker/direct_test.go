@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -163,4 +164,52 @@ func TestDirectBuildAgreesWithGoBuild(t *testing.T) {
 				"%s/%s: the tests' results differ", round[i], exs[i].ID)
 		}
 	}
+}
+
+// Kits unused for a week go, and so do the leftovers of a kit being made or
+// dropped when kurs was killed; the kit in use and recent ones stay.
+func TestTrimKits(t *testing.T) {
+	root := t.TempDir()
+	old := time.Now().Add(-8 * 24 * time.Hour)
+	mk := func(name string, withJSON bool, mod time.Time) string {
+		dir := filepath.Join(root, name)
+		require.NoError(t, os.Mkdir(dir, 0o755))
+		if withJSON {
+			require.NoError(t, os.WriteFile(filepath.Join(dir, "kit.json"), []byte("{}"), 0o644))
+			require.NoError(t, os.Chtimes(filepath.Join(dir, "kit.json"), mod, mod))
+		}
+		require.NoError(t, os.Chtimes(dir, mod, mod))
+		return dir
+	}
+	keep := mk("4-keep", true, old)
+	mk("4-stale", true, old)
+	recent := mk("4-recent", true, time.Now())
+	mk(".new-123", false, old)
+	mk("4-x.gone-abc", false, old)
+	newer := mk(".new-456", false, time.Now())
+	trimKits(root, keep)
+	var left []string
+	entries, err := os.ReadDir(root)
+	require.NoError(t, err)
+	for _, e := range entries {
+		left = append(left, filepath.Join(root, e.Name()))
+	}
+	assert.ElementsMatch(t, []string{keep, recent, newer}, left)
+}
+
+// A dropped kit is gone from disk and no longer handed out.
+func TestDropKit(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "4-k")
+	require.NoError(t, os.Mkdir(dir, 0o755))
+	k := &kit{dir: dir}
+	e := &kitEntry{kit: k, done: true}
+	kitMu.Lock()
+	kitList = append(kitList, e)
+	kitMu.Unlock()
+	dropKit(k)
+	_, err := os.Stat(dir)
+	assert.True(t, errors.Is(err, os.ErrNotExist))
+	kitMu.Lock()
+	defer kitMu.Unlock()
+	assert.NotContains(t, kitList, e)
 }
