@@ -136,6 +136,7 @@ type Exercise struct {
 	// exercises is the course's exercises/ folder, for shared support
 	// packages.
 	exercises fs.FS
+	misc      *misconceptions
 }
 
 // exerciseMeta is the strict form of exercise.json; docs/schema/
@@ -424,7 +425,7 @@ func loadExercise(fsys fs.FS, dir string) (*Exercise, []error) {
 	}
 	e := &Exercise{ID: m.ID, Points: m.Points, Title: m.Title, Imports: m.Imports, Support: m.Support,
 		Concurrent: m.Concurrent, kind: m.Kind, answers: m.Answers,
-		fsys: sub(fsys, root), exercises: sub(fsys, "exercises")}
+		fsys: sub(fsys, root), exercises: sub(fsys, "exercises"), misc: &misconceptions{}}
 	if err := e.validID(fsys, file, dir); err != nil {
 		return nil, []error{err}
 	}
