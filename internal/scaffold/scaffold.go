@@ -172,6 +172,7 @@ func exerciseFiles(id string, kind course.Kind, t texts) ([]File, error) {
 				File{path.Join(dir, "skeleton", lang, id+".go"), render("skeleton.go", lang, map[string]string{"ID": id, "Doc": t["skeleton_doc"][lang]})},
 			)
 		}
+		files = append(files, misconceptionFiles(dir, id, data, t)...)
 		files = append(files,
 			File{path.Join(dir, "solution", id+".go"), solution},
 			File{path.Join(dir, "testdata", "suite.json"), suite},
