@@ -201,6 +201,7 @@ func Main(ctx context.Context, args []string, io IO) int {
 		}
 	}
 	if v == nil {
+		e.settleLang()
 		return e.exit(e.usageErr("error.unknown_verb", "Verb", name))
 	}
 	e.verb = name
@@ -217,6 +218,9 @@ func Main(ctx context.Context, args []string, io IO) int {
 	}
 	fs.SetOutput(discard{})
 	pos, err := parse(fs, rest[1:])
+	// Every message, a usage error in the first line included, speaks the
+	// workspace's language: settle it before the verb can complain.
+	e.settleLang()
 	if err != nil {
 		return e.exit(errors.Join(e.usageErr("error.flag", "Err", flagError(e.p, err, rest[1:])),
 			e.usageErr("error.see_help", "Verb", name)))
