@@ -26,6 +26,58 @@ const (
 	ansiReset = "\x1b[0m"
 )
 
+// Style marks as strings, for the renderers below.
+const (
+	markBad = string(textsafe.MarkBad)
+	markDim = string(textsafe.MarkDim)
+	markEnd = string(textsafe.MarkEnd)
+)
+
+// Paint replaces the style marks in s, which the renderers write after
+// the learner's text in it was neutralised, with ANSI escapes when color
+// is set, and drops them otherwise. Styling never outlives its line, so a
+// cut or indented text cannot leave a terminal coloured.
+func Paint(s string, color bool) string {
+	if !strings.ContainsFunc(s, isMark) {
+		return s
+	}
+	var b strings.Builder
+	open := false
+	for _, r := range s {
+		switch {
+		case r == textsafe.MarkBad || r == textsafe.MarkDim:
+			if color {
+				if open {
+					b.WriteString(ansiReset)
+				}
+				b.WriteString(map[rune]string{textsafe.MarkBad: ansiBad, textsafe.MarkDim: ansiDim}[r])
+			}
+			open = true
+		case r == textsafe.MarkEnd:
+			if color && open {
+				b.WriteString(ansiReset)
+			}
+			open = false
+		case r == '\n' && open:
+			if color {
+				b.WriteString(ansiReset)
+			}
+			open = false
+			b.WriteRune(r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	if color && open {
+		b.WriteString(ansiReset)
+	}
+	return b.String()
+}
+
+func isMark(r rune) bool {
+	return r == textsafe.MarkBad || r == textsafe.MarkDim || r == textsafe.MarkEnd
+}
+
 // WriteText writes the results for people, as kurs check shows them: each
 // exercise's verdict and, for one that fails, what to look at.
 func WriteText(w io.Writer, p *i18n.Printer, graded []Graded, opt TextOptions) error {
@@ -38,7 +90,7 @@ func WriteText(w io.Writer, p *i18n.Printer, graded []Graded, opt TextOptions) e
 		if e.Status == checker.Pass {
 			passed++
 		}
-		b.WriteString(e.Text(p, opt))
+		b.WriteString(e.marked(p, opt))
 		if c := Concurrency(p, g.Result); c != "" {
 			b.WriteString("  " + c + "\n")
 		}
@@ -46,12 +98,17 @@ func WriteText(w io.Writer, p *i18n.Printer, graded []Graded, opt TextOptions) e
 	if len(graded) > 1 {
 		fmt.Fprintf(&b, "\n%s\n", p.T("result.total", "Passed", passed, "Total", len(graded), "Score", score, "Max", maxScore))
 	}
-	_, err := io.WriteString(w, b.String())
+	_, err := io.WriteString(w, Paint(b.String(), opt.Color))
 	return err
 }
 
 // Text renders the explanation as kurs check shows it.
 func (e *Explanation) Text(p *i18n.Printer, opt TextOptions) string {
+	return Paint(e.marked(p, opt), opt.Color)
+}
+
+// marked is Text with style marks where Text styles.
+func (e *Explanation) marked(p *i18n.Printer, opt TextOptions) string {
 	var b strings.Builder
 	mark := "✗"
 	if e.Status == checker.Pass {
@@ -112,7 +169,9 @@ func (t *TestExplanation) text(p *i18n.Printer, opt TextOptions) string {
 	if t.Trace != nil {
 		b.WriteString(t.Trace.text(p, opt))
 	}
-	return textsafe.Text(p, strings.TrimRight(b.String(), "\n"), textsafe.TestMax)
+	// Every learner-controlled part was neutralised where it entered the
+	// explanation; this bounds the whole and keeps kurs's own marks.
+	return textsafe.Marked(p, strings.TrimRight(b.String(), "\n"), textsafe.TestMax)
 }
 
 // text renders a trace as a table: the step's number, the call and what
@@ -182,10 +241,7 @@ func (tr *Trace) text(p *i18n.Printer, opt TextOptions) string {
 		if i == 0 {
 			s += "   " + p.T("trace.after")
 		}
-		if opt.Color {
-			s = ansiDim + s + ansiReset
-		}
-		b.WriteString(s + "\n")
+		b.WriteString(markDim + s + markEnd + "\n")
 	}
 	return b.String()
 }
@@ -200,7 +256,7 @@ func (tr *Trace) side(r *Row, want, color bool) string {
 			v = c.Want
 		}
 		if color && c.Differs && v != "" {
-			v = ansiBad + v + ansiReset
+			v = markBad + v + markEnd
 		}
 		return v
 	}
@@ -235,7 +291,7 @@ func Message(p *i18n.Printer, ex *course.Exercise, res *checker.Result) string {
 	parts := []string{e.Summary}
 	for i := range e.Tests {
 		if t := &e.Tests[i]; t.Status != checker.Pass || e.Quiz {
-			parts = append(parts, t.text(p, TextOptions{}))
+			parts = append(parts, Paint(t.text(p, TextOptions{}), false))
 		}
 	}
 	return strings.Join(parts, "\n")
@@ -244,7 +300,7 @@ func Message(p *i18n.Printer, ex *course.Exercise, res *checker.Result) string {
 // Test explains one test's outcome; for a failed trace it shows the trace
 // up to the first difference. It is the text of ExplainTest.
 func Test(p *i18n.Printer, ex *course.Exercise, res *checker.Result, t *checker.Test) string {
-	return ExplainTest(p, ex, res, t).text(p, TextOptions{})
+	return Paint(ExplainTest(p, ex, res, t).text(p, TextOptions{}), false)
 }
 
 func indent(s, prefix string) string {

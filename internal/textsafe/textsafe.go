@@ -64,13 +64,13 @@ func Line(p *i18n.Printer, s string, limit int) string {
 // other than tab and line feed escaped, without a limit: for text that is
 // bounded already.
 func Escape(s string) string {
-	out, _ := clean(s, len(s)*len(`\u0000`), false)
+	out, _ := clean(s, len(s)*len(`\u0000`), false, false)
 	return out
 }
 
 // EscapeLine is Escape for text that must stay on one line.
 func EscapeLine(s string) string {
-	out, _ := clean(s, len(s)*len(`\u0000`), true)
+	out, _ := clean(s, len(s)*len(`\u0000`), true, false)
 	return out
 }
 
@@ -100,14 +100,37 @@ func Cut(p *i18n.Printer, n int) string {
 }
 
 func bounded(p *i18n.Printer, s string, limit int, line bool) string {
-	out, cut := clean(s, limit, line)
+	out, cut := clean(s, limit, line, false)
 	return out + Cut(p, cut)
 }
 
+// Style marks stand for kurs's own styling in text that also holds
+// learner-controlled parts: a renderer writes them around what should
+// stand out, and the output replaces them with its medium's styling (ANSI
+// escapes on a terminal) or drops them. Every function here escapes them
+// like control characters, so text that passed through textsafe never
+// holds one, and a mark in the final text is always kurs's own.
+const (
+	MarkBad = '\ue000' // a value that differs from the expected one
+	MarkDim = '\ue001' // what the learner need not read first
+	MarkEnd = '\ue002' // the end of the styling a mark began
+)
+
+// Marked is Text for text that kurs wrote with style marks around parts
+// that already passed through textsafe: the marks are kept, everything
+// else is escaped and bounded as Text does.
+func Marked(p *i18n.Printer, s string, limit int) string {
+	out, cut := clean(s, limit, false, true)
+	return out + Cut(p, cut)
+}
+
+// isMark reports whether r is one of the style marks.
+func isMark(r rune) bool { return r >= MarkBad && r <= MarkEnd }
+
 // clean escapes s into at most limit bytes and returns the result and the
 // number of bytes of s that did not fit.
-func clean(s string, limit int, line bool) (string, int) {
-	if len(s) <= limit && safe(s, line) {
+func clean(s string, limit int, line, marks bool) (string, int) {
+	if len(s) <= limit && safe(s, line, marks) {
 		return s, 0
 	}
 	var b strings.Builder
@@ -119,6 +142,8 @@ func clean(s string, limit int, line bool) (string, int) {
 		switch {
 		case r == utf8.RuneError && size == 1:
 			piece = "\uFFFD"
+		case marks && isMark(r):
+			piece = s[i : i+size]
 		case escaped(r, line):
 			piece = escape(r)
 		default:
@@ -134,7 +159,7 @@ func clean(s string, limit int, line bool) (string, int) {
 }
 
 // safe reports whether s is valid UTF-8 without a rune that clean escapes.
-func safe(s string, line bool) bool {
+func safe(s string, line, marks bool) bool {
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c < utf8.RuneSelf {
@@ -145,7 +170,7 @@ func safe(s string, line bool) bool {
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 || escaped(r, line) {
+		if r == utf8.RuneError && size == 1 || escaped(r, line) && !(marks && isMark(r)) {
 			return false
 		}
 		i += size
@@ -161,6 +186,8 @@ func escaped(r rune, line bool) bool {
 	case r < 0x20, r >= 0x7f && r <= 0x9f:
 		return true
 	case r == 0x061c, r == 0x200e, r == 0x200f, r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
+		return true
+	case isMark(r):
 		return true
 	}
 	return false

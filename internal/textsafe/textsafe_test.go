@@ -105,7 +105,7 @@ func check(t *testing.T, p *i18n.Printer, s, out string, limit int, line bool) {
 	if most := max(limit, 0) + len(Cut(p, len(s))); len(out) > most {
 		t.Fatalf("%d bytes, more than %d: %q", len(out), most, out)
 	}
-	if len(s) <= limit && safe(s, line) && out != s {
+	if len(s) <= limit && safe(s, line, false) && out != s {
 		t.Fatalf("safe text changed: %q to %q", s, out)
 	}
 }
@@ -138,5 +138,20 @@ func TestNoteFitsBothLanguages(t *testing.T) {
 				check(t, p, s, Line(p, s, limit), limit, true)
 			}
 		}
+	}
+}
+
+// A learner's text can never carry kurs's style marks: they are escaped
+// like control characters, so a renderer can tell its own marks apart.
+func TestMarksAreEscaped(t *testing.T) {
+	p := i18n.New("en")
+	in := "a" + string(MarkBad) + "b" + string(MarkEnd)
+	for _, out := range []string{Text(p, in, 100), Line(p, in, 100), Escape(in), EscapeLine(in)} {
+		if out != `a\ue000b\ue002` {
+			t.Errorf("got %q, want the marks escaped", out)
+		}
+	}
+	if got := Marked(p, in+"\x1b", 100); got != in+`\x1b` {
+		t.Errorf("Marked = %q, want the marks kept and ESC escaped", got)
 	}
 }
