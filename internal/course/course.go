@@ -442,6 +442,14 @@ func loadExercise(fsys fs.FS, dir string) (*Exercise, []error) {
 		for i := range e.Quiz {
 			e.Suite.Tests = append(e.Suite.Tests, harness.Test{Name: fmt.Sprintf("case%d", i+1), Case: i + 1, Points: 1})
 		}
+		// Each case is worth one point: a quiz's points are its number of
+		// cases, or the maximum would disagree with the sum of its cases
+		// (one of two right would pass as 1 of 1, and fail).
+		if len(e.Quiz) > 0 && e.Points != len(e.Quiz) {
+			errs = append(errs, &Error{File: file, Line: lineOfKey(fsys, file, "points"), Code: ErrQuizPoints,
+				Args: []any{"Points", e.Points, "Cases", len(e.Quiz)},
+				Msg:  fmt.Sprintf("points is %d, but the quiz has %d cases, each worth 1 point", e.Points, len(e.Quiz))})
+		}
 	default:
 		sfile := path.Join(root, "testdata", "suite.json")
 		if err := readStrict(fsys, sfile, &e.Suite); err != nil {

@@ -66,6 +66,7 @@ const (
 	ErrKind        = "kind"         // no or an unknown kind; Args: Got
 	ErrListedTwice = "listed_twice" // two lessons list one exercise; Args: Exercise, Lesson
 	ErrMarkdown    = "markdown"     // a Markdown file not laid out as it must be; Args: What, Got
+	ErrQuizPoints  = "quiz_points"  // a quiz's points differ from its number of cases; Args: Points, Cases
 )
 
 // Decode decodes the JSON document data, the course file name, into v:

@@ -41,6 +41,7 @@ const (
 	QuizCases        Kind = "quiz_cases"        // a quiz without cases
 	QuizAnswers      Kind = "quiz_answers"      // not one answer per case
 	QuizAnswer       Kind = "quiz_answer"       // an answer that is not one of the case's options
+	QuizPoints       Kind = "quiz_points"       // a quiz whose points differ from its number of cases
 	QuizQuestion     Kind = "quiz_question"     // a case without its question in a language
 	QuizOption       Kind = "quiz_option"       // an option without its text in a language
 	QuizWhy          Kind = "quiz_why"          // an option without its explanation in a language
