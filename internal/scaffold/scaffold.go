@@ -146,7 +146,11 @@ func exerciseFiles(id string, kind course.Kind, t texts) ([]File, error) {
 	var files []File
 	if kind == course.KindQuiz {
 		m["imports"] = []string{}
-		m["answers"] = []string{t["answer"][lang0]}
+		answers := []string{t["answer"][lang0]}
+		m["answers"] = answers
+		// A quiz's points are its number of cases, one per answer; the
+		// loader refuses a quiz whose points say otherwise.
+		m["points"] = len(answers)
 		order = append(order, "answers")
 		for _, lang := range course.Languages {
 			files = append(files,
