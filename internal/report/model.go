@@ -268,11 +268,11 @@ func ExplainTest(p *i18n.Printer, ex *course.Exercise, res *checker.Result, t *c
 		given := textsafe.Line(p, f.Given, textsafe.ValueMax)
 		switch why := quizWhy(p, ex, f); {
 		case f.Given == "":
-			te.Headline = p.T("quiz.empty", "Case", f.Case)
+			te.Headline = p.T("quiz.empty", "Case", f.Case, "Options", quizOptions(ex, f.Case))
 		case why != "":
 			te.Headline = p.T("quiz.wrong", "Case", f.Case, "Given", given, "Why", why)
 		default:
-			te.Headline = p.T("quiz.unknown", "Case", f.Case, "Given", given)
+			te.Headline = p.T("quiz.unknown", "Case", f.Case, "Given", given, "Options", quizOptions(ex, f.Case))
 		}
 		return te
 	}
@@ -721,6 +721,30 @@ func quizWhy(p *i18n.Printer, ex *course.Exercise, f *harness.Failure) string {
 				return t.In(p.Lang())
 			}
 		}
+	}
+	return ""
+}
+
+// quizOptions names the option letters of case n of the quiz ex, as the
+// course gives them: "A, B" for a case of two, "A–D" for a run of three
+// or more; "" when the case is not known.
+func quizOptions(ex *course.Exercise, n int) string {
+	if ex == nil {
+		return ""
+	}
+	for _, c := range ex.Quiz {
+		if c.Case != n {
+			continue
+		}
+		letters := c.Letters()
+		run := len(letters) >= 3
+		for i := 1; i < len(letters) && run; i++ {
+			run = len(letters[i]) == 1 && len(letters[i-1]) == 1 && letters[i][0] == letters[i-1][0]+1
+		}
+		if run {
+			return letters[0] + "–" + letters[len(letters)-1]
+		}
+		return strings.Join(letters, ", ")
 	}
 	return ""
 }
