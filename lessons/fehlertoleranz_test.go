@@ -41,14 +41,14 @@ type ftLang struct {
 	gatewayHeader, connectsHeader, quickHeader        []string
 	sequenceHeader                                    []string
 
-	noBreaker, baseline, less string // summary table: "no breaker", "1× (baseline)", "less time"
-	shared, separate          string // split table
-	allHealthy, down          string // gateway table: "all healthy", "reviews down"
-	resilient, brittle        string
-	fallback, errorWord       string
+	noBreaker           string // summary table: "no breaker"
+	shared, separate    string // split table
+	allHealthy, down    string // gateway table: "all healthy", "reviews down"
+	resilient, brittle  string
+	fallback, errorWord string
 
 	// phrases holds sentences whose numbers the tests fill in, in order.
-	tenCallsSentence string // threshold 3 total, no-breaker total, ratio
+	tenCallsSentence string // threshold 3 total, no-breaker total; says "a little under a third"
 	paidSentence     string // calls paying the timeout and refused, as words
 	thresholdOne     string // total time with threshold 1
 	retrySentence    string // backoff spread
@@ -60,7 +60,7 @@ var ftLangs = []ftLang{
 	{
 		code: "de", yes: "ja", no: "nein", decimal: ",",
 		callsHeader:    []string{"Aufruf", "Uhr vorher", "Ergebnis", "Uhr danach", "Zustand danach"},
-		setupHeader:    []string{"Aufbau", "Aufrufe mit vollem Timeout", "sofort abgelehnt", "Gesamtzeit", "gegenüber ohne Breaker"},
+		setupHeader:    []string{"Aufbau", "Aufrufe mit vollem Timeout", "sofort abgelehnt", "Gesamtzeit", "Anteil an der Zeit ohne Breaker"},
 		blipHeader:     []string{"Schwelle", "erfolgreich", "vom Downstream gescheitert", "vom Breaker abgelehnt"},
 		retryHeader:    []string{"Versuch", "naiv: Zeitpunkt", "Backoff: Wartezeit davor", "Backoff: Zeitpunkt"},
 		sharedHeader:   []string{"Anfrage", "Dienst", "`TryAcquire()`", "belegt danach"},
@@ -70,12 +70,12 @@ var ftLangs = []ftLang{
 		connectsHeader: []string{"Ergebnis dieser Lektion", "knüpft an"},
 		quickHeader:    []string{"Muster", "was es tut", "in dieser Lektion nachgerechnet"},
 		sequenceHeader: []string{"Schritt", "erwartet"},
-		noBreaker:      "ohne Breaker", baseline: "1× (Basis)", less: "weniger Zeit",
-		shared: "gemeinsam", separate: "getrennt",
+		noBreaker:      "ohne Breaker",
+		shared:         "gemeinsam", separate: "getrennt",
 		allHealthy: "alle gesund", down: "fällt aus",
 		resilient: "robust", brittle: "spröde",
 		fallback: "Fallback", errorWord: "Fehler",
-		tenCallsSentence: "Mit Schwelle 3 kostet der kaputte Downstream also %s statt %s ms, %s× weniger.",
+		tenCallsSentence: "Mit Schwelle 3 kostet der kaputte Downstream also %s statt %s ms, knapp ein Drittel der Zeit.",
 		paidSentence:     "Nur die ersten %s Aufrufe zahlen den vollen Timeout, die übrigen %s scheitern sofort",
 		thresholdOne:     "Dann zahlt nur noch der erste Aufruf den Timeout, die Gesamtzeit fällt auf %s ms.",
 		retrySentence:    "Mit Backoff verteilen sich dieselben fünf Versuche über %s ms.",
@@ -85,7 +85,7 @@ var ftLangs = []ftLang{
 	{
 		code: "en", yes: "yes", no: "no", decimal: ".",
 		callsHeader:    []string{"Call", "Clock before", "Result", "Clock after", "State after"},
-		setupHeader:    []string{"Setup", "Calls paying the full timeout", "refused at once", "Total time", "compared with no breaker"},
+		setupHeader:    []string{"Setup", "Calls paying the full timeout", "refused at once", "Total time", "share of the time without a breaker"},
 		blipHeader:     []string{"Threshold", "succeeded", "failed by the downstream", "refused by the breaker"},
 		retryHeader:    []string{"Attempt", "naive: time", "backoff: wait before", "backoff: time"},
 		sharedHeader:   []string{"Request", "Service", "`TryAcquire()`", "in use after"},
@@ -95,12 +95,12 @@ var ftLangs = []ftLang{
 		connectsHeader: []string{"This lesson's finding", "What it connects to"},
 		quickHeader:    []string{"Pattern", "what it does", "worked out in this lesson"},
 		sequenceHeader: []string{"Step", "expected"},
-		noBreaker:      "no breaker", baseline: "1× (baseline)", less: "less time",
-		shared: "shared", separate: "separate",
+		noBreaker:      "no breaker",
+		shared:         "shared", separate: "separate",
 		allHealthy: "all healthy", down: "down",
 		resilient: "resilient", brittle: "brittle",
 		fallback: "fallback", errorWord: "error",
-		tenCallsSentence: "With threshold 3 the broken downstream costs %s instead of %s ms, %s× less.",
+		tenCallsSentence: "With threshold 3 the broken downstream costs %s instead of %s ms, a little under a third of the time.",
 		paidSentence:     "Only the first %s calls pay the full timeout; the other %s fail at once",
 		thresholdOne:     "then only the first call pays the timeout, and the total time drops to %s ms.",
 		retrySentence:    "With backoff the same five attempts spread over %s ms.",
@@ -240,6 +240,18 @@ func (lg ftLang) integer(t *testing.T, d *ftDoc, r ftRow, cell string) int {
 	return int(f)
 }
 
+// pct formats part/whole as a whole percentage in lg's notation ("30 %",
+// "30%"); a share that is not whole fails rather than round.
+func (lg ftLang) pct(part, whole int) string {
+	if 100*part%whole != 0 {
+		panic(fmt.Sprintf("%d/%d is no whole percentage", part, whole))
+	}
+	if lg.code == "de" {
+		return fmt.Sprintf("%d %%", 100*part/whole)
+	}
+	return fmt.Sprintf("%d%%", 100*part/whole)
+}
+
 // fmtNum formats f with at most one decimal, in lg's notation.
 func (lg ftLang) fmtNum(f float64) string {
 	s := strconv.FormatFloat(float64(int(f*10+0.5))/10, 'f', -1, 64)
@@ -341,15 +353,13 @@ func TestFehlertoleranzTenCalls(t *testing.T) {
 				require.Equal(t, float64(paid), lg.number(t, d, r, r.cells[1]), r.at(d, "%s: calls paying the timeout", r.cells[0]))
 				require.Equal(t, float64(refused), lg.number(t, d, r, r.cells[2]), r.at(d, "%s: refused at once", r.cells[0]))
 				require.Equal(t, float64(total), lg.number(t, d, r, r.cells[3]), r.at(d, "%s: total time", r.cells[0]))
-				want := lg.fmtNum(float64(base)/float64(total)) + "× " + lg.less
-				if threshold == 0 {
-					want = lg.baseline
-				}
-				require.Equal(t, want, ftClean(r.cells[4]), r.at(d, "%s: ratio against no breaker", r.cells[0]))
+				require.Equal(t, lg.pct(total, base), ftClean(r.cells[4]), r.at(d, "%s: share of the time without a breaker", r.cells[0]))
 			}
 
 			results, three, _ := ftBreakerRun(3)
-			ftPhrase(t, d, lg.tenCallsSentence, strconv.Itoa(three), strconv.Itoa(base), lg.fmtNum(float64(base)/float64(three)))
+			// "a little under a third": between a quarter and a third.
+			require.True(t, 4*three > base && 3*three < base, "threshold 3 takes %d of %d ms: no longer a little under a third", three, base)
+			ftPhrase(t, d, lg.tenCallsSentence, strconv.Itoa(three), strconv.Itoa(base))
 			paid := 0
 			for _, res := range results {
 				if res.Ran {
@@ -592,7 +602,6 @@ func TestFehlertoleranzSummaries(t *testing.T) {
 	}
 	naive := sim.Retry(&sim.Clock{}, 5, sim.NoDelay)
 	spread := sim.Retry(&sim.Clock{}, 5, sim.Exponential(50))
-	ratio := float64(base) / float64(three)
 	// With reviews down, the resilient gateway keeps the answers that
 	// succeeded and adds the fallback; the brittle one loses every part.
 	ok := func() (string, error) { return "x", nil }
@@ -608,7 +617,7 @@ func TestFehlertoleranzSummaries(t *testing.T) {
 	for _, lg := range ftLangs {
 		t.Run(lg.code, func(t *testing.T) {
 			d := ftLoad(t, lg.code)
-			ratioText := lg.fmtNum(ratio) + "×"
+			ratioText := lg.pct(three, base)
 			burst := map[string]string{
 				"de": fmt.Sprintf("%d ms gegen %d ms für dieselben %d Versuche", naive[4]-naive[0], spread[4]-spread[0], len(spread)),
 				"en": fmt.Sprintf("%d ms against %d ms for the same %d attempts", naive[4]-naive[0], spread[4]-spread[0], len(spread)),
@@ -620,13 +629,13 @@ func TestFehlertoleranzSummaries(t *testing.T) {
 
 			quick := map[string][]string{
 				"de": {
-					fmt.Sprintf("%s weniger verschwendete Zeit; %d von %d Aufrufen scheitern sofort", ratioText, refused, len(results)),
+					fmt.Sprintf("nur %s so viel verschwendete Zeit; %d von %d Aufrufen scheitern sofort", ratioText, refused, len(results)),
 					fmt.Sprintf("%d ms Spanne statt %d ms für dieselben %d Versuche", spread[4]-spread[0], naive[4]-naive[0], len(spread)),
 					"gemeinsamer Pool: checkout blockiert; getrennte Pools: checkout bekommt seine Verbindung",
 					fmt.Sprintf("robust: %d gelungene Ergebnisse plus Fallback; spröde: alle %d verloren", kept, lost),
 				},
 				"en": {
-					fmt.Sprintf("%s less time wasted; %d of %d calls fail at once", ratioText, refused, len(results)),
+					fmt.Sprintf("only %s as much time wasted; %d of %d calls fail at once", ratioText, refused, len(results)),
 					fmt.Sprintf("%d ms spread instead of %d ms for the same %d attempts", spread[4]-spread[0], naive[4]-naive[0], len(spread)),
 					"shared pool: checkout blocked; separate pools: checkout gets its connection",
 					fmt.Sprintf("resilient: %d successful results plus the fallback; brittle: all %d lost", kept, lost),
