@@ -215,7 +215,7 @@ func (lg lbLang) wait(x float64) string {
 	case x < 100:
 		return lg.num(x, 1)
 	}
-	return lg.num(x, 0)
+	return lg.integer(int(math.Round(x)))
 }
 
 func (lg lbLang) num(x float64, decimals int) string {
