@@ -136,9 +136,9 @@ var r1Langs = []r1Lang{
 			"3 Retries sofort, mit Budget", "3 Retries mit Backoff, Full Jitter und Budget",
 		},
 		sections: []string{
-			"## Worum es geht", "## Von JS/TS her gedacht", "## Konzept",
+			"## Worum es geht", "## Konzept",
 			"### Schritt 1:", "### Schritt 2:", "### Schritt 3:",
-			"## Stolperfallen", "## Übungen", "### Übung 1:", "### Übung 2:", "### Übung 3:",
+			"## Von JS/TS her gedacht", "## Stolperfallen", "## Übungen", "### Übung 1:", "### Übung 2:", "### Übung 3:",
 			"## Merksatz", "## Prüfstein", "## Quelle",
 		},
 		backoffExample: []string{"Aufruf", "Ergebnis", "`Attempt()` danach"},
@@ -201,9 +201,9 @@ var r1Langs = []r1Lang{
 			"3 immediate retries, with a budget", "3 retries with backoff, full jitter and a budget",
 		},
 		sections: []string{
-			"## What this is about", "## Coming from JS/TS", "## Concept",
+			"## What this is about", "## Concept",
 			"### Step 1:", "### Step 2:", "### Step 3:",
-			"## Pitfalls", "## Exercises", "### Exercise 1:", "### Exercise 2:", "### Exercise 3:",
+			"## Coming from JS/TS", "## Pitfalls", "## Exercises", "### Exercise 1:", "### Exercise 2:", "### Exercise 3:",
 			"## Key takeaway", "## Checkpoint", "## Source",
 		},
 		backoffExample: []string{"Call", "Result", "`Attempt()` afterwards"},
