@@ -93,7 +93,7 @@ func rendered(t *testing.T, r grade.Result) string {
 	require.NoError(t, report.Gradescope(&b, p, r.Graded, run))
 	require.NoError(t, report.GitHub(&b, p, r.Graded, "ws"))
 	require.NoError(t, report.GitHubSummary(&b, p, r.Graded, run))
-	require.NoError(t, report.Text(&b, p, r.Graded, true))
+	require.NoError(t, report.WriteText(&b, p, r.Graded, report.TextOptions{Verbose: true}))
 	require.NoError(t, report.CSV(&b, ids, []report.Submission{r.Submission}))
 	return durations.ReplaceAllString(b.String(), "")
 }

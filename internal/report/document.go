@@ -2,7 +2,6 @@ package report
 
 import (
 	"encoding/json"
-	"fmt"
 	"io"
 	"strings"
 	"time"
@@ -149,104 +148,14 @@ func JSON(w io.Writer, doc any) error {
 	return enc.Encode(doc)
 }
 
-// Text writes the results for people: each exercise's verdict, and for the
-// ones that fail, what to look at.
-func Text(w io.Writer, p *i18n.Printer, graded []Graded, verbose bool) error {
-	var b strings.Builder
-	score, maxScore, passed := 0, 0, 0
-	for _, g := range graded {
-		res := g.Result
-		score += res.Score
-		maxScore += res.MaxScore
-		mark := "✗"
-		if res.Status == checker.Pass {
-			mark, passed = "✓", passed+1
-		}
-		fmt.Fprintf(&b, "%s %s — %s  (%s)\n", mark, res.Exercise, g.Exercise.Title.In(p.Lang()),
-			p.T("result.points", "Score", res.Score, "Max", res.MaxScore))
-		switch res.Status {
-		case checker.Error:
-			b.WriteString(indent(textsafe.Text(p, Problem(p, res.Problem), textsafe.MessageMax), "  ") + "\n")
-		case checker.Fail:
-			b.WriteString("  " + Summary(p, res) + "\n")
-			first := res.FirstFailure()
-			var others []string
-			for i := range res.Tests {
-				t := &res.Tests[i]
-				switch {
-				case t == first || t.Note != nil || verbose && t.Status != checker.Pass:
-					fmt.Fprintf(&b, "  %s %s\n%s\n", p.T("test.name"), t.Name, indent(textsafe.Text(p, Test(p, g.Exercise, res, t), textsafe.TestMax), "    "))
-				case t.Status != checker.Pass:
-					others = append(others, t.Name)
-				}
-			}
-			if len(others) > 0 {
-				fmt.Fprintf(&b, "  %s\n%s\n", p.T("test.also_fails", "Count", len(others)), indent(wrap(strings.Join(others, ", "), 72), "    "))
-			}
-			if res.Output != "" {
-				b.WriteString("  " + p.T("output.printed") + "\n" + indent(textsafe.Text(p, res.Output, textsafe.OutputMax), "  | ") + "\n")
-				if res.Truncated {
-					b.WriteString("  " + p.T("output.truncated") + "\n")
-				}
-			}
-			b.WriteString("  " + p.T("result.next", "Exercise", res.Exercise) + "\n")
-		case checker.Pass:
-			for i := range res.Tests {
-				if t := &res.Tests[i]; t.Note != nil {
-					fmt.Fprintf(&b, "%s\n", indent(textsafe.Text(p, Test(p, g.Exercise, res, t), textsafe.TestMax), "  "))
-				}
-			}
-		}
-	}
-	if len(graded) > 1 {
-		fmt.Fprintf(&b, "\n%s\n", p.T("result.total", "Passed", passed, "Total", len(graded), "Score", score, "Max", maxScore))
-	}
-	_, err := io.WriteString(w, b.String())
-	return err
-}
-
 // explain returns what a student reads about one exercise where a grading
-// platform shows one text per exercise (Gradescope): the message, the
-// other failing tests, and what the code printed.
+// platform shows one text per exercise (Gradescope): the explanation that
+// kurs check shows, without colour.
 func explain(p *i18n.Printer, g Graded) string {
-	res := g.Result
-	var b strings.Builder
-	b.WriteString(textsafe.Text(p, Message(p, g.Exercise, res), textsafe.TestMax))
-	if res.Status == checker.Fail {
-		first := res.FirstFailure()
-		var others []string
-		for i := range res.Tests {
-			if t := &res.Tests[i]; t.Status != checker.Pass && t != first {
-				others = append(others, t.Name)
-			}
-		}
-		if len(others) > 0 {
-			b.WriteString("\n\n" + p.T("test.also_fails", "Count", len(others)) + "\n" + indent(wrap(strings.Join(others, ", "), 72), "  "))
-		}
+	e := Explain(p, g.Exercise, g.Result, Options{})
+	s := strings.TrimRight(e.Text(p, TextOptions{}), "\n")
+	if c := Concurrency(p, g.Result); c != "" {
+		s += "\n  " + c
 	}
-	if res.Status != checker.Pass && res.Output != "" {
-		b.WriteString("\n\n" + p.T("output.printed") + "\n" + indent(textsafe.Text(p, res.Output, textsafe.OutputMax), "| "))
-		if res.Truncated {
-			b.WriteString("\n" + p.T("output.truncated"))
-		}
-	}
-	return b.String()
-}
-
-// wrap breaks s into lines of at most width runes at spaces.
-func wrap(s string, width int) string {
-	var b strings.Builder
-	n := 0
-	for i, w := range strings.Fields(s) {
-		if i > 0 && n+1+len([]rune(w)) > width {
-			b.WriteString("\n")
-			n = 0
-		} else if i > 0 {
-			b.WriteString(" ")
-			n++
-		}
-		b.WriteString(w)
-		n += len([]rune(w))
-	}
-	return b.String()
+	return s
 }

@@ -102,7 +102,7 @@ func batchCSV(w io.Writer, _ *i18n.Printer, b *Batch, _ []*course.Exercise) erro
 
 // singleText writes what kurs check shows, and the seed that repeats it.
 func singleText(w io.Writer, p *i18n.Printer, graded []Graded, run Run) error {
-	if err := Text(w, p, graded, run.Verbose); err != nil {
+	if err := WriteText(w, p, graded, TextOptions{Verbose: run.Verbose}); err != nil {
 		return err
 	}
 	return seedLine(w, p, run.Seed)

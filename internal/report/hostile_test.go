@@ -103,7 +103,7 @@ func TestHostileText(t *testing.T) {
 	for _, lang := range i18n.Languages {
 		graded := hostile(t)
 		var b bytes.Buffer
-		require.NoError(t, report.Text(&b, i18n.New(lang), graded, true))
+		require.NoError(t, report.WriteText(&b, i18n.New(lang), graded, report.TextOptions{Verbose: true}))
 		logSize(t, lang, "text -v", b.Len())
 		noControls(t, "text", b.String(), "\n\t")
 		assert.Less(t, b.Len(), 1<<20, "text")
