@@ -450,7 +450,7 @@ func (s *Server) exerciseData(p *i18n.Printer, ex *course.Exercise) (*exerciseDa
 	}
 	d.Result = s.resultView(p, ex)
 	if try.Supported(ex) {
-		d.Try = &tryView{Trace: try.Example(ex)}
+		d.Try = &tryView{Trace: try.Example(ex), Example: try.ShortExample(ex)}
 	}
 	d.Next = s.link(p, s.nextExercise(ex))
 	return d, nil

@@ -22,6 +22,9 @@ import (
 // of it.
 type tryView struct {
 	Trace string
+	// Example is the start of the exercise's own first trace, for the
+	// sentence that says how a trace is written.
+	Example string
 	// Tried reports that the trace was sent: one of the fields below says
 	// what came of it.
 	Tried bool
@@ -92,7 +95,7 @@ func (s *Server) tryTrace(w http.ResponseWriter, r *http.Request) {
 // tryView parses and runs a trace and returns the panel that shows what
 // came of it.
 func (s *Server) tryView(ctx context.Context, p *i18n.Printer, ex *course.Exercise, text string) (*tryView, error) {
-	v := &tryView{Trace: text, Tried: true}
+	v := &tryView{Trace: text, Tried: true, Example: try.ShortExample(ex)}
 	tr, err := try.Parse(text, try.APIOf(ex))
 	var se *try.SyntaxError
 	if errors.As(err, &se) {

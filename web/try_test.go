@@ -48,8 +48,14 @@ func TestTryPanel(t *testing.T) {
 	assert.Contains(t, page, `<h2 id="s8">Try a trace</h2>`)
 	assert.Contains(t, page, `action="/exercise/circuitbreaker/try"`)
 	assert.Regexp(t, `name="trace" value="New\(3, 5\) Failure\(0\) Failure\(1\) Success\(\) Failure\(2\)[^"]*"`, page)
+	assert.Contains(t, page, "for example New(3, 5) Failure(0) Failure(1).")
 	_, page = ts.get(t, "/exercise/circuitbreaker?lang=de")
 	assert.Contains(t, page, `<h2 id="s8">Spur ausprobieren</h2>`)
+	// Each exercise's example is a trace of its own calls.
+	_, page = ts.get(t, "/exercise/twochoices")
+	assert.Regexp(t, `name="trace" value="New\([0-9, ]*\) Pick\(`, page)
+	assert.Regexp(t, `for example New\([0-9, ]*\) Pick\(`, page)
+	assert.NotContains(t, page, "Failure(0)")
 	_, page = ts.get(t, "/exercise/bulkheadquiz")
 	assert.NotContains(t, page, "try-form")
 	code, body := ts.post(t, "/exercise/bulkheadquiz/try", url.Values{"trace": {"New()"}})
@@ -73,7 +79,7 @@ func TestTrySyntaxError(t *testing.T) {
 	ts := newTestServer(t)
 	code, body := ts.post(t, "/exercise/circuitbreaker/try", url.Values{"trace": {"New(3, 5) Fail(0)"}})
 	assert.Equal(t, http.StatusUnprocessableEntity, code)
-	assert.Contains(t, body, "The trace has a mistake at column 11: there is no call Fail in this exercise; the calls are: Allow, Failure, Success")
+	assert.Contains(t, body, "The trace has a mistake at column 11: there is no call Fail in this exercise; the calls are: Allow, Failure, State, Success")
 	assert.Contains(t, body, `New(3, 5) <mark>F</mark>ail(0)`, "the mistake is marked where it is")
 	assert.NotContains(t, body, "<table")
 

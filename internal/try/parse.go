@@ -26,6 +26,9 @@ const MaxSteps = 200
 type API struct {
 	calls map[string][]int
 	news  []int
+	// observed names what the driver looks at after every call, e.g.
+	// "State": a trace may ask for it as a call of its own.
+	observed []string
 }
 
 // APIOf learns an exercise's calls from its fixed hidden tests: a trace
@@ -46,7 +49,29 @@ func APIOf(ex *course.Exercise) API {
 	for _, n := range a.calls {
 		slices.Sort(n)
 	}
+	a.observed = observedNames(observeOf(ex))
 	return a
+}
+
+// observedNames returns the names of the calls in an observation such as
+// "State(), now()": State, now.
+func observedNames(observe string) []string {
+	var out []string
+	for part := range strings.SplitSeq(observe, ",") {
+		name, ok := strings.CutSuffix(strings.TrimSpace(part), "()")
+		if ok && name != "" {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// IsObservation reports whether call is one of what the exercise looks at
+// after every call, such as State: a step that changes nothing and shows
+// the state after the step before it.
+func (a API) IsObservation(call string) bool {
+	_, isCall := a.calls[call]
+	return !isCall && slices.Contains(a.observed, call)
 }
 
 // fixedTests returns the exercise's hidden tests that are one written
@@ -67,6 +92,11 @@ func (a API) names() string {
 	for n := range a.calls {
 		out = append(out, n)
 	}
+	for _, n := range a.observed {
+		if !slices.Contains(out, n) {
+			out = append(out, n)
+		}
+	}
 	slices.Sort(out)
 	return strings.Join(out, ", ")
 }
@@ -75,14 +105,21 @@ func (a API) names() string {
 // one of the exercise's first fixed hidden test, whose steps the task's
 // worked example usually walks through. It is empty when the exercise has
 // no such test.
-func Example(ex *course.Exercise) string {
+func Example(ex *course.Exercise) string { return example(ex, MaxSteps) }
+
+// ShortExample returns the start of Example: New and the first two calls,
+// short enough for a sentence that explains how a trace is written.
+func ShortExample(ex *course.Exercise) string { return example(ex, 2) }
+
+// example returns the first fixed test's trace up to its nth call.
+func example(ex *course.Exercise, n int) string {
 	tests := fixedTests(ex)
 	if len(tests) == 0 {
 		return ""
 	}
 	t := tests[0]
 	calls := []string{harness.FormatCall("New", t.New)}
-	for _, s := range t.Steps[:min(len(t.Steps), MaxSteps)] {
+	for _, s := range t.Steps[:min(len(t.Steps), n)] {
 		calls = append(calls, harness.FormatCall(s.Call, s.Args))
 	}
 	return strings.Join(calls, " ")
@@ -152,7 +189,7 @@ func Parse(s string, a API) (harness.Trace, error) {
 			return fail(start, "try.err_new_again")
 		}
 		if !first {
-			if _, ok := a.calls[name]; !ok {
+			if _, ok := a.calls[name]; !ok && !a.IsObservation(name) {
 				return fail(start, "try.err_unknown", "Call", name, "Known", a.names())
 			}
 			if len(tr.Steps) == MaxSteps {
@@ -194,7 +231,10 @@ func Parse(s string, a API) (harness.Trace, error) {
 		}
 		i++ // the ")"
 		want := a.news
-		if !first {
+		switch {
+		case !first && a.IsObservation(name):
+			want = []int{0}
+		case !first:
 			want = a.calls[name]
 		}
 		if len(want) > 0 && !slices.Contains(want, len(args)) {

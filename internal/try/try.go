@@ -140,10 +140,19 @@ func Run(ctx context.Context, ck *checker.Checker, ex *course.Exercise, mine []c
 	if err := ck.Warm(ctx, []*course.Exercise{ex}); err != nil {
 		return nil, err
 	}
+	// Observations typed as calls (State()) are not sent: the programs
+	// observe after every call anyway, and compare shows what they saw.
+	api := APIOf(ex)
+	sent := harness.Trace{New: tr.New}
+	for _, s := range tr.Steps {
+		if !api.IsObservation(s.Call) {
+			sent.Steps = append(sent.Steps, s)
+		}
+	}
 	var runs [2]tried
 	var wg sync.WaitGroup
 	for i, files := range [][]course.File{mine, ref} {
-		wg.Go(func() { runs[i] = runTrace(ctx, ck, ex, files, tr, timeout) })
+		wg.Go(func() { runs[i] = runTrace(ctx, ck, ex, files, sent, timeout) })
 	}
 	wg.Wait()
 	if err := ctx.Err(); err != nil {
@@ -162,7 +171,7 @@ func Run(ctx context.Context, ck *checker.Checker, ex *course.Exercise, mine []c
 		}
 		return &Comparison{First: -1, Problem: r.problem}, nil
 	}
-	return compare(tr, observeOf(ex), runs[0], runs[1]), nil
+	return compare(tr, api.IsObservation, observeOf(ex), runs[0], runs[1]), nil
 }
 
 // tried is what one program did on the trace.
@@ -199,14 +208,26 @@ func runTrace(ctx context.Context, ck *checker.Checker, ex *course.Exercise, fil
 	return t
 }
 
-// compare puts both programs' answers side by side.
-func compare(tr harness.Trace, observe string, mine, ref tried) *Comparison {
+// compare puts both programs' answers side by side. The programs ran tr
+// without its observations (isObs); an observation's row shows what was
+// observed after the call before it.
+func compare(tr harness.Trace, isObs func(string) bool, observe string, mine, ref tried) *Comparison {
 	c := &Comparison{Observe: observe, First: -1}
+	sent := 0 // the steps the programs ran so far
 	for i := 0; i <= len(tr.Steps); i++ {
-		row := Row{Step: i, Call: harness.FormatCall("New", tr.New),
-			Mine: answerAt(mine, i, true), Ref: answerAt(ref, i, false)}
+		row := Row{Step: i, Call: harness.FormatCall("New", tr.New)}
+		obs := false
 		if i > 0 {
-			row.Call = harness.FormatCall(tr.Steps[i-1].Call, tr.Steps[i-1].Args)
+			s := tr.Steps[i-1]
+			row.Call = harness.FormatCall(s.Call, s.Args)
+			obs = isObs(s.Call)
+			if !obs {
+				sent++
+			}
+		}
+		row.Mine, row.Ref = answerAt(mine, sent, true), answerAt(ref, sent, false)
+		if obs {
+			row.Mine, row.Ref = observed(row.Mine), observed(row.Ref)
 		}
 		if row.Mine.none() && row.Ref.none() {
 			break
@@ -236,6 +257,16 @@ func answerAt(t tried, i int, learner bool) Answer {
 		return Answer{Stopped: true}
 	}
 	return Answer{}
+}
+
+// observed is the answer to an observation typed as a call, given the
+// answer of the call before it: its observation and no return value; a
+// program that panicked or stopped there never got to it.
+func observed(before Answer) Answer {
+	if before.Result == nil {
+		return Answer{}
+	}
+	return Answer{Result: &harness.Result{Obs: before.Result.Obs}}
 }
 
 // none reports that the program never got to the step.

@@ -34,6 +34,14 @@ func TestParse(t *testing.T) {
 	assert.Equal(t, "Allow", tr.Steps[1].Call)
 	assert.Equal(t, []float64{6}, tr.Steps[1].Args)
 	assert.Empty(t, tr.Steps[2].Args)
+
+	// What the exercise observes after every call may be asked for too.
+	tr, err = Parse("New(3, 5) Failure(0) State()", api)
+	require.NoError(t, err)
+	require.Len(t, tr.Steps, 2)
+	assert.Equal(t, "State", tr.Steps[1].Call)
+	assert.True(t, api.IsObservation("State"))
+	assert.False(t, api.IsObservation("Allow"))
 }
 
 // Each mistake is named where it is, with a message a learner can act on.
@@ -47,7 +55,7 @@ func TestParseErrors(t *testing.T) {
 	}{
 		{"", 1, "a trace starts with New"},
 		{"Allow(3)", 1, "a trace starts with New"},
-		{"New(3, 5) Fail(0)", 11, "there is no call Fail in this exercise; the calls are: Allow, Failure, Success"},
+		{"New(3, 5) Fail(0)", 11, "there is no call Fail in this exercise; the calls are: Allow, Failure, State, Success"},
 		{"New(3, 5) Allow()", 11, "Allow takes 1 argument, not 0"},
 		{"New(3)", 1, "New takes 2 arguments, not 1"},
 		{"New(3, x)", 8, "expected 0-9"},
@@ -59,6 +67,7 @@ func TestParseErrors(t *testing.T) {
 		{"Nëw(3, 5) Allow", 1, "a trace starts with New"},
 		{"New(3, 5) Allöw(1)", 11, "there is no call Allöw"},
 		{"New(3, 5) Allow(1) Fail", 20, "there is no call Fail"},
+		{"New(3, 5) State(1)", 11, "State takes 0 arguments, not 1"},
 		{"New(3, 5)" + strings.Repeat(" Allow(1)", MaxSteps+1), 10 + 9*MaxSteps + 1, "at most 200 steps"},
 	} {
 		_, err := Parse(tt.trace, api)
@@ -159,6 +168,19 @@ func TestRun(t *testing.T) {
 			{"····", "Allow(3)", `true, State() = "closed"`, `false, State() = "open"`, "✗"},
 		}, texts(c))
 		assert.Equal(t, "The answers first differ at step 3.", c.Summary(en))
+	})
+
+	t.Run("observations typed as calls", func(t *testing.T) {
+		c := run(t, ck, ex, neverOpens, "New(1, 5) State() Failure(0) State() Allow(1)", 0)
+		require.Nil(t, c.Problem)
+		assert.Equal(t, 2, c.First)
+		assert.Equal(t, [][]string{
+			{"", "New(1, 5)", `State() = "closed"`, `State() = "closed"`, ""},
+			{"·", "State()", `State() = "closed"`, `State() = "closed"`, ""},
+			{"··", "Failure(0)", `State() = "closed"`, `State() = "open"`, "✗"},
+			{"···", "State()", `State() = "closed"`, `State() = "open"`, "✗"},
+			{"····", "Allow(1)", `true, State() = "closed"`, `false, State() = "open"`, "✗"},
+		}, texts(c))
 	})
 
 	t.Run("the reference itself", func(t *testing.T) {
