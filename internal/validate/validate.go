@@ -134,6 +134,12 @@ type Report struct {
 	Mutants []MutantSummary
 	// MutantTime is how long the mutants took, all exercises together.
 	MutantTime time.Duration
+	// Warnings are things to improve that do not make the course wrong.
+	Warnings []Problem
+	// Signatures are the misconceptions' signatures.json as they should
+	// be (see validate.SignatureFile); kurs validate --signatures writes
+	// them.
+	Signatures []SignatureFile
 }
 
 // Options tune a validation.
@@ -177,6 +183,9 @@ func Run(ctx context.Context, fsys fs.FS, opts Options) (*Report, error) {
 			return nil, err
 		}
 		v.tables(c, codes, docs, runs)
+		if r.Signatures, err = v.misconceptions(ctx, c, codes); err != nil {
+			return nil, err
+		}
 		if opts.Mutants {
 			if r.Mutants, r.MutantTime, err = v.mutants(ctx, c, codes); err != nil {
 				return nil, err
@@ -187,6 +196,7 @@ func Run(ctx context.Context, fsys fs.FS, opts Options) (*Report, error) {
 	slices.SortStableFunc(v.problems, func(a, b Problem) int {
 		return cmp.Or(cmp.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line))
 	})
+	r.Warnings = v.warnings
 	r.Problems = slices.CompactFunc(v.problems, func(a, b Problem) bool {
 		return a.File == b.File && a.Line == b.Line && a.Kind == b.Kind && slices.Equal(a.Args, b.Args) && a.Detail == b.Detail
 	})
@@ -198,6 +208,7 @@ type validator struct {
 	fsys     fs.FS
 	opts     Options
 	problems []Problem
+	warnings []Problem
 	// broken holds the lessons and exercises ("lessons/x", "exercises/y")
 	// that could not be read, so that nothing is reported twice.
 	broken map[string]bool

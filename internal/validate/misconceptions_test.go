@@ -1,0 +1,127 @@
+package validate
+
+import (
+	"encoding/json"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"strconv"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/kurs-course/kurs/i18n"
+	"github.com/kurs-course/kurs/internal/course"
+	"github.com/kurs-course/kurs/internal/harness"
+	"github.com/kurs-course/kurs/internal/scaffold"
+)
+
+// newCourse returns kurs new course's course, whose exercise counter has
+// one misconception, add-sets-the-count.
+func newCourse(t *testing.T) fstest.MapFS {
+	t.Helper()
+	files, err := scaffold.Course()
+	require.NoError(t, err)
+	m := fstest.MapFS{}
+	for _, f := range files {
+		m[f.Path] = &fstest.MapFile{Data: f.Data}
+	}
+	return m
+}
+
+// counterCode is the example counter with Add's body replaced.
+func counterCode(add string) string {
+	return `package counter
+
+type Counter struct{ n int }
+
+func New(start int) *Counter { return &Counter{n: start} }
+
+func (c *Counter) Add(d int) { ` + add + ` }
+
+func (c *Counter) Value() int { return c.n }
+`
+}
+
+func addMisconception(m fstest.MapFS, name, add, meta string) {
+	dir := "exercises/counter/misconceptions/" + name + "/"
+	m[dir+"counter.go"] = &fstest.MapFile{Data: []byte(counterCode(add))}
+	m[dir+"en.md"] = &fstest.MapFile{Data: []byte("# A title\n\nAn explanation.\n")}
+	m[dir+"de.md"] = &fstest.MapFile{Data: []byte("# Ein Titel\n\nEine Erklärung.\n")}
+	if meta != "" {
+		m[dir+"misconception.json"] = &fstest.MapFile{Data: []byte(meta)}
+	}
+}
+
+// TestMisconceptionsValidated: validate refuses a misconception the hidden
+// tests do not catch, naming its folder; one that passes a test its
+// caught_by names, or names a test that does not exist; and two that
+// behave the same. It records the signatures, and once they are in the
+// course, it no longer warns that they are missing.
+func TestMisconceptionsValidated(t *testing.T) {
+	m := newCourse(t)
+	addMisconception(m, "right-after-all", "c.n += d", "")
+	addMisconception(m, "stores-d", "c.n = d", "")
+	addMisconception(m, "caps-at-ten", "c.n = min(c.n+d, 10)", `{"caught_by": ["seed/worked-example", "edge/nothing"]}`)
+	r := run(t, m, Options{})
+	assert.Equal(t, []string{
+		"exercises/counter/misconceptions/caps-at-ten/misconception.json:1 misconception_not_caught",
+		"exercises/counter/misconceptions/caps-at-ten/misconception.json:1 misconception_unknown_test",
+		"exercises/counter/misconceptions/right-after-all:0 misconception_uncaught",
+		"exercises/counter/misconceptions/stores-d:0 misconception_same",
+	}, where(r.Problems))
+	assert.Contains(t, r.Problems[2].Args, "exercises/counter/misconceptions/right-after-all", "names the folder")
+	assert.Contains(t, r.Problems[3].Args, "add-sets-the-count")
+	assert.Empty(t, r.Signatures, "not recorded while a misconception is wrong")
+
+	m = newCourse(t)
+	r = run(t, m, Options{})
+	assert.Empty(t, r.Problems)
+	require.Equal(t, []string{"exercises/counter/misconceptions/signatures.json:0 signatures_stale"}, where(r.Warnings))
+	require.Len(t, r.Signatures, 1)
+	var sigs course.Signatures
+	require.NoError(t, json.Unmarshal(r.Signatures[0].Data, &sigs))
+	got := sigs.Misconceptions["add-sets-the-count"]
+	assert.Equal(t, []string{"seed/worked-example", "random"}, got.Fail)
+	assert.Equal(t, course.Departure{Kind: "mismatch", Step: 1, Want: resultObs("5"), Got: resultObs("3")}, got.Steps["seed/worked-example"])
+
+	m[r.Signatures[0].Path] = &fstest.MapFile{Data: r.Signatures[0].Data}
+	r = run(t, m, Options{})
+	assert.Empty(t, r.Problems)
+	assert.Empty(t, r.Warnings, "the recorded signatures are up to date")
+}
+
+// TestEveryMisconceptionMessageExists: each kind of misconceptions.go has
+// its message in both languages.
+func TestEveryMisconceptionMessageExists(t *testing.T) {
+	f, err := parser.ParseFile(token.NewFileSet(), "misconceptions.go", nil, 0)
+	require.NoError(t, err)
+	var ids []string
+	for _, d := range f.Decls {
+		if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.CONST {
+			for _, spec := range g.Specs {
+				vs := spec.(*ast.ValueSpec)
+				switch v := vs.Values[0].(type) {
+				case *ast.BasicLit:
+					k, _ := strconv.Unquote(v.Value)
+					ids = append(ids, "validate.problem_"+k)
+				case *ast.SelectorExpr:
+					ids = append(ids, "validate.problem_"+strings.ReplaceAll(strings.ToLower(strings.TrimPrefix(v.Sel.Name, "Err")), "misconception", "misconception_"))
+				}
+			}
+		}
+	}
+	require.Len(t, ids, 10)
+	for _, lang := range i18n.Languages {
+		keys, err := i18n.Keys(lang)
+		require.NoError(t, err)
+		for _, id := range ids {
+			assert.Contains(t, keys, id, "%s catalogs", lang)
+		}
+	}
+}
+
+func resultObs(obs string) harness.Result { return harness.Result{Obs: obs} }
