@@ -19,6 +19,8 @@ import (
 // validateOptions are the options of kurs validate.
 type validateOptions struct {
 	mutants bool // also count the mutants the hidden tests kill
+	// signatures records the misconceptions' signatures in the course.
+	signatures bool
 	jobs    int
 	timeout time.Duration
 }
@@ -26,6 +28,7 @@ type validateOptions struct {
 func validateVerb() *verb {
 	return command("validate", func(o *validateOptions, fs *flag.FlagSet) {
 		fs.BoolVar(&o.mutants, "mutants", false, "")
+		fs.BoolVar(&o.signatures, "signatures", false, "")
 		fs.IntVar(&o.jobs, "j", runtime.NumCPU(), "")
 		fs.DurationVar(&o.timeout, "timeout", checker.DefaultTimeout, "")
 	}, validateCourse)
@@ -54,6 +57,9 @@ func validateCourse(e *env, o *validateOptions, args []string) error {
 	}
 	if o.mutants {
 		e.mutantReport(rep, o.jobs)
+	}
+	if err := e.misconceptionReport(rep, o.signatures); err != nil {
+		return err
 	}
 	if n := len(rep.Problems); n > 0 {
 		fmt.Fprintln(e.Out, e.p.T("validate.summary_problems", "Count", n, "Files", len(files)))
