@@ -185,7 +185,7 @@ func (s *Server) overview(w http.ResponseWriter, r *http.Request) {
 	}
 	d := &overviewData{}
 	for _, l := range s.course.Lessons {
-		lv := lessonView{ID: l.ID, Title: l.Title.In(p.Lang()), Minutes: l.Minutes}
+		lv := lessonView{ID: lessonID(l, p.Lang()), Title: l.Title.In(p.Lang()), Minutes: l.Minutes}
 		lv.Exercises = s.exerciseViews(p, prog, func(ex *course.Exercise) bool { return ex.Lesson == l.ID })
 		d.Lessons = append(d.Lessons, lv)
 	}
@@ -240,8 +240,19 @@ func (s *Server) lesson(w http.ResponseWriter, r *http.Request) {
 	d := &lessonData{ID: l.ID, Body: body,
 		Exercises: s.exerciseViews(p, prog, func(ex *course.Exercise) bool { return ex.Lesson == l.ID })}
 	pg := s.newPage(p, r, l.Title.In(p.Lang()), d)
+	// The other language's page has the lesson's id in that language.
+	pg.SwitchURL = "/lesson/" + lessonID(l, pg.Other) + "/?lang=" + pg.Other
 	pg.Mermaid = bytes.Contains(src, []byte("```mermaid"))
 	s.render(w, r, http.StatusOK, "lesson", "layout", pg)
+}
+
+// lessonID returns the id by which a page in lang links lesson l: its id in
+// that language (fault-tolerance in English), else its folder's.
+func lessonID(l *course.Lesson, lang string) string {
+	if id := l.IDs[lang]; id != "" {
+		return id
+	}
+	return l.ID
 }
 
 // figureTypes are the files a lesson may show next to its text.
@@ -406,7 +417,7 @@ func (s *Server) exerciseData(p *i18n.Printer, ex *course.Exercise) (*exerciseDa
 		Scoring: report.Scoring(p, ex),
 	}
 	if l, ok := s.course.Lesson(ex.Lesson); ok {
-		d.LessonTitle = l.Title.In(p.Lang())
+		d.Lesson, d.LessonTitle = lessonID(l, p.Lang()), l.Title.In(p.Lang())
 	}
 	files, _ := checker.ReadSources(d.Dir, ex.ID)
 	for _, f := range files {

@@ -244,9 +244,31 @@ func TestPagesInBothLanguages(t *testing.T) {
 	_, overview := ts.get(t, "/?lang=en")
 	assert.NotContains(t, overview, "mermaid", "pages without diagrams do not load mermaid")
 	assert.NotContains(t, lesson, "cdn.")
-	assert.Contains(t, lesson, `<h3 id="s6">Step 5`, "headings are numbered the same in both languages")
+	assert.Contains(t, lesson, `<h3 id="s5">Step 5`, "headings are numbered the same in both languages")
 	_, lessonDE := ts.get(t, "/lesson/resilienz-2/?lang=de")
-	assert.Contains(t, lessonDE, `<h3 id="s6">Schritt 5`)
+	assert.Contains(t, lessonDE, `<h3 id="s5">Schritt 5`)
+}
+
+// English pages link lessons by their English ids, German ones by the
+// German, and the language switch goes to the lesson's id in the other
+// language.
+func TestLessonIDsPerLanguage(t *testing.T) {
+	ts := newTestServer(t)
+	_, en := ts.get(t, "/?lang=en")
+	for _, id := range []string{"resilience-1", "resilience-2", "fault-tolerance", "load-balancing"} {
+		assert.Contains(t, en, `href="/lesson/`+id+`/"`)
+	}
+	assert.NotContains(t, en, "/lesson/fehlertoleranz/")
+	_, de := ts.get(t, "/?lang=de")
+	assert.Contains(t, de, `href="/lesson/fehlertoleranz/"`)
+	assert.NotContains(t, de, "/lesson/fault-tolerance/")
+	_, ex := ts.get(t, "/exercise/bulkheadpool?lang=en")
+	assert.Contains(t, ex, `<a href="/lesson/fault-tolerance/">`)
+	code, lesson := ts.get(t, "/lesson/fault-tolerance/?lang=en")
+	assert.Equal(t, http.StatusOK, code)
+	assert.Contains(t, lesson, `href="/lesson/fehlertoleranz/?lang=de"`)
+	_, lesson = ts.get(t, "/lesson/fehlertoleranz/?lang=de")
+	assert.Contains(t, lesson, `href="/lesson/fault-tolerance/?lang=en"`)
 }
 
 func TestLanguageIsRemembered(t *testing.T) {
