@@ -220,7 +220,13 @@ type gradeDoc struct {
 		Score    *int
 		MaxScore *int `json:"max_score"`
 		Message  *string
-		Tests    []struct {
+		// Misconception is present only when one is recognised.
+		Misconception *struct {
+			ID    string
+			Title string
+			Maybe bool
+		}
+		Tests []struct {
 			Name    string
 			Status  string
 			Step    *int

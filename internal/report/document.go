@@ -38,7 +38,17 @@ type Exercise struct {
 	Tests    []TestCase `json:"tests"`
 	// Concurrency is how the stress tests of an exercise used from several
 	// goroutines ran: "race+stress" or "stress" (see checker.Result).
-	Concurrency string `json:"concurrency,omitempty"`
+	Concurrency string `json:"concurrency,omitempty"`	// Misconception names the mistake a failing exercise's code most
+	// likely shows (see report.Recognise); absent when none matches.
+	Misconception *MisconceptionRef `json:"misconception,omitempty"`
+}
+
+// MisconceptionRef names a misconception in a Document: its folder's name
+// and its title in the document's language; Maybe marks a partial match.
+type MisconceptionRef struct {
+	ID    string `json:"id"`
+	Title string `json:"title"`
+	Maybe bool   `json:"maybe,omitempty"`
 }
 
 // TestCase is one hidden test's entry in a Document.
@@ -103,6 +113,11 @@ func NewDocument(p *i18n.Printer, graded []Graded) *Document {
 			Tests:    []TestCase{},
 		}
 		e.Concurrency = res.Concurrency
+		if res.Status == checker.Fail {
+			if n := NameMisconception(p, g.Exercise, res); n != nil {
+				e.Misconception = &MisconceptionRef{ID: n.ID, Title: n.Title, Maybe: n.Maybe}
+			}
+		}
 		budget := textsafe.MessageMax
 		for i := range res.Tests {
 			t := &res.Tests[i]

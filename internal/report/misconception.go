@@ -2,8 +2,10 @@ package report
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/kurs-course/kurs/checker"
+	"github.com/kurs-course/kurs/i18n"
 	"github.com/kurs-course/kurs/internal/course"
 	"github.com/kurs-course/kurs/internal/harness"
 )
@@ -149,4 +151,47 @@ func failsFixed(s *course.Signature, fixed map[string]bool) bool {
 		}
 	}
 	return false
+}
+
+// Named is a misconception named in an explanation, in the learner's
+// language.
+type Named struct {
+	ID    string
+	Title string
+	// Explanation says, in Markdown, what the learner probably believes
+	// and why it breaks.
+	Explanation string
+	// Maybe reports a partial match (see Recognition); Reason then says
+	// why it is not certain.
+	Maybe  bool
+	Reason string
+	// Line names it in one line: "Likely misconception: …", or "Might be
+	// the misconception: …" with the reason.
+	Line string
+}
+
+// NameMisconception returns the misconception of ex that res shows, in p's
+// language, or nil (see Recognise).
+func NameMisconception(p *i18n.Printer, ex *course.Exercise, res *checker.Result) *Named {
+	r := Recognise(ex, res)
+	if r == nil {
+		return nil
+	}
+	m := r.Misconception
+	n := &Named{ID: m.ID, Title: m.Title.In(p.Lang()), Explanation: m.Explanation.In(p.Lang()), Maybe: r.Maybe}
+	if !r.Maybe {
+		n.Line = p.T("misconception.named", "Title", n.Title)
+		return n
+	}
+	if len(r.Others) == 0 {
+		n.Reason = p.T("misconception.maybe_random")
+	} else {
+		labels := make([]string, len(r.Others))
+		for i, name := range r.Others {
+			labels[i] = TestLabel(p, ex, name)
+		}
+		n.Reason = p.T("misconception.maybe_others", "Tests", strings.Join(labels, "; "))
+	}
+	n.Line = p.T("misconception.maybe", "Title", n.Title) + " " + n.Reason
+	return n
 }

@@ -53,6 +53,10 @@ type Explanation struct {
 	OutputCut bool
 	// Next says what to do when the exercise fails ("kurs hint …").
 	Next string
+	// Misconception names the mistake the failing code most likely
+	// shows, when it behaves as one of the exercise's misconceptions;
+	// nil otherwise.
+	Misconception *Named
 }
 
 // TestExplanation explains one hidden test.
@@ -195,6 +199,7 @@ func Explain(p *i18n.Printer, ex *course.Exercise, res *checker.Result, opt Opti
 		}
 	}
 	if res.Status == checker.Fail {
+		e.Misconception = NameMisconception(p, ex, res)
 		e.Output, e.OutputCut = textsafe.Text(p, res.Output, textsafe.OutputMax), res.Truncated
 		e.Next = p.T("result.next", "Exercise", res.Exercise)
 	}
