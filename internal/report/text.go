@@ -140,6 +140,13 @@ func (e *Explanation) marked(p *i18n.Printer, opt TextOptions) string {
 			fmt.Fprintf(&b, "  %s\n%s\n", t.Heading, indent(t.text(p, opt), "    "))
 		}
 	}
+	if m := e.Misconception; m != nil {
+		// Where the code departs, then why: the belief that explains it.
+		b.WriteString("  " + m.Line + "\n")
+		if m.Explanation != "" {
+			b.WriteString(indent(m.Explanation, "    ") + "\n")
+		}
+	}
 	if len(e.Others) > 0 {
 		// One a line: a title is a phrase of its own.
 		fmt.Fprintf(&b, "  %s\n%s\n", p.T("test.also_fails", "Count", len(e.Others)), indent(strings.Join(e.Others, "\n"), "    "))
@@ -293,6 +300,9 @@ func Message(p *i18n.Printer, ex *course.Exercise, res *checker.Result) string {
 		if t := &e.Tests[i]; t.Status != checker.Pass || e.Quiz {
 			parts = append(parts, Paint(t.text(p, TextOptions{}), false))
 		}
+	}
+	if e.Misconception != nil {
+		parts = append(parts, e.Misconception.Line)
 	}
 	return strings.Join(parts, "\n")
 }
