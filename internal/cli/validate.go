@@ -21,8 +21,8 @@ type validateOptions struct {
 	mutants bool // also count the mutants the hidden tests kill
 	// signatures records the misconceptions' signatures in the course.
 	signatures bool
-	jobs    int
-	timeout time.Duration
+	jobs       int
+	timeout    time.Duration
 }
 
 func validateVerb() *verb {
