@@ -38,7 +38,8 @@ type Exercise struct {
 	Tests    []TestCase `json:"tests"`
 	// Concurrency is how the stress tests of an exercise used from several
 	// goroutines ran: "race+stress" or "stress" (see checker.Result).
-	Concurrency string `json:"concurrency,omitempty"`	// Misconception names the mistake a failing exercise's code most
+	Concurrency string `json:"concurrency,omitempty"`
+	// Misconception names the mistake a failing exercise's code most
 	// likely shows (see report.Recognise); absent when none matches.
 	Misconception *MisconceptionRef `json:"misconception,omitempty"`
 }

@@ -124,6 +124,7 @@ func JUnit(w io.Writer, p *i18n.Printer, graded []Graded, run Run) error {
 				}
 				s.Cases = append(s.Cases, c)
 			}
+			nameMisconception(p, g, s.Cases)
 		}
 		if n := len(s.Cases); n > 0 {
 			share := seconds(res.Duration / time.Duration(n))

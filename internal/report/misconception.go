@@ -195,3 +195,19 @@ func NameMisconception(p *i18n.Printer, ex *course.Exercise, res *checker.Result
 	n.Line = p.T("misconception.maybe", "Title", n.Title) + " " + n.Reason
 	return n
 }
+
+// nameMisconception adds the line that names the misconception of a
+// failing exercise to the text of its first failing testcase, where a CI's
+// test report shows the first difference.
+func nameMisconception(p *i18n.Printer, g Graded, cases []junitCase) {
+	n := NameMisconception(p, g.Exercise, g.Result)
+	if n == nil {
+		return
+	}
+	for i := range cases {
+		if f := cases[i].Failure; f != nil {
+			f.Text += "\n" + n.Line
+			return
+		}
+	}
+}
