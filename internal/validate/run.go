@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"os"
 	"path"
 	"path/filepath"
@@ -236,9 +239,73 @@ func (v *validator) referenceResult(e *exCode, res *checker.Result) {
 		if t.Status == checker.Pass {
 			continue
 		}
-		file, line := v.testLine(e, t.Name)
-		v.add(file, line, RefFails, "Test", t.Name).Failure = &Failure{Exercise: e.ex, Result: res, Test: t}
+		file, line := v.failLine(e, t)
+		step, call := -1, ""
+		if f := t.Failure; f != nil && f.Kind != harness.Quiz {
+			step, call = f.Step, f.Call
+		}
+		method, _, _ := strings.Cut(call, "(")
+		if step == 0 || method == "" {
+			method = "New"
+		}
+		args := []any{"Test", t.Name, "Solution", e.declaredAt(method), "Step", step, "Call", call}
+		v.add(file, line, RefFails, args...).Failure = &Failure{Exercise: e.ex, Result: res, Test: t}
 	}
+}
+
+// failLine returns where a test the reference fails is written: the step
+// whose expectation the reference does not meet (or "new", when New
+// already differs), else the test; a quiz's case is its answer in
+// exercise.json, since a quiz has no suite.json.
+func (v *validator) failLine(e *exCode, t *checker.Test) (string, int) {
+	if e.ex.Kind() == course.KindQuiz {
+		file := path.Join(e.dir(), "exercise.json")
+		if f := t.Failure; f != nil && f.Case > 0 {
+			return file, v.at(file, "answers."+strconv.Itoa(f.Case-1))
+		}
+		return file, v.at(file, "answers")
+	}
+	file, line := v.testLine(e, t.Name)
+	f := t.Failure
+	if f == nil || f.Seed != 0 || f.Index != 0 || f.Original != 0 {
+		return file, line // a random trace is written nowhere
+	}
+	for i, st := range e.ex.Suite.Tests {
+		if st.Name != t.Name || st.Random > 0 {
+			continue
+		}
+		switch {
+		case f.Step == 0:
+			return file, v.at(file, fmt.Sprintf("tests.%d.new", i))
+		case f.Step <= len(st.Steps):
+			return file, v.at(file, fmt.Sprintf("tests.%d.steps.%d", i, f.Step-1))
+		}
+	}
+	return file, line
+}
+
+// declaredAt names the reference's file and line that declare the function
+// or method name ("New", "Allow"), as "exercises/ID/solution/FILE:LINE",
+// so that an author finds the code a failing test runs; without such a
+// declaration, the reference's first file.
+func (e *exCode) declaredAt(name string) string {
+	dir := path.Join(e.dir(), "solution")
+	if len(e.solution) == 0 || e.ex.Kind() == course.KindQuiz {
+		return dir + "/"
+	}
+	fset := token.NewFileSet()
+	for _, f := range e.solution {
+		af, err := parser.ParseFile(fset, f.Name, f.Data, parser.SkipObjectResolution)
+		if err != nil {
+			continue
+		}
+		for _, d := range af.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Name.Name == name {
+				return fmt.Sprintf("%s/%s:%d", dir, f.Name, fset.Position(fd.Pos()).Line)
+			}
+		}
+	}
+	return path.Join(dir, e.solution[0].Name)
 }
 
 // skeletonResult reports a skeleton that passes or does not compile.

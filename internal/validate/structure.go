@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/kurs-course/kurs/internal/course"
 )
@@ -98,7 +99,69 @@ func (v *validator) structure() *course.Course {
 			v.add("", 0, Load, "Err", e.Error())
 		}
 	}
+	v.unread(errs)
 	return c
+}
+
+// unread reads the files the course loader skipped because an earlier
+// file of the same exercise failed: an exercise.json it could not read
+// stops it before testdata/suite.json, and an author should not have to
+// fix one file to hear about the next.
+func (v *validator) unread(errs []error) {
+	failed := map[string]bool{}
+	for _, e := range errs {
+		var ce *course.Error
+		if errors.As(e, &ce) {
+			failed[ce.File] = true
+		}
+	}
+	for file := range failed {
+		dir, name := path.Split(file)
+		if name != "exercise.json" || !strings.HasPrefix(dir, "exercises/") {
+			continue
+		}
+		suite := path.Join(dir, "testdata", "suite.json")
+		data, err := fs.ReadFile(v.fsys, suite)
+		if err != nil || failed[suite] {
+			continue // no suite (a quiz), or reported already
+		}
+		var s course.Suite
+		var ce *course.Error
+		if err := course.Decode(suite, data, &s); errors.As(err, &ce) {
+			v.add(ce.File, ce.Line, Kind(ce.Code), ce.Args...)
+		}
+	}
+}
+
+// mayBeMissing are the kinds of problem that name a file because it is
+// missing; every other problem names a file that exists.
+var mayBeMissing = map[Kind]bool{MissingFile: true, TaskMissing: true, HintsMissing: true, QuizCases: true}
+
+// existing makes every problem name a file that exists: a problem about
+// a file that is not there (a suite.json of an exercise that has none)
+// names the nearest folder that is, so that an author is never sent to
+// look for a file that cannot be found.
+func (v *validator) existing() {
+	for i := range v.problems {
+		p := &v.problems[i]
+		if p.File == "" || mayBeMissing[p.Kind] {
+			continue
+		}
+		name := strings.TrimSuffix(p.File, "/")
+		if _, err := fs.Stat(v.fsys, name); err == nil {
+			continue
+		}
+		for name != "." {
+			name = path.Dir(name)
+			if _, err := fs.Stat(v.fsys, name); err == nil {
+				break
+			}
+		}
+		p.File, p.Line = name+"/", 0
+		if name == "." {
+			p.File = ""
+		}
+	}
 }
 
 // texts checks that every text exists in every language and that every
@@ -157,7 +220,8 @@ func (v *validator) texts(c *course.Course) {
 			}
 		}
 		if de, en := len(ex.Hints["de"]), len(ex.Hints["en"]); de > 0 && en > 0 && de != en {
-			v.add(path.Join(dir, "hints.en.md"), 0, HintsCount, "DE", de, "EN", en)
+			file, line, other := v.hintsBlame(ex, de, en)
+			v.add(file, line, HintsCount, "DE", de, "EN", en, "Other", other)
 		}
 		for i, imp := range ex.Imports {
 			if slices.Contains(refused, imp) {
@@ -168,6 +232,33 @@ func (v *validator) texts(c *course.Course) {
 			v.add(path.Join(dir, "testdata", "api.go"), 0, Obsolete, "Kind", string(ex.Kind()))
 		}
 	}
+}
+
+// editGap is how much later than its counterpart a file must have been
+// written to count as the one an author changed.
+const editGap = time.Minute
+
+// hintsBlame decides which hints file to blame when the languages have
+// different numbers of hints: the file the author changed last, when the
+// file system keeps times and the one with fewer hints is newer (a hint
+// was removed there); otherwise the one with more, at its first hint
+// without a counterpart (a hint was added there). It returns that file,
+// the line, and the other file.
+func (v *validator) hintsBlame(ex *course.Exercise, de, en int) (file string, line int, other string) {
+	more, fewer, n := "de", "en", en
+	if en > de {
+		more, fewer, n = "en", "de", de
+	}
+	dir := path.Join("exercises", ex.ID)
+	mfile, ffile := path.Join(dir, "hints."+more+".md"), path.Join(dir, "hints."+fewer+".md")
+	mi, merr := fs.Stat(v.fsys, mfile)
+	fi, ferr := fs.Stat(v.fsys, ffile)
+	// Files written together (a checkout, an unpacked archive) are seconds
+	// apart at most; an edit comes later.
+	if merr == nil && ferr == nil && !mi.ModTime().IsZero() && fi.ModTime().Sub(mi.ModTime()) > editGap {
+		return ffile, 0, mfile
+	}
+	return mfile, ex.Line(fmt.Sprintf("hints.%s.%d", more, n)), ffile
 }
 
 // quiz checks what a quiz has beyond other exercises: every case and

@@ -98,6 +98,11 @@ const (
 	DriverStale      Kind = "driver_stale"      // a generated driver.go that is out of date
 	MutantSurvives   Kind = "mutant_survives"   // a mutant the hidden tests let through
 	MutantMarkStale  Kind = "mutant_mark_stale" // mutants.json marks a mutant that no longer survives
+	CrossRef         Kind = "cross_ref"         // a text names an exercise, test, step, pitfall or lesson the course does not have
+	Chapter          Kind = "chapter"           // a text names a chapter; the course has lessons
+	SourceUnnamed    Kind = "source_unnamed"    // a lesson cites a source its source section does not name
+	RandomCount      Kind = "random_count"      // a text states another number of random traces than the suite runs
+	Quotes           Kind = "quotes"            // English quotation marks in a German text
 )
 
 // Problem is one thing to fix in a course.
@@ -176,6 +181,7 @@ func Run(ctx context.Context, fsys fs.FS, opts Options) (*Report, error) {
 		r.Lessons, r.Exercises = len(c.Lessons), len(c.Exercises)
 		v.texts(c)
 		v.testTitles(c)
+		v.prose(c)
 		docs := v.lessons(c)
 		codes := v.code(c)
 		runs, err := v.run(ctx, c, codes)
@@ -193,6 +199,7 @@ func Run(ctx context.Context, fsys fs.FS, opts Options) (*Report, error) {
 		}
 	}
 	v.todos()
+	v.existing()
 	slices.SortStableFunc(v.problems, func(a, b Problem) int {
 		return cmp.Or(cmp.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line))
 	})

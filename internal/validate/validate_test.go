@@ -49,12 +49,14 @@ func TestBrokenCourse(t *testing.T) {
 	assert.Equal(t, []string{
 		// An i18n key missing in a language: the title has no "de".
 		"exercises/counter/exercise.json:6 text_missing",
-		// A hint missing in a language: one German hint, two English.
-		"exercises/counter/hints.en.md:0 hints_count",
+		// A hint missing in a language: one German hint, two English;
+		// the English file has the hint without a counterpart.
+		"exercises/counter/hints.en.md:5 hints_count",
 		// An import in the reference outside the allowlist.
 		"exercises/counter/solution/counter.go:4 ref_import",
-		// A reference that fails a hidden test (the trace expects 3).
-		"exercises/counter/testdata/suite.json:14 ref_fails",
+		// A reference that fails a hidden test (the trace expects 3), at
+		// the step that expects it.
+		"exercises/counter/testdata/suite.json:15 ref_fails",
 		// Traces the reference cannot run: a call it has no method for,
 		// and a division by zero.
 		"exercises/counter/testdata/suite.json:18 trace_call",
@@ -86,6 +88,8 @@ func TestBrokenCourse(t *testing.T) {
 	assert.Contains(t, byKind[SkeletonError].Detail, "exercises/freebie/skeleton/de/freebie.go:11", "compiler output names the course's file")
 	require.NotNil(t, byKind[RefFails].Failure, "the failing test can be explained as kurs check would")
 	assert.Equal(t, "edge/wrong-expectation", byKind[RefFails].Failure.Test.Name)
+	assert.Regexp(t, `^exercises/counter/solution/counter\.go:\d+$`, argOf(byKind[RefFails], "Solution"), "names the reference's code the step runs")
+	assert.Equal(t, 1, argOf(byKind[RefFails], "Step"))
 	assert.Equal(t, []any{"Row", 2, "Column", "Count after", "Got", "3", "Want", "4", "Test", "seed/worked"}, byKind[TableCell].Args)
 }
 
