@@ -18,6 +18,7 @@ build:
 
 ## install: put kurs on your PATH (into $(go env GOPATH)/bin)
 install:
+	@echo "Building and installing kurs into $$($(GO) env GOPATH)/bin; the first build takes a while …"
 	$(GO) install ./cmd/kurs
 
 ## test: formatting, vet, staticcheck, all tests, and kurs cross-compiled for macOS and Windows
