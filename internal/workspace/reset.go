@@ -85,6 +85,28 @@ func (w *Workspace) Reset(ex *course.Exercise, lang string) (backup string, err 
 	return backup, nil
 }
 
+// Untouched reports whether the exercise's source files are exactly its
+// skeleton in one of the course's languages: the learner has not begun it.
+func (w *Workspace) Untouched(ex *course.Exercise) (bool, error) {
+	dir := w.ExerciseDir(ex.ID)
+	mine, err := sourcesIfAny(dir)
+	if err != nil {
+		return false, err
+	}
+	for _, l := range course.Languages {
+		sk, err := ex.Skeleton(l)
+		if err != nil {
+			continue
+		}
+		if same, err := holds(dir, mine, sk); err != nil {
+			return false, err
+		} else if same {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
 // holds reports whether the files mine in dir are exactly the skeleton.
 func holds(dir string, mine []string, skeleton []course.File) (bool, error) {
 	if len(mine) != len(skeleton) {

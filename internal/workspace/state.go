@@ -26,12 +26,18 @@ type Outcome struct {
 	Status   string // StatusPass, StatusFail or StatusError
 	Score    int
 	MaxScore int
+	// Untouched says the exercise's files were its skeleton, byte for
+	// byte: a check of them says nothing of the learner's work, so a
+	// failure leaves the exercise "not started" (see Record).
+	Untouched bool
 }
 
 // Record stores the outcomes of checks as the learner's progress: each
 // exercise's last check, and that it has passed, which is never forgotten.
 // Every front end that checks a learner's code (kurs check, kurs watch, the
-// web page) records through Record.
+// web page) records through Record. A failing check of an untouched
+// skeleton forgets the last check instead: whatever checked it, an
+// exercise the learner has not begun stays not started.
 func (w *Workspace) Record(outcomes ...Outcome) error {
 	progressMu.Lock()
 	defer progressMu.Unlock()
@@ -41,6 +47,12 @@ func (w *Workspace) Record(outcomes ...Outcome) error {
 	}
 	now := time.Now().UTC().Truncate(time.Second)
 	for _, o := range outcomes {
+		if o.Untouched && o.Status != StatusPass {
+			if ep, ok := p.Exercises[o.Exercise]; ok {
+				ep.Status, ep.Score, ep.Checked = "", 0, time.Time{}
+			}
+			continue
+		}
 		ep := p.Of(o.Exercise)
 		ep.Status, ep.Score, ep.MaxScore, ep.Checked = o.Status, o.Score, o.MaxScore, now
 		ep.Passed = ep.Passed || o.Status == StatusPass

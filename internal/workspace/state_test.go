@@ -133,3 +133,42 @@ func TestBackupStaysInTheWorkspace(t *testing.T) {
 	_, err = w.Backup("../x.go")
 	assert.Error(t, err)
 }
+
+// TestAnUntouchedSkeletonStaysNotStarted: a failing check of the skeleton
+// as kurs init wrote it, in either language, records nothing; once the
+// learner changes a byte, the same failure counts.
+func TestAnUntouchedSkeletonStaysNotStarted(t *testing.T) {
+	w, ex := newWorkspace(t, "en")
+	untouched, err := w.Untouched(ex)
+	require.NoError(t, err)
+	assert.True(t, untouched, "a new workspace")
+	require.NoError(t, w.Record(Outcome{Exercise: ex.ID, Status: StatusFail, MaxScore: 4, Untouched: true}))
+	st, _ := state(t, w, ex.ID)
+	assert.Equal(t, NotStarted, st)
+
+	// The German skeleton is kurs's too.
+	_, err = w.Reset(ex, "de")
+	require.NoError(t, err)
+	untouched, err = w.Untouched(ex)
+	require.NoError(t, err)
+	assert.True(t, untouched, "the skeleton in German")
+
+	name := filepath.Join(w.ExerciseDir(ex.ID), ex.ID+".go")
+	data, err := os.ReadFile(name)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(name, append(data, "\n// mine\n"...), 0o644))
+	untouched, err = w.Untouched(ex)
+	require.NoError(t, err)
+	assert.False(t, untouched, "one line of the learner's")
+	require.NoError(t, w.Record(Outcome{Exercise: ex.ID, Status: StatusFail, MaxScore: 4}))
+	st, _ = state(t, w, ex.ID)
+	assert.Equal(t, Failing, st)
+
+	// A pass that a skeleton cannot have is still kept, and a later check
+	// of the skeleton (after a reset) leaves it passed, unchecked.
+	require.NoError(t, w.Record(Outcome{Exercise: ex.ID, Status: StatusPass, Score: 4, MaxScore: 4}))
+	require.NoError(t, w.Record(Outcome{Exercise: ex.ID, Status: StatusFail, MaxScore: 4, Untouched: true}))
+	st, pts := state(t, w, ex.ID)
+	assert.Equal(t, PassedUnchecked, st)
+	assert.Equal(t, 4, pts)
+}
