@@ -2,24 +2,24 @@ package web
 
 import (
 	"context"
-	"crypto/sha256"
 	"encoding/json"
+	"errors"
 	"net/http"
-	"path/filepath"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	"github.com/kurs-course/kurs/checker"
 	"github.com/kurs-course/kurs/i18n"
 	"github.com/kurs-course/kurs/internal/course"
-	"github.com/kurs-course/kurs/internal/workspace"
+	"github.com/kurs-course/kurs/internal/session"
 )
 
-// exState is what the server knows of one exercise.
+// exState is what the server knows of one exercise; its results are the
+// session's (see Server.loop).
 type exState struct {
-	// run is held while the exercise is checked: one check at a time per
-	// exercise, so results arrive in the order of the saves.
+	// run is held while the exercise is checked or its files are saved
+	// from the page: a check reads the old files or the new ones, and
+	// results arrive in the order of the saves.
 	run sync.Mutex
 	// waiting reports that a check triggered by a save waits for run; more
 	// saves meanwhile need no check of their own, since that one reads the
@@ -28,12 +28,6 @@ type exState struct {
 	// trying is held while a trace typed in the page runs: one try at a
 	// time per exercise. A try neither waits for a check nor holds one up.
 	trying sync.Mutex
-
-	// Guarded by Server.mu.
-	res *checker.Result
-	at  time.Time
-	seq int
-	sum [sha256.Size]byte // of the files res was checked with
 }
 
 // recheck checks ex in the background after a save, unless its files are
@@ -50,22 +44,10 @@ func (s *Server) recheck(ex *course.Exercise) {
 		st.run.Lock()
 		defer st.run.Unlock()
 		st.waiting.Store(false)
-		s.checkIfChanged(ex, st)
+		s.publish("checking", ex.ID, "")
+		o, _, err := s.loop.CheckIfChanged(s.ctx, ex)
+		s.published(ex, o, err)
 	}()
-}
-
-// checkIfChanged checks ex unless its files are the ones last checked, and
-// reports whether it checked. The caller holds st.run.
-func (s *Server) checkIfChanged(ex *course.Exercise, st *exState) bool {
-	sum := s.sourcesSum(ex)
-	s.mu.Lock()
-	same := st.res != nil && st.sum == sum
-	s.mu.Unlock()
-	if same {
-		return false
-	}
-	_, _ = s.runCheck(s.ctx, ex, st, sum)
-	return true
 }
 
 // checkNow checks ex and waits for the result.
@@ -73,64 +55,36 @@ func (s *Server) checkNow(ctx context.Context, ex *course.Exercise) (*checker.Re
 	st := s.exercises[ex.ID]
 	st.run.Lock()
 	defer st.run.Unlock()
-	return s.runCheck(ctx, ex, st, s.sourcesSum(ex))
+	s.publish("checking", ex.ID, "")
+	outs, err := s.loop.Check(ctx, []*course.Exercise{ex})
+	var o session.Outcome
+	if len(outs) > 0 {
+		o = outs[0]
+	}
+	s.published(ex, o, err)
+	if len(outs) == 0 {
+		return nil, err
+	}
+	return o.Result, nil
 }
 
-// runCheck checks ex, keeps the result, records the learner's progress and
-// tells the pages. The caller holds st.run.
-func (s *Server) runCheck(ctx context.Context, ex *course.Exercise, st *exState, sum [sha256.Size]byte) (*checker.Result, error) {
-	s.publish("checking", ex.ID, "")
-	res, err := s.ck.Check(ctx, ex, s.ws.ExerciseDir(ex.ID))
-	if err != nil {
-		if ctx.Err() == nil {
+// published tells the pages how a check of ex ended: its result, or that
+// it failed, which the log says.
+func (s *Server) published(ex *course.Exercise, o session.Outcome, err error) {
+	var rec *session.RecordError
+	switch {
+	case errors.As(err, &rec):
+		s.logf("web.log.progress", "Err", rec.Err)
+	case err != nil:
+		if s.ctx.Err() == nil {
 			s.logf("web.log.check", "Exercise", ex.ID, "Err", err)
 		}
 		s.publish("failed", ex.ID, "")
-		return nil, err
+		return
 	}
-	s.mu.Lock()
-	st.res, st.at, st.sum = res, time.Now(), sum
-	st.seq++
-	seq := st.seq
-	err = s.record(res)
-	s.mu.Unlock()
-	if err != nil {
-		s.logf("web.log.progress", "Err", err)
+	if o.Result != nil {
+		s.publishResult(ex.ID, string(o.Result.Status), o.Seq)
 	}
-	s.publishResult(ex.ID, string(res.Status), seq)
-	return res, nil
-}
-
-// record stores a result as the learner's progress, as `kurs check` does.
-// The caller holds s.mu.
-func (s *Server) record(res *checker.Result) error {
-	p, err := s.ws.Progress()
-	if err != nil {
-		return err
-	}
-	ep := p.Of(res.Exercise)
-	ep.Status, ep.Score, ep.MaxScore = string(res.Status), res.Score, res.MaxScore
-	ep.Checked = time.Now().UTC().Truncate(time.Second)
-	ep.Passed = ep.Passed || res.Status == checker.Pass
-	return s.ws.SaveProgress(p)
-}
-
-// sourcesSum returns a digest of the files the checker reads for ex.
-func (s *Server) sourcesSum(ex *course.Exercise) [sha256.Size]byte {
-	h := sha256.New()
-	names, _ := checker.ReadSources(s.ws.ExerciseDir(ex.ID), ex.ID)
-	for _, n := range names {
-		data, err := workspace.ReadFileMax(filepath.Join(s.ws.Dir, filepath.FromSlash(n)), workspace.MaxBackupFile)
-		if err != nil {
-			continue
-		}
-		sum := sha256.Sum256(data)
-		h.Write([]byte(n))
-		h.Write(sum[:])
-	}
-	var out [sha256.Size]byte
-	copy(out[:], h.Sum(nil))
-	return out
 }
 
 // publishResult tells the pages that a result is there.
@@ -182,16 +136,7 @@ func (s *Server) hint(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p := s.printer(w, r)
-	s.mu.Lock()
-	prog, err := s.ws.Progress()
-	if err == nil {
-		ep := prog.Of(ex.ID)
-		if ep.HintsSeen < len(hintTexts(ex, p.Lang())) {
-			ep.HintsSeen++
-			err = s.ws.SaveProgress(prog)
-		}
-	}
-	s.mu.Unlock()
+	_, err := s.loop.NextHint(ex, p.Lang())
 	if err != nil {
 		s.message(w, r, http.StatusInternalServerError, p.T("web.error.progress", "Err", err))
 		return

@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -217,9 +216,8 @@ func TestCheckAndPageExplainAlike(t *testing.T) {
 	code, body := ts.post(t, "/exercise/circuitbreaker/check", nil)
 	require.Equal(t, 200, code, body)
 	ex, _ := ts.course.Exercise("circuitbreaker")
-	ts.mu.Lock()
-	res := ts.exercises[ex.ID].res
-	ts.mu.Unlock()
+	last, _ := ts.loop.Last(ex.ID)
+	res := last.Result
 	require.NotNil(t, res)
 	require.Equal(t, checker.Fail, res.Status)
 
@@ -244,10 +242,7 @@ func TestPageExplainsAsCheckDoes(t *testing.T) {
 		t.Helper()
 		res := &checker.Result{Exercise: ex.ID, Status: checker.Fail, MaxScore: ex.Points,
 			Tests: []checker.Test{{Name: "seed/threshold3-wait5", Status: checker.Fail, Failure: f}}}
-		st := ts.exercises[ex.ID]
-		ts.mu.Lock()
-		st.res, st.at, st.seq = res, time.Now(), st.seq+1
-		ts.mu.Unlock()
+		ts.loop.Remember(ex, res)
 		return assertSameExplanation(t, ts, ex, res)
 	}
 
@@ -296,10 +291,7 @@ func TestPageNamesTestsAsCheckDoes(t *testing.T) {
 		{Name: "edge/failures-must-be-consecutive", Status: checker.Fail, Failure: f},
 		{Name: "edge/wait-zero", Status: checker.Fail, Failure: f},
 	}}
-	st := ts.exercises[ex.ID]
-	ts.mu.Lock()
-	st.res, st.at, st.seq = res, time.Now(), st.seq+1
-	ts.mu.Unlock()
+	ts.loop.Remember(ex, res)
 	assertSameExplanation(t, ts, ex, res)
 	for lang, want := range map[string]struct{ heading, other string }{
 		"de": {"Test: Nur Fehler in Folge öffnen den Breaker (Grenzfall, edge/failures-must-be-consecutive)",

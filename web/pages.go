@@ -431,10 +431,8 @@ func (s *Server) exerciseData(p *i18n.Printer, ex *course.Exercise) (*exerciseDa
 		}
 	}
 	d.Hints = s.hints(p, ex, ep.HintsSeen)
-	st := s.exercises[ex.ID]
-	s.mu.Lock()
-	res := st.res
-	s.mu.Unlock()
+	last, _ := s.loop.Last(ex.ID)
+	res := last.Result
 	if len(ex.Quiz) > 0 {
 		chosen, qerr := s.currentAnswers(ex)
 		if qerr != nil {

@@ -83,10 +83,8 @@ type cellView struct {
 // resultView returns the latest result of ex since the server started, or
 // nil.
 func (s *Server) resultView(p *i18n.Printer, ex *course.Exercise) *resultView {
-	st := s.exercises[ex.ID]
-	s.mu.Lock()
-	res, at, seq := st.res, st.at, st.seq
-	s.mu.Unlock()
+	last, _ := s.loop.Last(ex.ID)
+	res, at, seq := last.Result, last.At, last.Seq
 	if res == nil {
 		return nil
 	}

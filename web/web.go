@@ -32,6 +32,7 @@ import (
 	"github.com/kurs-course/kurs/checker"
 	"github.com/kurs-course/kurs/i18n"
 	"github.com/kurs-course/kurs/internal/course"
+	"github.com/kurs-course/kurs/internal/session"
 	"github.com/kurs-course/kurs/internal/workspace"
 )
 
@@ -69,6 +70,7 @@ type Server struct {
 	ws      *workspace.Workspace
 	course  *course.Course
 	ck      *checker.Checker
+	loop    *session.Session // checks, records and keeps the last results
 	lang    string
 	watcher Watcher
 
@@ -113,6 +115,7 @@ func New(opt Options) (*Server, error) {
 	if s.ck == nil {
 		s.ck = &checker.Checker{}
 	}
+	s.loop = session.New(s.ws, s.course, s.ck)
 	if !i18n.Supported(s.lang) {
 		s.lang = i18n.Languages[0]
 	}

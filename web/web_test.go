@@ -590,14 +590,18 @@ func TestLiveResults(t *testing.T) {
 func TestSameFilesAreNotCheckedTwice(t *testing.T) {
 	ts := newTestServer(t)
 	ex, _ := ts.course.Exercise("bulkheadquiz")
-	st := ts.exercises[ex.ID]
-	st.run.Lock()
-	defer st.run.Unlock()
-	assert.True(t, ts.checkIfChanged(ex, st), "never checked: check")
-	assert.False(t, ts.checkIfChanged(ex, st), "the same files: no check")
+	ctx := context.Background()
+	_, checked, err := ts.loop.CheckIfChanged(ctx, ex)
+	require.NoError(t, err)
+	assert.True(t, checked, "never checked: check")
+	_, checked, err = ts.loop.CheckIfChanged(ctx, ex)
+	require.NoError(t, err)
+	assert.False(t, checked, "the same files: no check")
 	ts.write(t, "bulkheadquiz/bulkheadquiz.go", quizBefore)
-	assert.True(t, ts.checkIfChanged(ex, st), "changed: check")
-	assert.Equal(t, 2, st.seq)
+	o, checked, err := ts.loop.CheckIfChanged(ctx, ex)
+	require.NoError(t, err)
+	assert.True(t, checked, "changed: check")
+	assert.Equal(t, 2, o.Seq)
 }
 
 func TestServeStopsWithItsContext(t *testing.T) {

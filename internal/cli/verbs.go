@@ -1,12 +1,11 @@
 package cli
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"path"
-	"runtime"
 	"strings"
-	"sync"
 	"text/tabwriter"
 	"time"
 
@@ -14,6 +13,7 @@ import (
 	"github.com/kurs-course/kurs/i18n"
 	"github.com/kurs-course/kurs/internal/course"
 	"github.com/kurs-course/kurs/internal/report"
+	"github.com/kurs-course/kurs/internal/session"
 	"github.com/kurs-course/kurs/internal/workspace"
 )
 
@@ -180,20 +180,50 @@ func (f *checkFlags) register(fs *flag.FlagSet) {
 
 func checkVerb() *verb { return command("check", (*checkFlags).register, check) }
 
-// check checks the named exercises, or all, records the results and
-// explains them.
+// check checks the named exercises, or every one the learner has begun,
+// records the results and explains them.
 func check(e *env, f *checkFlags, names []string) error {
-	ws, graded, err := e.runChecks(f, names)
-	if graded == nil {
+	ws, c, exs, err := e.open(names)
+	if err != nil {
 		return err
 	}
-	if err := e.record(ws, graded); err != nil {
-		fmt.Fprintln(e.Err, e.p.T("error.progress", "Err", err))
+	s := session.New(ws, c, &checker.Checker{Seed: f.seed, Timeout: f.timeout})
+	todo, untouched, err := s.Select(exs, len(names) > 0)
+	if err != nil {
+		return err
 	}
+	if len(todo) == 0 {
+		fmt.Fprintln(e.Out, e.p.T("check.nothing_begun", "Exercise", untouched[0].ID))
+		return nil
+	}
+	outs, err := s.Check(e.ctx, todo)
+	var rec *session.RecordError
+	if errors.As(err, &rec) {
+		fmt.Fprintln(e.Err, e.p.T("error.progress", "Err", rec.Err))
+	} else if err != nil {
+		return err
+	}
+	graded := gradedOf(outs)
 	if err := report.WriteText(e.Out, e.p, graded, report.TextOptions{Verbose: f.verbose, Color: e.screen().color}); err != nil {
 		return err
 	}
+	if len(untouched) > 0 {
+		ids := make([]string, len(untouched))
+		for i, ex := range untouched {
+			ids[i] = ex.ID
+		}
+		fmt.Fprintln(e.Out, e.p.T("check.not_begun", "Count", len(ids), "Exercises", strings.Join(ids, ", ")))
+	}
 	return failed(graded)
+}
+
+// gradedOf returns the outcomes as report explains them.
+func gradedOf(outs []session.Outcome) []report.Graded {
+	graded := make([]report.Graded, len(outs))
+	for i, o := range outs {
+		graded[i] = report.Graded{Exercise: o.Exercise, Result: o.Result}
+	}
+	return graded
 }
 
 // failed returns errFailed when an exercise does not pass, else nil.
@@ -204,50 +234,6 @@ func failed(graded []report.Graded) error {
 		}
 	}
 	return nil
-}
-
-// runChecks checks the named exercises (all when none are named) of the
-// workspace. graded is nil when nothing could be checked, and err then
-// says why.
-func (e *env) runChecks(f *checkFlags, names []string) (*workspace.Workspace, []report.Graded, error) {
-	ws, _, exs, err := e.open(names)
-	if err != nil {
-		return nil, nil, err
-	}
-	ck := &checker.Checker{Seed: f.seed, Timeout: f.timeout}
-	graded := make([]report.Graded, len(exs))
-	errs := make([]error, len(exs))
-	// One check per core at a time: a whole course is checked in a
-	// fraction of the time, and the report keeps the course's order.
-	var wg sync.WaitGroup
-	slots := make(chan struct{}, runtime.NumCPU())
-	for i, ex := range exs {
-		slots <- struct{}{}
-		wg.Go(func() {
-			defer func() { <-slots }()
-			res, err := ck.Check(e.ctx, ex, ws.ExerciseDir(ex.ID))
-			graded[i], errs[i] = report.Graded{Exercise: ex, Result: res}, err
-		})
-	}
-	wg.Wait()
-	// The first error says it: the others tend to be the same (no go
-	// command), or the end of the context, which exit reports for any.
-	for _, err := range errs {
-		if err != nil {
-			return nil, nil, err
-		}
-	}
-	return ws, graded, nil
-}
-
-// record stores the results as the learner's progress.
-func (e *env) record(ws *workspace.Workspace, graded []report.Graded) error {
-	out := make([]workspace.Outcome, len(graded))
-	for i, g := range graded {
-		r := g.Result
-		out[i] = workspace.Outcome{Exercise: r.Exercise, Status: string(r.Status), Score: r.Score, MaxScore: r.MaxScore}
-	}
-	return ws.Record(out...)
 }
 
 func hintVerb() *verb { return command("hint", nil, hint) }

@@ -18,6 +18,7 @@ import (
 	"github.com/kurs-course/kurs/checker"
 	"github.com/kurs-course/kurs/internal/course"
 	"github.com/kurs-course/kurs/internal/report"
+	"github.com/kurs-course/kurs/internal/session"
 	"github.com/kurs-course/kurs/internal/termdoc"
 	"github.com/kurs-course/kurs/internal/watch"
 	"github.com/kurs-course/kurs/internal/workspace"
@@ -80,9 +81,9 @@ func watchExercises(e *env, o *watchOptions, args []string) error {
 	}
 	defer w.Close()
 
-	s := &session{
+	s := &watchRun{
 		e: e, ws: ws, course: c, exs: exs, w: w, out: e.Out, scr: e.screen(),
-		ck:      &checker.Checker{Seed: f.seed, Timeout: f.timeout},
+		loop:    session.New(ws, c, &checker.Checker{Seed: f.seed, Timeout: f.timeout}),
 		verbose: f.verbose,
 	}
 	in := e.In
@@ -115,14 +116,14 @@ func watchExercises(e *env, o *watchOptions, args []string) error {
 	return nil
 }
 
-// session is one run of kurs watch: what it shows, and what it waits for.
-type session struct {
+// watchRun is one run of kurs watch: what it shows, and what it waits for.
+type watchRun struct {
 	e       *env
 	ws      *workspace.Workspace
 	course  *course.Course
 	exs     []*course.Exercise // the watched exercises
 	w       *watch.Watcher
-	ck      *checker.Checker
+	loop    *session.Session
 	verbose bool
 	out     io.Writer
 	scr     screen
@@ -138,7 +139,7 @@ func quits(k byte) bool { return k == 'q' || k == 3 || k == 4 }
 
 // start returns the exercise to begin with: the first one watched that
 // has not passed yet, else the first one watched.
-func (s *session) start() *course.Exercise {
+func (s *watchRun) start() *course.Exercise {
 	if next := s.nextOpen(nil); next != nil {
 		return next
 	}
@@ -147,8 +148,10 @@ func (s *session) start() *course.Exercise {
 
 // run checks the exercise in focus, then reacts to saves and keys until
 // the learner quits or the context ends.
-func (s *session) run(ctx context.Context) {
-	if s.checkAndShow(ctx, []*course.Exercise{s.focus}) {
+func (s *watchRun) run(ctx context.Context) {
+	// An exercise the learner has not begun is not checked: its task is
+	// what helps now, and its progress stays "not started".
+	if s.checkBegun(ctx, []*course.Exercise{s.focus}, false) {
 		return
 	}
 	for {
@@ -192,7 +195,7 @@ func (s *session) run(ctx context.Context) {
 }
 
 // key handles one key other than quit; it reports whether watch should end.
-func (s *session) key(ctx context.Context, k byte) bool {
+func (s *watchRun) key(ctx context.Context, k byte) bool {
 	switch k {
 	case 'h':
 		s.show(s.hint())
@@ -206,8 +209,7 @@ func (s *session) key(ctx context.Context, k byte) bool {
 		}
 		s.show(s.task())
 	case 'c':
-		fmt.Fprintln(s.out, s.e.p.T("watch.checking_all"))
-		return s.checkAndShow(ctx, s.exs)
+		return s.checkBegun(ctx, s.exs, true)
 	default:
 		if k <= ' ' {
 			return false // Enter, space and other keys that say nothing
@@ -217,40 +219,59 @@ func (s *session) key(ctx context.Context, k byte) bool {
 	return false
 }
 
+// checkBegun checks those of exs the learner has begun, or, when there
+// are none, shows the task in focus (all says the learner asked for every
+// exercise watched). It reports whether watch should end.
+func (s *watchRun) checkBegun(ctx context.Context, exs []*course.Exercise, all bool) bool {
+	todo, _, err := s.loop.Select(exs, false)
+	if err != nil {
+		s.show(s.e.p.T("watch.check_error", "Err", err))
+		return false
+	}
+	if len(todo) == 0 {
+		body := s.task()
+		if all {
+			body = s.e.p.T("watch.nothing_begun") + "\n\n" + body
+		}
+		s.show(body)
+		return false
+	}
+	if all {
+		fmt.Fprintln(s.out, s.e.p.T("watch.checking_all"))
+	}
+	return s.checkAndShow(ctx, todo)
+}
+
 // checkAndShow checks exs, records the results and shows them. Keys
 // pressed meanwhile wait, except those that quit, which stop the check. It
 // reports whether watch should end.
-func (s *session) checkAndShow(ctx context.Context, exs []*course.Exercise) bool {
+func (s *watchRun) checkAndShow(ctx context.Context, exs []*course.Exercise) bool {
 	if len(exs) == 1 {
 		fmt.Fprintln(s.out, s.e.p.T("watch.checking", "Exercise", exs[0].ID))
 	}
-	before, err := s.ws.Progress()
-	if err != nil {
-		s.show(s.e.p.T("error.progress", "Err", err))
-		return false
-	}
-	graded, quit, err := s.check(ctx, exs)
+	outs, quit, err := s.check(ctx, exs)
+	var rec *session.RecordError
 	switch {
 	case quit || ctx.Err() != nil:
 		return true
+	case errors.As(err, &rec):
+		fmt.Fprintln(s.e.Err, s.e.p.T("error.progress", "Err", rec.Err))
 	case err != nil:
 		s.show(s.e.p.T("watch.check_error", "Err", err))
 		return false
 	}
-	if err := s.e.record(s.ws, graded); err != nil {
-		fmt.Fprintln(s.e.Err, s.e.p.T("error.progress", "Err", err))
-	}
+	graded := gradedOf(outs)
 	var b strings.Builder
 	_ = report.WriteText(&b, s.e.p, graded, report.TextOptions{Verbose: s.verbose, Color: s.scr.color})
 	focusPassed, celebrated := false, false
-	for _, g := range graded {
-		if g.Result.Status != checker.Pass {
+	for _, o := range outs {
+		if o.Result.Status != checker.Pass {
 			continue
 		}
-		focusPassed = focusPassed || g.Exercise == s.focus
+		focusPassed = focusPassed || o.Exercise == s.focus
 		// Celebrated once: the first time an exercise passes.
-		if !before.State(g.Exercise.ID).HasPassed() {
-			b.WriteString("\n" + s.e.p.T("watch.passed_first", "Exercise", g.Exercise.ID) + "\n")
+		if o.FirstPass {
+			b.WriteString("\n" + s.e.p.T("watch.passed_first", "Exercise", o.Exercise.ID) + "\n")
 			celebrated = true
 		}
 	}
@@ -272,34 +293,26 @@ func (s *session) checkAndShow(ctx context.Context, exs []*course.Exercise) bool
 	return false
 }
 
-// check runs the checker on exs in the background, so that q and Ctrl-C
-// stop even a check of code that hangs. Keys read as lines (a pipe, a
-// script) keep their order instead: q then waits its turn, and Ctrl-C is a
-// signal that ends ctx.
-func (s *session) check(ctx context.Context, exs []*course.Exercise) (graded []report.Graded, quit bool, err error) {
+// check runs the session's check of exs in the background, so that q and
+// Ctrl-C stop even a check of code that hangs. Keys read as lines (a pipe,
+// a script) keep their order instead: q then waits its turn, and Ctrl-C
+// is a signal that ends ctx.
+func (s *watchRun) check(ctx context.Context, exs []*course.Exercise) (outs []session.Outcome, quit bool, err error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	type outcome struct {
-		graded []report.Graded
-		err    error
+	type result struct {
+		outs []session.Outcome
+		err  error
 	}
-	done := make(chan outcome, 1)
+	done := make(chan result, 1)
 	go func() {
-		var g []report.Graded
-		for _, ex := range exs {
-			res, err := s.ck.Check(ctx, ex, s.ws.ExerciseDir(ex.ID))
-			if err != nil {
-				done <- outcome{err: fmt.Errorf("%s: %w", ex.ID, err)}
-				return
-			}
-			g = append(g, report.Graded{Exercise: ex, Result: res})
-		}
-		done <- outcome{graded: g}
+		outs, err := s.loop.Check(ctx, exs)
+		done <- result{outs, err}
 	}()
 	for {
 		select {
-		case o := <-done:
-			return o.graded, false, o.err
+		case r := <-done:
+			return r.outs, false, r.err
 		case k, ok := <-s.keys:
 			if !ok {
 				s.keys = nil
@@ -318,7 +331,7 @@ func (s *session) check(ctx context.Context, exs []*course.Exercise) (graded []r
 // show draws a screen: the exercise in focus, body, and the progress across
 // the course with the keys. A terminal is cleared first; elsewhere a rule
 // separates the screens, so that a log stays readable.
-func (s *session) show(body string) {
+func (s *watchRun) show(body string) {
 	var b strings.Builder
 	if s.scr.tty {
 		// The window may have been resized since the last screen.
@@ -347,7 +360,7 @@ func (s *session) show(body string) {
 
 // progress returns each exercise of the course with its mark, and the
 // course's progress.
-func (s *session) progress() string {
+func (s *watchRun) progress() string {
 	prog, err := s.ws.Progress()
 	if err != nil {
 		return s.e.p.T("error.progress", "Err", err) + "\n"
@@ -379,7 +392,7 @@ func (s *session) progress() string {
 
 // hint returns the next hint for the exercise in focus and counts it as
 // seen, as kurs hint does.
-func (s *session) hint() string {
+func (s *watchRun) hint() string {
 	ex := s.focus
 	h, err := s.ws.NextHint(ex, s.e.p.Lang())
 	if h.Total == 0 {
@@ -402,7 +415,7 @@ func (s *session) hint() string {
 
 // list returns the watched exercises with their states, the one in focus
 // marked.
-func (s *session) list() string {
+func (s *watchRun) list() string {
 	prog, err := s.ws.Progress()
 	if err != nil {
 		return s.e.p.T("error.progress", "Err", err)
@@ -422,7 +435,7 @@ func (s *session) list() string {
 }
 
 // task returns the task of the exercise in focus and the files to edit.
-func (s *session) task() string {
+func (s *watchRun) task() string {
 	ex, lang := s.focus, s.e.p.Lang()
 	// Exercises are numbered in their lesson, as the lesson numbers them.
 	n, total := 1, 1
@@ -441,7 +454,7 @@ func (s *session) task() string {
 
 // nextOpen returns the first watched exercise after ex (from the start
 // when ex is nil), going round, that has not passed yet; nil when all have.
-func (s *session) nextOpen(ex *course.Exercise) *course.Exercise {
+func (s *watchRun) nextOpen(ex *course.Exercise) *course.Exercise {
 	prog, err := s.ws.Progress()
 	if err != nil {
 		return nil
@@ -465,7 +478,7 @@ func (s *session) nextOpen(ex *course.Exercise) *course.Exercise {
 }
 
 // after returns the watched exercise after ex, going round.
-func (s *session) after(ex *course.Exercise) *course.Exercise {
+func (s *watchRun) after(ex *course.Exercise) *course.Exercise {
 	for i, x := range s.exs {
 		if x == ex {
 			return s.exs[(i+1)%len(s.exs)]
@@ -475,7 +488,7 @@ func (s *session) after(ex *course.Exercise) *course.Exercise {
 }
 
 // allPassed reports whether every exercise of the course has passed once.
-func (s *session) allPassed() bool {
+func (s *watchRun) allPassed() bool {
 	prog, err := s.ws.Progress()
 	if err != nil {
 		return false
@@ -488,7 +501,7 @@ func (s *session) allPassed() bool {
 	return true
 }
 
-func (s *session) bye() {
+func (s *watchRun) bye() {
 	fmt.Fprintln(s.out, s.e.p.T("watch.bye"))
 }
 
