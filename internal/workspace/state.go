@@ -36,8 +36,10 @@ type Outcome struct {
 // exercise's last check, and that it has passed, which is never forgotten.
 // Every front end that checks a learner's code (kurs check, kurs watch, the
 // web page) records through Record. A failing check of an untouched
-// skeleton forgets the last check instead: whatever checked it, an
-// exercise the learner has not begun stays not started.
+// skeleton of an exercise that never passed forgets the last check
+// instead: whatever checked it, an exercise the learner has not begun
+// stays not started. (One that passed, then was reset, is "passed
+// before, failing now" like any other failing code.)
 func (w *Workspace) Record(outcomes ...Outcome) error {
 	progressMu.Lock()
 	defer progressMu.Unlock()
@@ -47,8 +49,8 @@ func (w *Workspace) Record(outcomes ...Outcome) error {
 	}
 	now := time.Now().UTC().Truncate(time.Second)
 	for _, o := range outcomes {
-		if o.Untouched && o.Status != StatusPass {
-			if ep, ok := p.Exercises[o.Exercise]; ok {
+		if ep, ok := p.Exercises[o.Exercise]; o.Untouched && o.Status != StatusPass && (!ok || !ep.Passed) {
+			if ok {
 				ep.Status, ep.Score, ep.Checked = "", 0, time.Time{}
 			}
 			continue

@@ -164,11 +164,11 @@ func TestAnUntouchedSkeletonStaysNotStarted(t *testing.T) {
 	st, _ = state(t, w, ex.ID)
 	assert.Equal(t, Failing, st)
 
-	// A pass that a skeleton cannot have is still kept, and a later check
-	// of the skeleton (after a reset) leaves it passed, unchecked.
+	// Once passed, a check of the skeleton (after a reset) is failing code
+	// like any other, and the pass keeps its points.
 	require.NoError(t, w.Record(Outcome{Exercise: ex.ID, Status: StatusPass, Score: 4, MaxScore: 4}))
 	require.NoError(t, w.Record(Outcome{Exercise: ex.ID, Status: StatusFail, MaxScore: 4, Untouched: true}))
 	st, pts := state(t, w, ex.ID)
-	assert.Equal(t, PassedUnchecked, st)
+	assert.Equal(t, PassedBefore, st)
 	assert.Equal(t, 4, pts)
 }
