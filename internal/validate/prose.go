@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"fmt"
 	"io/fs"
 	"path"
 	"regexp"
@@ -86,6 +87,25 @@ func (v *validator) prose(c *course.Course) {
 					texts = append(texts, courseText{file: file, lang: lang, lesson: l, ex: ex, data: data})
 				}
 			}
+		}
+	}
+	// German titles: the hidden tests', the exercises' and the lessons'.
+	for _, ex := range c.Exercises {
+		suite := path.Join("exercises", ex.ID, "testdata", "suite.json")
+		for i, st := range ex.Suite.Tests {
+			if m := englishQuote.FindString(ex.Suite.Titles[st.Name]["de"]); m != "" {
+				v.add(suite, v.at(suite, fmt.Sprintf("tests.%d.title.de", i)), Quotes, "Text", strings.TrimSpace(m))
+			}
+		}
+		file := path.Join("exercises", ex.ID, "exercise.json")
+		if m := englishQuote.FindString(ex.Title["de"]); m != "" {
+			v.add(file, v.at(file, "title.de"), Quotes, "Text", strings.TrimSpace(m))
+		}
+	}
+	for _, l := range c.Lessons {
+		file := path.Join("lessons", l.ID, "lesson.json")
+		if m := englishQuote.FindString(l.Title["de"]); m != "" {
+			v.add(file, v.at(file, "title.de"), Quotes, "Text", strings.TrimSpace(m))
 		}
 	}
 	for _, t := range texts {

@@ -235,4 +235,9 @@ func TestProseProblems(t *testing.T) {
 		"exercises/clamp/task.de.md:2 random_count",
 		"exercises/clamp/task.de.md:3 quotes",
 	}, prose())
+
+	// German titles too: a hidden test's, with English quotation marks.
+	m["exercises/clamp/testdata/suite.json"].Data = []byte(strings.Replace(string(m["exercises/clamp/testdata/suite.json"].Data),
+		`"de": "Am Deckel"`, `"de": "Am “Deckel”"`, 1))
+	assert.Contains(t, prose(), "exercises/clamp/testdata/suite.json:7 quotes")
 }
