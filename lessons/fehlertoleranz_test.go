@@ -252,12 +252,6 @@ func (lg ftLang) pct(part, whole int) string {
 	return fmt.Sprintf("%d%%", 100*part/whole)
 }
 
-// fmtNum formats f with at most one decimal, in lg's notation.
-func (lg ftLang) fmtNum(f float64) string {
-	s := strconv.FormatFloat(float64(int(f*10+0.5))/10, 'f', -1, 64)
-	return strings.ReplaceAll(s, ".", lg.decimal)
-}
-
 func (lg ftLang) yesNo(t *testing.T, d *ftDoc, r ftRow, cell string) bool {
 	t.Helper()
 	w := strings.Fields(ftClean(cell))
