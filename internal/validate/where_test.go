@@ -241,3 +241,56 @@ func TestProseProblems(t *testing.T) {
 		`"de": "Am Deckel"`, `"de": "Am “Deckel”"`, 1))
 	assert.Contains(t, prose(), "exercises/clamp/testdata/suite.json:7 quotes")
 }
+
+// TestRefFailsInTheCourse changes the built-in circuit breaker's reference
+// to open one failure late: validate names the reference's file and the
+// line of Failure, the method whose step first differs, and reports it at
+// that step of the worked example in suite.json.
+func TestRefFailsInTheCourse(t *testing.T) {
+	m := fstest.MapFS{}
+	src := kurs.Content()
+	for _, dir := range []string{"exercises/circuitbreaker", "lessons/resilienz-2"} {
+		require.NoError(t, fs.WalkDir(src, dir, func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			data, err := fs.ReadFile(src, p)
+			m[p] = &fstest.MapFile{Data: data}
+			return err
+		}))
+	}
+	sol := m["exercises/circuitbreaker/solution/circuitbreaker.go"]
+	require.NotNil(t, sol)
+	require.Contains(t, string(sol.Data), "b.failures >= b.threshold")
+	sol.Data = []byte(strings.Replace(string(sol.Data), "b.failures >= b.threshold", "b.failures > b.threshold", 1))
+	r := run(t, m, Options{})
+	var fails []Problem
+	for _, p := range r.Problems {
+		if p.Kind == RefFails {
+			fails = append(fails, p)
+		}
+	}
+	require.NotEmpty(t, fails, "%v", where(r.Problems))
+	line := 0
+	for i, l := range strings.Split(string(sol.Data), "\n") {
+		if strings.HasPrefix(l, "func (b *CircuitBreaker) Failure(") {
+			line = i + 1
+		}
+	}
+	for _, p := range fails {
+		assert.Equal(t, "exercises/circuitbreaker/testdata/suite.json", p.File)
+		if argOf(p, "Call") != "" {
+			assert.Equal(t, "exercises/circuitbreaker/solution/circuitbreaker.go:"+strconv.Itoa(line), argOf(p, "Solution"), "%s:%d", p.File, p.Line)
+		}
+	}
+	// The worked example: the sixth step, Failure(4), should open.
+	suite := string(m["exercises/circuitbreaker/testdata/suite.json"].Data)
+	first := fails[0]
+	assert.Equal(t, "seed/threshold3-wait5", argOf(first, "Test"))
+	assert.Equal(t, 6, argOf(first, "Step"))
+	assert.Equal(t, "Failure(4)", argOf(first, "Call"))
+	lines := strings.Split(suite, "\n")
+	require.Less(t, first.Line-1, len(lines))
+	assert.Equal(t, "{", strings.TrimSpace(lines[first.Line-1]), "the step's object")
+	assert.Contains(t, strings.Join(lines[first.Line-1:first.Line+5], "\n"), `"obs": "open"`)
+}
