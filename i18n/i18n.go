@@ -29,7 +29,9 @@ var Languages = []string{"en", "de"}
 // Printer formats messages in one language.
 type Printer struct {
 	lang string
-	loc  *goi18n.Localizer
+	// loc is made on the first message: a verb that prints nothing, or
+	// settles on another language first, parses no catalog.
+	loc func() *goi18n.Localizer
 }
 
 // New returns a Printer for lang ("de" or "en"; anything else means "en").
@@ -37,7 +39,7 @@ func New(lang string) *Printer {
 	if !Supported(lang) {
 		lang = "en"
 	}
-	return &Printer{lang: lang, loc: goi18n.NewLocalizer(bundle(), lang)}
+	return &Printer{lang: lang, loc: sync.OnceValue(func() *goi18n.Localizer { return goi18n.NewLocalizer(bundle(lang), lang) })}
 }
 
 // Lang returns the Printer's language.
@@ -56,7 +58,7 @@ func (p *Printer) T(id string, kv ...any) string {
 		// Messages with a Count may have forms for one and other.
 		cfg.PluralCount = n
 	}
-	s, err := p.loc.Localize(cfg)
+	s, err := p.loc().Localize(cfg)
 	if err != nil {
 		return "[" + id + "]"
 	}
@@ -65,7 +67,7 @@ func (p *Printer) T(id string, kv ...any) string {
 
 // Has reports whether the catalog of lang has a message id.
 func Has(lang, id string) bool {
-	_, err := goi18n.NewLocalizer(bundle(), lang).Localize(&goi18n.LocalizeConfig{MessageID: id, DefaultMessage: nil})
+	_, err := goi18n.NewLocalizer(bundle(lang), lang).Localize(&goi18n.LocalizeConfig{MessageID: id, DefaultMessage: nil})
 	return err == nil
 }
 
@@ -144,15 +146,40 @@ func Choose(flag, workspace string, getenv func(string) string) string {
 	return "en"
 }
 
-// bundle loads the catalogs once; they are embedded and never change.
-var bundle = sync.OnceValue(func() *goi18n.Bundle {
+// bundle returns the catalogs of lang, with English's as the fallback,
+// loaded once on first use: they are embedded and never change, and
+// parsing them is most of what starting kurs costs, so only the language
+// in use is parsed.
+func bundle(lang string) *goi18n.Bundle {
+	if load, ok := bundles[lang]; ok {
+		return load()
+	}
+	return bundles["en"]()
+}
+
+// bundles holds a loader per language.
+var bundles = func() map[string]func() *goi18n.Bundle {
+	m := map[string]func() *goi18n.Bundle{}
+	for _, lang := range Languages {
+		langs := []string{"en"}
+		if lang != "en" {
+			langs = append(langs, lang)
+		}
+		m[lang] = sync.OnceValue(func() *goi18n.Bundle { return loadBundle(langs...) })
+	}
+	return m
+}()
+
+func loadBundle(langs ...string) *goi18n.Bundle {
 	b := goi18n.NewBundle(language.English)
 	b.RegisterUnmarshalFunc("toml", toml.Unmarshal)
-	files, _ := fs.Glob(catalogs, "messages/*.toml")
-	for _, name := range files {
-		if _, err := b.LoadMessageFileFS(catalogs, name); err != nil {
-			panic(fmt.Sprintf("i18n: catalog %s: %v", name, err)) // embedded; the tests catch this
+	for _, lang := range langs {
+		files, _ := fs.Glob(catalogs, "messages/*."+lang+".toml")
+		for _, name := range files {
+			if _, err := b.LoadMessageFileFS(catalogs, name); err != nil {
+				panic(fmt.Sprintf("i18n: catalog %s: %v", name, err)) // embedded; the tests catch this
+			}
 		}
 	}
 	return b
-})
+}

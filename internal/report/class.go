@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/kurs-course/kurs/checker"
 	"github.com/kurs-course/kurs/i18n"
@@ -18,7 +19,8 @@ import (
 //go:embed class.html
 var classHTML string
 
-var classTemplate = template.Must(template.New("class").Parse(classHTML))
+// classTemplate is parsed on first use, not at every start of kurs.
+var classTemplate = sync.OnceValue(func() *template.Template { return template.Must(template.New("class").Parse(classHTML)) })
 
 // classGroups is how many of the most common first failures the class
 // report shows per exercise; the rest are counted together.
@@ -37,7 +39,7 @@ const classGroups = 5
 // shards give the same bytes as one run.
 func Class(w io.Writer, p *i18n.Printer, b *Batch, exercises []*course.Exercise) error {
 	v := newClassView(p, b, exercises)
-	return classTemplate.Execute(w, v)
+	return classTemplate().Execute(w, v)
 }
 
 type (

@@ -121,7 +121,7 @@ func Exercise(fsys fs.FS, id, lesson string, kind course.Kind) ([]File, error) {
 	if l == nil {
 		return nil, &Error{Kind: UnknownLesson, Args: []any{"Lesson", lesson}}
 	}
-	return exerciseFiles(id, kind, todoTexts)
+	return exerciseFiles(id, kind, todoTexts())
 }
 
 // texts are the words of a new exercise, by name and language: the
@@ -209,11 +209,11 @@ func Course() ([]File, error) {
 	for _, lang := range course.Languages {
 		files = append(files, File{"lessons/first-steps/" + lang + ".md", render("example-lesson.md", lang, nil)})
 	}
-	trace, err := exerciseFiles("counter", course.KindTrace, exampleTexts)
+	trace, err := exerciseFiles("counter", course.KindTrace, exampleTexts())
 	if err != nil {
 		return nil, err
 	}
-	quiz, err := exerciseFiles("counterquiz", course.KindQuiz, exampleTexts)
+	quiz, err := exerciseFiles("counterquiz", course.KindQuiz, exampleTexts())
 	if err != nil {
 		return nil, err
 	}

@@ -4,6 +4,7 @@ import (
 	"embed"
 	"encoding/json"
 	"strings"
+	"sync"
 	"text/template"
 )
 
@@ -29,7 +30,11 @@ import (
 //go:embed templates
 var templateFiles embed.FS
 
-var templates = template.Must(template.ParseFS(templateFiles, "templates/*.tmpl"))
+// templates are parsed on first use: every start of kurs would pay for
+// them otherwise, and only kurs new uses them.
+var templates = sync.OnceValue(func() *template.Template {
+	return template.Must(template.ParseFS(templateFiles, "templates/*.tmpl"))
+})
 
 // render fills in the template name ("skeleton.go") with data, in the
 // language lang ("de": skeleton.de.go.tmpl), or the one template for all
@@ -39,7 +44,7 @@ func render(name, lang string, data any) []byte {
 		base, ext, _ := strings.Cut(name, ".")
 		name = base + "." + lang + "." + ext
 	}
-	t := templates.Lookup(name + ".tmpl")
+	t := templates().Lookup(name + ".tmpl")
 	if t == nil {
 		panic("scaffold: no template " + name) // the tests run each
 	}
@@ -48,11 +53,11 @@ func render(name, lang string, data any) []byte {
 
 // todoTexts are the texts of a new exercise in a course: what the author
 // has still to write, marked so that kurs validate lists it.
-var todoTexts = loadTexts("templates/todo")
+var todoTexts = sync.OnceValue(func() texts { return loadTexts("templates/todo") })
 
 // exampleTexts are the texts of the exercises of a new course: a complete
 // example, which the author replaces.
-var exampleTexts = loadTexts("templates/example")
+var exampleTexts = sync.OnceValue(func() texts { return loadTexts("templates/example") })
 
 // loadTexts reads the texts in dir: the short ones from texts.json, each
 // longer one from a file of its own, NAME.LANG.md.

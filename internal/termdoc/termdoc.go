@@ -23,13 +23,13 @@ import (
 
 	"github.com/alecthomas/chroma/v2"
 	"github.com/alecthomas/chroma/v2/formatters"
-	"github.com/alecthomas/chroma/v2/lexers"
-	"github.com/alecthomas/chroma/v2/styles"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
 	east "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/text"
+
+	"github.com/kurs-course/kurs/internal/highlight"
 )
 
 // DefaultWidth is the width when Options.Width is not set.
@@ -417,7 +417,7 @@ func Highlight(code, lang string, color bool) []string {
 	if !color || lang == "" {
 		return plain
 	}
-	lexer := lexers.Get(lang)
+	lexer := highlight.Lexer(lang)
 	if lexer == nil {
 		return plain
 	}
@@ -428,7 +428,7 @@ func Highlight(code, lang string, color bool) []string {
 	// pygments sets no colour for plain text and no background, so the
 	// terminal's own colours show through on dark and light themes alike;
 	// 16 colours follow the terminal's palette.
-	style := styles.Get("pygments")
+	style := highlight.Style("pygments")
 	var out []string
 	for _, line := range chroma.SplitTokensIntoLines(it.Tokens()) {
 		var b strings.Builder

@@ -6,6 +6,7 @@ import (
 	"go/format"
 	"strconv"
 	"strings"
+	"sync"
 	"text/template"
 )
 
@@ -42,7 +43,7 @@ func Driver(id string, api *API, s Suite) ([]byte, error) {
 		observe = &m
 	}
 	data := driverData{ID: id, API: api, Methods: methods, Observe: observe, Gen: s.Generate}
-	return render(driverTemplate, data)
+	return render(driverTemplate(), data)
 }
 
 type driverData struct {
@@ -125,7 +126,10 @@ var funcs = template.FuncMap{
 	"quote": strconv.Quote,
 }
 
-var driverTemplate = template.Must(template.New("driver").Funcs(funcs).Parse(`{{header}}
+// driverTemplate is parsed on first use: every start of kurs would pay
+// for it otherwise.
+var driverTemplate = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("driver").Funcs(funcs).Parse(`{{header}}
 
 // The test program of the exercise {{.ID}}: it drives the learner's value
 // and the reference's through the traces of testdata/suite.json. It is
@@ -314,3 +318,4 @@ func pick(r *rand.Rand, weights []float64) int {
 }
 {{- end}}
 `))
+})
