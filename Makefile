@@ -56,11 +56,12 @@ mutants:
 clean:
 	rm -rf bin
 
-## assets: rebuild the in-page editor (CodeMirror 6 with Go mode) from web/editor/ into web/assets/editor.js.gz; needs npm, which only this target uses: the bundle is committed
+## assets: rebuild the in-page editor (CodeMirror 6 with Go mode) from web/editor/ into web/assets/editor.js.gz (needs npm, which only this target uses), and draw the lessons' diagrams into web/diagrams/*.svg with the Mermaid bundle in web/diagrams/mermaid (needs chromium); both are committed
 .PHONY: assets
 assets:
 	cd web/editor && npm ci --no-audit --no-fund && npm run build
 	gzip -9n < web/editor/build/editor.js > web/assets/editor.js.gz
+	$(GO) test -count=1 -run '^TestDiagramsDrawn$$' ./web -args -render-diagrams
 
 ## lint-ci: the grading workflow of docs/ci with actionlint; the Kubernetes manifest with kubeconform when KUBE_SCHEMAS names a folder of Kubernetes' JSON schemas (kubeconform fetches them from GitHub otherwise, which CI cannot)
 ACTIONLINT := github.com/rhysd/actionlint/cmd/actionlint@v1.7.12

@@ -21,7 +21,7 @@ import (
 // their content (/assets/app.3f2a1b9c04de.js), which the pages link and
 // browsers keep for a year without asking again: a newer kurs links other
 // names. Text is served gzip-compressed to clients that accept it. The
-// large bundles (mermaid, the editor) are embedded compressed only, as
+// large bundle (the editor) is embedded compressed only, as
 // NAME.gz, and decompressed on the fly for the rare client that does not
 // accept gzip.
 
@@ -30,8 +30,8 @@ const minCompress = 1024
 
 // asset is one file the pages load.
 type asset struct {
-	name   string // as the templates name it, e.g. "mermaid.min.js"
-	hashed string // the name with its hash, e.g. "mermaid.min.3f2a1b9c04de.js"
+	name   string // as the templates name it, e.g. "editor.js"
+	hashed string // the name with its hash, e.g. "editor.3f2a1b9c04de.js"
 	ctype  string
 	etag   string
 	raw    []byte // nil when only the compressed form is embedded

@@ -85,8 +85,8 @@ func (h hosts) allowed(hostport string) bool {
 func (s *Server) guard(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		hdr := w.Header()
-		// Scripts only from the server itself; mermaid puts <style> into
-		// its diagrams, hence inline styles.
+		// Scripts only from the server itself; the lessons' diagrams
+		// carry a <style> of their own, hence inline styles.
 		hdr.Set("Content-Security-Policy", "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; "+
 			"img-src 'self' data:; font-src 'self' data:; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'")
 		hdr.Set("X-Content-Type-Options", "nosniff")

@@ -2,22 +2,26 @@ package web
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"embed"
+	"encoding/hex"
 	"fmt"
 	"html/template"
+	"io/fs"
 	"strconv"
+	"strings"
 
 	"github.com/alecthomas/chroma/v2"
 	chromahtml "github.com/alecthomas/chroma/v2/formatters/html"
-	"github.com/alecthomas/chroma/v2/lexers"
-	"github.com/alecthomas/chroma/v2/styles"
 	"github.com/yuin/goldmark"
-	highlighting "github.com/yuin/goldmark-highlighting/v2"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
 	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/renderer"
 	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
-	"go.abhg.dev/goldmark/mermaid"
+
+	"github.com/kurs-course/kurs/internal/highlight"
 )
 
 // codeStyle is the chroma style of highlighted code; the page links its CSS
@@ -32,21 +36,82 @@ func newMarkdown() *markdown {
 	return &markdown{md: goldmark.New(
 		goldmark.WithExtensions(
 			extension.GFM, // tables, strikethrough, autolinks, task lists
-			highlighting.NewHighlighting(
-				highlighting.WithStyle(codeStyle),
-				highlighting.WithFormatOptions(chromahtml.WithClasses(true)),
-			),
-			// Client mode emits <pre class="mermaid"> and, with NoScript,
-			// no <script> pointing at a CDN: the page loads the bundled
-			// copy itself, so lessons render offline.
-			&mermaid.Extender{RenderMode: mermaid.RenderModeClient, NoScript: true},
 		),
 		goldmark.WithParserOptions(
 			parser.WithASTTransformers(util.Prioritized(sectionIDs{}, 100)),
 		),
+		// Code blocks: Go highlighted, diagrams as drawn SVG.
+		goldmark.WithRendererOptions(renderer.WithNodeRenderers(util.Prioritized(codeBlocks{}, 100))),
 		// Raw HTML stays off (goldmark's default): a course from --course
 		// is text, not code that runs in the learner's browser.
 	)}
+}
+
+// diagramFS holds the lessons' diagrams, drawn from their Mermaid source
+// when the assets are built (make assets), one file per source named by
+// diagramKey. The page gets the SVG itself: no diagram library runs in the
+// browser, and nothing moves once the page is shown.
+//
+//go:embed diagrams/*.svg
+var diagramFS embed.FS
+
+// diagramKey names the drawing of a diagram's source.
+func diagramKey(src string) string {
+	sum := sha256.Sum256([]byte(strings.TrimSpace(src)))
+	return hex.EncodeToString(sum[:8])
+}
+
+// diagramSVG returns the drawing of a diagram's source, if one was made.
+func diagramSVG(src string) ([]byte, bool) {
+	data, err := fs.ReadFile(diagramFS, "diagrams/"+diagramKey(src)+".svg")
+	return data, err == nil
+}
+
+// codeBlocks renders fenced code: Go highlighted with chroma's classes,
+// Mermaid as its drawing (or, when the course has a diagram kurs has no
+// drawing of, as its source), anything else as it is.
+type codeBlocks struct{}
+
+func (codeBlocks) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
+	reg.Register(ast.KindFencedCodeBlock, renderCode)
+}
+
+func renderCode(w util.BufWriter, src []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+	if !entering {
+		return ast.WalkContinue, nil
+	}
+	n := node.(*ast.FencedCodeBlock)
+	lang := string(n.Language(src))
+	var code strings.Builder
+	for i := 0; i < n.Lines().Len(); i++ {
+		seg := n.Lines().At(i)
+		code.Write(seg.Value(src))
+	}
+	if lang == "mermaid" {
+		if svg, ok := diagramSVG(code.String()); ok {
+			_, _ = w.WriteString(`<figure class="diagram">`)
+			_, _ = w.Write(bytes.TrimSpace(svg))
+			_, _ = w.WriteString("</figure>\n")
+			return ast.WalkSkipChildren, nil
+		}
+		_, _ = w.WriteString(`<pre class="diagram-source"><code>`)
+		_, _ = w.WriteString(template.HTMLEscapeString(code.String()))
+		_, _ = w.WriteString("</code></pre>\n")
+		return ast.WalkSkipChildren, nil
+	}
+	var it chroma.Iterator
+	if lexer := highlight.Lexer(lang); lexer != nil {
+		var err error
+		if it, err = chroma.Coalesce(lexer).Tokenise(nil, code.String()); err != nil {
+			return ast.WalkStop, err
+		}
+	} else {
+		it = chroma.Literator(chroma.Token{Type: chroma.Text, Value: code.String()})
+	}
+	if err := chromahtml.New(chromahtml.WithClasses(true)).Format(w, highlight.Style(codeStyle), it); err != nil {
+		return ast.WalkStop, err
+	}
+	return ast.WalkSkipChildren, nil
 }
 
 // render converts Markdown to HTML that is safe to put into a page.
@@ -78,7 +143,7 @@ func (sectionIDs) Transform(doc *ast.Document, _ text.Reader, _ parser.Context) 
 // lines, for the learner's file and the reference solution, with the given
 // ranges of lines (1-based, inclusive) marked with the class hl.
 func highlightGoLines(src []byte, marked [][2]int) (template.HTML, error) {
-	lexer := lexers.Get("go")
+	lexer := highlight.Lexer("go")
 	if lexer == nil {
 		return "", fmt.Errorf("no Go lexer")
 	}
@@ -88,7 +153,7 @@ func highlightGoLines(src []byte, marked [][2]int) (template.HTML, error) {
 	}
 	var b bytes.Buffer
 	f := chromahtml.New(chromahtml.WithClasses(true), chromahtml.WithLineNumbers(true), chromahtml.HighlightLines(marked))
-	if err := f.Format(&b, styles.Get(codeStyle), it); err != nil {
+	if err := f.Format(&b, highlight.Style(codeStyle), it); err != nil {
 		return "", err
 	}
 	return template.HTML(b.String()), nil
@@ -97,6 +162,6 @@ func highlightGoLines(src []byte, marked [][2]int) (template.HTML, error) {
 // codeCSS returns the stylesheet for the classes of highlighted code.
 func codeCSS() ([]byte, error) {
 	var b bytes.Buffer
-	err := chromahtml.New(chromahtml.WithClasses(true), chromahtml.WithLineNumbers(true)).WriteCSS(&b, styles.Get(codeStyle))
+	err := chromahtml.New(chromahtml.WithClasses(true), chromahtml.WithLineNumbers(true)).WriteCSS(&b, highlight.Style(codeStyle))
 	return b.Bytes(), err
 }

@@ -32,7 +32,6 @@ type page struct {
 	SwitchURL string // the same page in the other language
 	Other     string // the other language's code
 	Exercise  string // the exercise a page shows, for live results
-	Mermaid   bool   // the page has diagrams: load mermaid
 	Editor    bool   // the page edits code: load the editor
 	Wide      bool   // the page uses the whole width (the exercise's workplace)
 	Data      any
@@ -242,7 +241,6 @@ func (s *Server) lesson(w http.ResponseWriter, r *http.Request) {
 	pg := s.newPage(p, r, l.Title.In(p.Lang()), d)
 	// The other language's page has the lesson's id in that language.
 	pg.SwitchURL = "/lesson/" + lessonID(l, pg.Other) + "/?lang=" + pg.Other
-	pg.Mermaid = bytes.Contains(src, []byte("```mermaid"))
 	s.render(w, r, http.StatusOK, "lesson", "layout", pg)
 }
 

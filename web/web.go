@@ -5,7 +5,8 @@
 // any editor, hints), the quiz and, once passed, the solution.
 //
 // Everything the pages need is embedded (templates, styles, scripts, the
-// editor and a copy of mermaid), so the UI works without a network. The server is meant
+// editor and the lessons' diagrams, drawn as SVG), so the UI works without
+// a network. The server is meant
 // for one learner on their own machine: it binds to loopback by default,
 // refuses requests for other host names (DNS rebinding), and accepts a
 // state-changing request only with its per-process token and from its own

@@ -233,16 +233,14 @@ func TestPagesInBothLanguages(t *testing.T) {
 	_, en := ts.get(t, "/?lang=en")
 	assert.Contains(t, en, "Your course")
 
-	// The lesson: tables, highlighted Go, the diagram for mermaid, and the
-	// bundled mermaid rather than a CDN.
+	// The lesson: tables, highlighted Go, and the diagram drawn as SVG in
+	// the page: no diagram library, no CDN.
 	_, lesson := ts.get(t, "/lesson/resilienz-2/?lang=en")
 	assert.Contains(t, lesson, "<table>")
-	assert.Contains(t, lesson, `<pre class="mermaid">`)
-	assert.Contains(t, lesson, "stateDiagram-v2")
+	assert.Regexp(t, `<figure class="diagram"><svg [^>]*aria-roledescription="stateDiagram"`, lesson)
+	assert.NotContains(t, lesson, "stateDiagram-v2", "the diagram's source stays out of the page")
 	assert.Contains(t, lesson, `<span class="kd">func</span>`, "Go highlighted with classes")
-	assert.Regexp(t, `<meta name="kurs-mermaid" content="/assets/mermaid\.min\.[0-9a-f]{12}\.js">`, lesson, "mermaid is named, loaded when a diagram comes into view")
-	_, overview := ts.get(t, "/?lang=en")
-	assert.NotContains(t, overview, "mermaid", "pages without diagrams do not load mermaid")
+	assert.NotContains(t, lesson, "mermaid.min", "no diagram library")
 	assert.NotContains(t, lesson, "cdn.")
 	assert.Contains(t, lesson, `<h3 id="s5">Step 5`, "headings are numbered the same in both languages")
 	_, lessonDE := ts.get(t, "/lesson/resilienz-2/?lang=de")

@@ -185,8 +185,8 @@ func breakerSolution(t *testing.T) string {
 
 func TestAssets(t *testing.T) {
 	ts := newTestServer(t)
-	_, page := ts.get(t, "/lesson/resilienz-2/")
-	name := regexp.MustCompile(`/assets/mermaid\.min\.[0-9a-f]{12}\.js`).FindString(page)
+	_, page := ts.get(t, "/exercise/circuitbreaker")
+	name := regexp.MustCompile(`/assets/editor\.[0-9a-f]{12}\.js`).FindString(page)
 	require.NotEmpty(t, name)
 
 	get := func(path string, header map[string]string) *http.Response {
@@ -209,12 +209,12 @@ func TestAssets(t *testing.T) {
 	assert.Contains(t, resp.Header.Get("Content-Type"), "javascript")
 	zipped, err := io.ReadAll(resp.Body)
 	require.NoError(t, err)
-	assert.Less(t, len(zipped), 2<<20, "mermaid travels compressed")
+	assert.Less(t, len(zipped), 200<<10, "the editor travels compressed")
 	zr, err := gzip.NewReader(bytes.NewReader(zipped))
 	require.NoError(t, err)
 	plain, err := io.ReadAll(zr)
 	require.NoError(t, err)
-	assert.Greater(t, len(plain), 5<<20)
+	assert.Greater(t, len(plain), 2*len(zipped))
 
 	// Decompressed for a client that does not accept gzip.
 	resp = get(name, nil)

@@ -1,6 +1,5 @@
 // kurs web UI: live results, forms without reloading, the in-page editor,
-// the language switch that keeps the reader's place, and mermaid diagrams
-// loaded when one comes into view. Every page works without this script
+// and the language switch that keeps the reader's place. Every page works without this script
 // too; it only saves reloads.
 "use strict";
 
@@ -276,6 +275,22 @@
     return files.some((f) => f.editor && f.editor.value !== f.text);
   }
 
+  // loadEditor fetches the editor (the largest file a page loads) once the
+  // task, the code and the result are on the screen, then sets it up: the
+  // page is readable at once, editable a moment later.
+  function loadEditor() {
+    const src = meta("kurs-editor");
+    if (!src || files.length === 0) return;
+    const start = () => {
+      const s = document.createElement("script");
+      s.src = src.content;
+      s.onload = setupEditors;
+      document.head.append(s);
+    };
+    // Two frames: the first paint has happened when the second begins.
+    requestAnimationFrame(() => requestAnimationFrame(start));
+  }
+
   function setupEditors() {
     if (!window.KursEditor || files.length === 0) return;
     files.forEach((f) => {
@@ -463,39 +478,6 @@
     });
   }
 
-  // Diagrams: mermaid is large, so it is loaded only when a diagram comes
-  // near the screen, and only once.
-  function lazyMermaid() {
-    const src = meta("kurs-mermaid");
-    const pres = document.querySelectorAll("pre.mermaid");
-    if (!src || pres.length === 0) return;
-    let loading = null;
-    const load = () => {
-      loading = loading || new Promise((resolve, reject) => {
-        const s = document.createElement("script");
-        s.src = src.content;
-        s.onload = resolve;
-        s.onerror = reject;
-        document.head.append(s);
-      }).then(() => {
-        window.mermaid.initialize({ startOnLoad: false, securityLevel: "strict", theme: "neutral" });
-      });
-      return loading;
-    };
-    const draw = (nodes) => load().then(() => window.mermaid.run({ nodes })).catch(() => {});
-    if (!window.IntersectionObserver) {
-      draw([...pres]);
-      return;
-    }
-    const io = new IntersectionObserver((entries) => {
-      const seen = entries.filter((e) => e.isIntersecting).map((e) => e.target);
-      if (seen.length === 0) return;
-      seen.forEach((el) => io.unobserve(el));
-      draw(seen);
-    }, { rootMargin: "300px 0px" });
-    pres.forEach((p) => io.observe(p));
-  }
-
   // Live results: the server says when a check starts and ends. The
   // browser reconnects by itself when the stream breaks (retry: 1000).
   const live = document.getElementById("live");
@@ -546,9 +528,8 @@
     const v = document.getElementById("verdict");
     if (v) shownSeq = latestSeq = Number(v.dataset.seq);
     syncMini();
-    setupEditors();
+    loadEditor();
     setupTry();
     autocheck();
-    lazyMermaid();
   });
 })();
