@@ -365,7 +365,7 @@ func (s *Server) renderExercise(w http.ResponseWriter, r *http.Request, ex *cour
 	if tmpl == "layout" {
 		pg.Exercise = ex.ID
 		pg.Wide = true
-		pg.Editor = len(ex.Quiz) == 0
+		pg.Editor = ex.Traits().Editor
 	}
 	s.render(w, r, status, "exercise", tmpl, pg)
 }
@@ -431,7 +431,7 @@ func (s *Server) exerciseData(p *i18n.Printer, ex *course.Exercise) (*exerciseDa
 	d.Hints = s.hints(p, ex, ep.HintsSeen)
 	last, _ := s.loop.Last(ex.ID)
 	res := last.Result
-	if len(ex.Quiz) > 0 {
+	if ex.Traits().Answers {
 		chosen, qerr := s.currentAnswers(ex)
 		if qerr != nil {
 			d.QuizProblem = quizProblem(p, qerr)

@@ -196,7 +196,7 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p := s.printer(w, r)
-	if len(ex.Quiz) == 0 {
+	if !ex.Traits().Answers {
 		s.message(w, r, http.StatusBadRequest, p.T("web.quiz.not_a_quiz", "Exercise", ex.ID))
 		return
 	}

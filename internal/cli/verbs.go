@@ -123,7 +123,7 @@ func list(e *env, _ *noOptions, args []string) error {
 			if ex.Lesson != l.ID {
 				continue
 			}
-			quiz = quiz || ex.Kind() == course.KindQuiz
+			quiz = quiz || ex.Traits().Scoring == course.PerCase
 			st := prog.State(ex.ID)
 			fmt.Fprintf(tw, "  %s %s\t%s\t%s\t%s\n", stateMark(st), ex.ID, ex.Title.In(lang), e.p.T("list."+string(st)),
 				e.p.T("result.points", "Score", prog.Points(ex.ID), "Max", ex.Points))

@@ -153,25 +153,6 @@ type exerciseMeta struct {
 	Answers    []string `json:"answers,omitempty"`
 }
 
-// Kind is how an exercise is graded.
-type Kind string
-
-// Kinds of exercises.
-const (
-	// KindTrace exercises are graded by traces of calls, compared with the
-	// reference by a judge: fixed and random traces, measured outcomes
-	// (an outcome/ package that the driver runs) and stress runs of a
-	// Concurrent exercise.
-	KindTrace Kind = "trace"
-	// KindQuiz exercises are graded by reading the learner's answers,
-	// which are never run. A quiz is data: its cases in quiz.LANG.md, its
-	// answers in exercise.json.
-	KindQuiz Kind = "quiz"
-)
-
-// Kinds are the kinds an exercise can have.
-var Kinds = []Kind{KindTrace, KindQuiz}
-
 // Kind returns how the exercise is graded, as exercise.json says.
 func (e *Exercise) Kind() Kind { return e.kind }
 

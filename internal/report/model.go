@@ -183,7 +183,7 @@ func Explain(p *i18n.Printer, ex *course.Exercise, res *checker.Result, opt Opti
 		e.Problem = textsafe.Text(p, Problem(p, res.Problem), textsafe.MessageMax)
 		return e
 	}
-	quiz := ex != nil && ex.Kind() == course.KindQuiz
+	quiz := ex != nil && ex.Traits().ExplainAll
 	e.Quiz = quiz
 	if quiz && res.Status == checker.Fail {
 		e.Summary = QuizSummary(p, res)
@@ -224,7 +224,7 @@ func Scoring(p *i18n.Printer, ex *course.Exercise) string {
 	switch {
 	case ex == nil || ex.Points == 0:
 		return ""
-	case ex.Kind() == course.KindQuiz:
+	case ex.Traits().Scoring == course.PerCase:
 		return p.T("scoring.per_case", "Max", ex.Points)
 	}
 	return p.T("scoring.all_or_nothing", "Max", ex.Points)

@@ -25,7 +25,7 @@ import (
 
 // Supported reports whether a learner can try traces on ex: only an
 // exercise graded by traces of calls has an API to call.
-func Supported(ex *course.Exercise) bool { return ex.Kind() == course.KindTrace }
+func Supported(ex *course.Exercise) bool { return ex.Traits().Try }
 
 // Comparison is what both programs answered to a trace, step by step.
 type Comparison struct {
