@@ -85,6 +85,24 @@ func (b tab) typeInEditor(text string) {
 	require.NoError(b.t, err, "type into the editor")
 }
 
+// screenshot saves the whole page as a test artifact: into
+// $KURS_ARTIFACTS when set (CI keeps that folder), else into a folder
+// kurs-artifacts in the system's temporary folder.
+func screenshot(t *testing.T, b tab, name string) {
+	t.Helper()
+	dir := os.Getenv("KURS_ARTIFACTS")
+	if dir == "" {
+		dir = filepath.Join(os.TempDir(), "kurs-artifacts")
+	}
+	require.NoError(t, os.MkdirAll(dir, 0o755))
+	ctx, cancel := context.WithTimeout(b.ctx, 30*time.Second)
+	defer cancel()
+	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	require.NoError(t, err, "screenshot %s", name)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, name), png, 0o644))
+	t.Logf("screenshot: %s", filepath.Join(dir, name))
+}
+
 // seq is the number of the check the page shows.
 const seq = `Number(document.querySelector("#verdict")?.dataset.seq || -1)`
 
@@ -201,7 +219,26 @@ func TestWorkplace(t *testing.T) {
 		_, err := fmt.Sscan(got, &scroll, &inner)
 		require.NoError(t, err)
 		assert.LessOrEqual(t, scroll, inner, "%s scrolls sideways at 390 px", p)
+		// Nothing is cut off on the right either: the editor, code,
+		// tables and diagrams end within the screen (a long line scrolls
+		// inside its own box).
+		assert.Equal(t, "", b.eval("boxes past the right edge", `[...document.querySelectorAll(
+			"main pre, main table, main .cm-editor, main .code-view, main figure.diagram svg, main section, main .file, main form, main input, main textarea:not([hidden])")]
+			.filter((e) => e.getBoundingClientRect().width > 0 && e.getBoundingClientRect().right > window.innerWidth + 0.5)
+			.map((e) => e.tagName.toLowerCase() + "." + e.className + " ends at " + Math.round(e.getBoundingClientRect().right)).join("; ")`), "%s at 390 px", p)
+		screenshot(t, b, "390px"+strings.ReplaceAll(strings.TrimSuffix(p, "/"), "/", "_")+".png")
 	}
+	// On a phone the code follows the task's summary: the editor comes
+	// before the hints and the reset, not after the whole task.
+	b.do("the breaker", chromedp.Navigate(srv.url+"/exercise/circuitbreaker"), chromedp.WaitReady(chromedp.CSS("main")))
+	b.waitFor("the editor", `document.querySelector(".cm-editor") !== null`)
+	assert.Equal(t, "true", b.eval("editor after the task", `String(document.querySelector(".cm-editor").getBoundingClientRect().top > document.querySelector("section.task").getBoundingClientRect().bottom - 1)`))
+	assert.Equal(t, "true", b.eval("editor before the hints", `String(document.querySelector(".cm-editor").getBoundingClientRect().bottom < document.querySelector("section.hints-section").getBoundingClientRect().top)`))
+	// A jump to a heading leaves it below the sticky bar.
+	b.do("jump to the result", chromedp.Navigate(srv.url+"/exercise/circuitbreaker#s5"), chromedp.WaitReady(chromedp.CSS("main")))
+	b.waitFor("the result", `document.querySelector("#verdict") !== null`)
+	b.do("jump", chromedp.Evaluate[chromedp.Void](`document.getElementById("s5").scrollIntoView()`))
+	assert.Equal(t, "true", b.eval("heading below the bar", `String(document.getElementById("s5").getBoundingClientRect().top >= document.querySelector("header.top").getBoundingClientRect().bottom)`))
 	// The trace stacks expected and actual within each step.
 	b.do("the breaker", chromedp.Navigate(srv.url+"/exercise/circuitbreaker"), chromedp.WaitReady(chromedp.CSS("main")))
 	b.waitFor("the trace", `document.querySelector("#trace tr.failing") !== null`)
