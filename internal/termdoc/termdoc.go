@@ -19,6 +19,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/alecthomas/chroma/v2"
@@ -589,7 +590,7 @@ func wrapTo(s string, width int) []string {
 	var out []string
 	for _, para := range strings.Split(s, "\n") {
 		line, lw := "", 0
-		for _, word := range strings.Fields(para) {
+		for _, word := range wrapWords(para) {
 			ww := Width(word)
 			switch {
 			case lw == 0:
@@ -604,6 +605,30 @@ func wrapTo(s string, width int) []string {
 		out = append(out, line)
 	}
 	return balance(out)
+}
+
+// wrapWords splits a paragraph at its spaces, keeping abbreviations of
+// single letters such as "z. B." and "d. h." together: a line must not
+// end with half of one.
+func wrapWords(para string) []string {
+	f := strings.Fields(para)
+	out := f[:0:0]
+	for i := 0; i < len(f); i++ {
+		w := f[i]
+		for i+1 < len(f) && letterDot(strings.TrimLeft(w[strings.LastIndexByte(w, ' ')+1:], "(„\"'")) && letterDot(f[i+1]) {
+			w += " " + f[i+1]
+			i++
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
+// letterDot reports whether w starts with one letter and a dot ("z.",
+// "B.,"), the part of an abbreviation such as "z. B.".
+func letterDot(w string) bool {
+	r, size := utf8.DecodeRuneInString(w)
+	return size > 0 && unicode.IsLetter(r) && strings.HasPrefix(w[size:], ".")
 }
 
 // offs pairs each style this package starts with the code that ends it.

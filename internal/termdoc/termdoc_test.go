@@ -308,3 +308,20 @@ func words(s string) []string {
 	s = strings.NewReplacer("**", "", "*", "", "|", " ", "│", " ", "─", " ", "┌", " ", "┐", " ", "└", " ", "┘", " ", "├", " ", "┤", " ", "┬", " ", "┴", " ", "┼", " ").Replace(s)
 	return strings.Fields(s)
 }
+
+// An abbreviation of single letters such as "z. B." stays on one line, in
+// a paragraph and in a table's cell.
+func TestAbbreviationsStayTogether(t *testing.T) {
+	for width := 12; width <= 40; width++ {
+		got := render(t, "Ein Bulkhead trennt Ressourcen, z. B. einen eigenen Pool je Downstream, d. h. (z. B.) weniger Schaden.", Options{Width: width})
+		for _, l := range lines(got) {
+			assert.False(t, strings.HasSuffix(l, " z.") || strings.HasSuffix(l, " d.") || strings.HasSuffix(l, "(z."), "width %d: %q", width, l)
+		}
+	}
+	table := "| Begriff | Idee |\n|---|---|\n| Bulkhead | Ressourcen werden getrennt, z. B. ein eigener Pool für jeden Downstream oder jede Aufgabe. |\n"
+	for width := 30; width <= 60; width += 3 {
+		for _, l := range lines(render(t, table, Options{Width: width})) {
+			assert.NotRegexp(t, `\bz\.\s*(│|\|)?\s*$`, l, "width %d", width)
+		}
+	}
+}

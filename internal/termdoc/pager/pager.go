@@ -288,16 +288,25 @@ func (m *Model) Screen() string {
 	return body + "\n" + ansi.Truncate(status, m.width, "…")
 }
 
-// fitStatus puts right at the right end of the line and left before it,
-// shortened if the line is too narrow for both.
+// fitStatus puts right at the right end of the line and left before it.
+// When left, a list of keys such as "t contents · / search · q quit", is
+// too long, it drops whole keys from the end of the list but the last,
+// which says how to quit; only what is still too long is cut.
 func fitStatus(left, right string, width int) string {
 	room := width - ansi.StringWidth(right) - 1
 	if room < 1 {
 		return right
 	}
-	left = ansi.Truncate(left, room, "…")
+	keys := strings.Split(left, keySep)
+	for len(keys) > 2 && ansi.StringWidth(strings.Join(keys, keySep)) > room {
+		keys = append(keys[:len(keys)-2], keys[len(keys)-1])
+	}
+	left = ansi.Truncate(strings.Join(keys, keySep), room, "…")
 	return left + strings.Repeat(" ", width-ansi.StringWidth(left)-ansi.StringWidth(right)) + right
 }
+
+// keySep separates the keys of a status line.
+const keySep = " · "
 
 // contentsView lists the sections, the selected one marked, scrolled so
 // that it is on screen.

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/kurs-course/kurs/i18n"
 	"github.com/kurs-course/kurs/internal/termdoc"
 )
 
@@ -178,5 +179,22 @@ func TestPagerResize(t *testing.T) {
 	assert.Equal(t, "Pitfalls", strings.TrimSpace(s[0]))
 	for _, l := range s {
 		assert.LessOrEqual(t, len([]rune(l)), 30, "%q", l)
+	}
+}
+
+// The status line fits 80 and 100 columns in both languages and always
+// says how to quit: keys are dropped whole, never cut in the middle.
+func TestStatusFitsAndKeepsQuit(t *testing.T) {
+	for _, lang := range []string{"en", "de"} {
+		help := i18n.New(lang).T("lesson.pager.help")
+		quit := help[strings.LastIndex(help, keySep)+len(keySep):]
+		for _, width := range []int{60, 80, 100, 200} {
+			line := fitStatus(help, "  42%", width)
+			assert.LessOrEqual(t, ansi.StringWidth(line), width, "%s at %d", lang, width)
+			assert.Contains(t, line, quit, "%s at %d: %q", lang, width, line)
+			assert.NotContains(t, line, "…", "%s at %d: %q", lang, width, line)
+			assert.True(t, strings.HasSuffix(line, "42%"), "%q", line)
+		}
+		assert.Contains(t, fitStatus(help, " 1%", 200), help, "all keys when there is room")
 	}
 }
