@@ -14,6 +14,7 @@ import (
 	"github.com/kurs-course/kurs/internal/course"
 	"github.com/kurs-course/kurs/internal/report"
 	"github.com/kurs-course/kurs/internal/session"
+	"github.com/kurs-course/kurs/internal/termdoc"
 	"github.com/kurs-course/kurs/internal/workspace"
 )
 
@@ -254,7 +255,7 @@ func hint(e *env, _ *noOptions, args []string) error {
 		return nil
 	}
 	fmt.Fprintln(e.Out, e.p.T("hint.header", "N", h.N, "Total", h.Total, "Exercise", ex.ID))
-	fmt.Fprintln(e.Out, h.Text)
+	_ = termdoc.Render(e.Out, []byte(h.Text), e.screen().text()) // wrapped like the lesson
 	if h.Last() {
 		fmt.Fprintln(e.Out, e.p.T("hint.last"))
 	}
