@@ -107,6 +107,10 @@ type Signatures struct {
 	// Hash is Exercise.BehaviourHash when the signatures were recorded.
 	Hash           string               `json:"hash"`
 	Misconceptions map[string]Signature `json:"misconceptions"`
+	// Skeletons holds the signature of the unchanged skeleton in each
+	// language, so that a class report can tell untouched code from an
+	// attempt.
+	Skeletons map[string]Signature `json:"skeletons,omitempty"`
 }
 
 // misconceptions caches an exercise's misconceptions: a course is read
@@ -115,6 +119,9 @@ type misconceptions struct {
 	once sync.Once
 	list []*Misconception
 	err  error
+
+	skelOnce  sync.Once
+	skeletons map[string]Signature
 }
 
 // Misconceptions returns the exercise's misconceptions, sorted by id, each
@@ -172,6 +179,30 @@ func (e *Exercise) readMisconceptions() ([]*Misconception, error) {
 		}
 	}
 	return list, errors.Join(errs...)
+}
+
+// SkeletonSignatures returns the recorded signatures of the exercise's
+// unchanged skeletons by language, when signatures.json is up to date.
+func (e *Exercise) SkeletonSignatures() map[string]Signature {
+	if e.fsys == nil {
+		return nil
+	}
+	if e.misc == nil {
+		return e.readSkeletonSignatures()
+	}
+	e.misc.skelOnce.Do(func() { e.misc.skeletons = e.readSkeletonSignatures() })
+	return e.misc.skeletons
+}
+
+func (e *Exercise) readSkeletonSignatures() map[string]Signature {
+	sigs, err := e.RecordedSignatures()
+	if err != nil || sigs == nil {
+		return nil
+	}
+	if hash, err := e.BehaviourHash(); err != nil || hash != sigs.Hash {
+		return nil
+	}
+	return sigs.Skeletons
 }
 
 // readMisconception reads one misconception folder.
@@ -266,8 +297,8 @@ func (e *Exercise) RecordedSignatures() (*Signatures, error) {
 
 // BehaviourHash returns a hash of everything that decides how code behaves
 // under the exercise's hidden tests, and of the misconceptions' code: the
-// reference, the test program, the support packages, the allowlist and the
-// hidden tests without their titles. Texts do not count, so rewording a
+// reference, the test program, the support packages, the allowlist, the
+// skeletons and the hidden tests without their titles. Texts do not count, so rewording a
 // title or a task leaves recorded signatures valid.
 func (e *Exercise) BehaviourHash() (string, error) {
 	h := sha256.New()
@@ -309,6 +340,12 @@ func (e *Exercise) BehaviourHash() (string, error) {
 	}
 	put("suite", suite)
 	put("imports", []byte(strings.Join(e.Imports, "\n")))
+	for _, lang := range Languages {
+		files, _ := goFiles(e.fsys, path.Join("skeleton", lang))
+		for _, f := range files {
+			put("skeleton/"+lang+"/"+f.Name, f.Data)
+		}
+	}
 	entries, _ := fs.ReadDir(e.fsys, MisconceptionsDir)
 	for _, d := range entries {
 		if !d.IsDir() {

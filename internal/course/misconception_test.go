@@ -70,7 +70,7 @@ func TestMisconceptionsRead(t *testing.T) {
 	assert.Contains(t, err.Error(), dir+"half-written/de.md")
 	assert.Contains(t, err.Error(), dir+"no-heading/de.md")
 
-	other, _ := c.Exercise("circuitbreaker")
+	other, _ := c.Exercise("bulkheadquiz")
 	none, err := other.Misconceptions()
 	assert.NoError(t, err)
 	assert.Empty(t, none)
