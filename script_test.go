@@ -226,11 +226,14 @@ type gradeDoc struct {
 			Title string
 			Maybe bool
 		}
-		Tests []struct {
+		Problem  string
+		Skeleton bool
+		Tests    []struct {
 			Name    string
 			Status  string
 			Step    *int
 			Message *string
+			Given   string
 		}
 	}
 }

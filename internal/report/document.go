@@ -42,6 +42,12 @@ type Exercise struct {
 	// Misconception names the mistake a failing exercise's code most
 	// likely shows (see report.Recognise); absent when none matches.
 	Misconception *MisconceptionRef `json:"misconception,omitempty"`
+	// Problem is why no test could run (checker.ProblemKind: "no_files",
+	// "compile", …) when the status is error.
+	Problem string `json:"problem,omitempty"`
+	// Skeleton reports a failing exercise whose code behaves as the
+	// unchanged skeleton does: no real attempt yet.
+	Skeleton bool `json:"skeleton,omitempty"`
 }
 
 // MisconceptionRef names a misconception in a Document: its folder's name
@@ -61,6 +67,9 @@ type TestCase struct {
 	// without a trace (a quiz answer, a crash before the test reported).
 	Step    *int   `json:"step,omitempty"`
 	Message string `json:"message"`
+	// Given is the option a wrong quiz answer chose ("" for none given),
+	// so the class report can count the wrong options.
+	Given string `json:"given,omitempty"`
 }
 
 // Run is what the formats say about a grading run as a whole, and how
@@ -114,7 +123,12 @@ func NewDocument(p *i18n.Printer, graded []Graded) *Document {
 			Tests:    []TestCase{},
 		}
 		e.Concurrency = res.Concurrency
-		if res.Status == checker.Fail {
+		if res.Status == checker.Error && res.Problem != nil {
+			e.Problem = string(res.Problem.Kind)
+		}
+		if res.Status == checker.Fail && Unchanged(g.Exercise, res) {
+			e.Skeleton = true
+		} else if res.Status == checker.Fail {
 			if n := NameMisconception(p, g.Exercise, res); n != nil {
 				e.Misconception = &MisconceptionRef{ID: n.ID, Title: n.Title, Maybe: n.Maybe}
 			}
@@ -124,7 +138,7 @@ func NewDocument(p *i18n.Printer, graded []Graded) *Document {
 			t := &res.Tests[i]
 			msg := textsafe.Text(p, Test(p, g.Exercise, res, t), min(textsafe.TestMax, budget))
 			budget = max(0, budget-len(msg))
-			e.Tests = append(e.Tests, TestCase{Name: t.Name, Status: string(t.Status), Step: step(t), Message: msg})
+			e.Tests = append(e.Tests, TestCase{Name: t.Name, Status: string(t.Status), Step: step(t), Message: msg, Given: given(t)})
 		}
 		if res.Status != checker.Pass {
 			doc.Status = string(checker.Fail)

@@ -211,3 +211,32 @@ func nameMisconception(p *i18n.Printer, g Graded, cases []junitCase) {
 		}
 	}
 }
+
+// given returns the option a wrong quiz answer chose.
+func given(t *checker.Test) string {
+	if t.Status == checker.Pass || t.Failure == nil || t.Failure.Kind != harness.Quiz {
+		return ""
+	}
+	return t.Failure.Given
+}
+
+// Unchanged reports whether res is what the exercise's unchanged skeleton
+// gives, in any language, by the skeletons' recorded signatures: code that
+// is no real attempt yet.
+func Unchanged(ex *course.Exercise, res *checker.Result) bool {
+	if ex == nil || res == nil || res.Status != checker.Fail {
+		return false
+	}
+	skel := ex.SkeletonSignatures()
+	if len(skel) == 0 {
+		return false
+	}
+	fixed := fixedTests(ex)
+	sig := Signature(ex, res)
+	for _, s := range skel {
+		if sameOnFixed(sig, &s, fixed) && len(differentOthers(sig, &s, fixed)) == 0 {
+			return true
+		}
+	}
+	return false
+}

@@ -37,6 +37,10 @@ func counterWithSignature(t *testing.T) *course.Exercise {
 		"add-sets-the-count": {Fail: []string{"seed/worked-example", "random"}, Steps: map[string]course.Departure{
 			"seed/worked-example": {Kind: harness.Mismatch, Step: 1, Want: harness.Result{Obs: "5"}, Got: harness.Result{Obs: "3"}},
 		}},
+	}, Skeletons: map[string]course.Signature{
+		"en": {Fail: []string{"seed/worked-example", "random"}, Steps: map[string]course.Departure{
+			"seed/worked-example": {Kind: harness.Mismatch, Step: 0, Want: harness.Result{Obs: "2"}, Got: harness.Result{Obs: "0"}},
+		}},
 	}})
 	require.NoError(t, err)
 	m["exercises/counter/misconceptions/signatures.json"] = &fstest.MapFile{Data: data}
@@ -123,4 +127,18 @@ func TestMisconceptionInEveryFormat(t *testing.T) {
 		passed := NewDocument(p, []Graded{{Exercise: ex, Result: counterResult("4", true)}})
 		assert.Nil(t, passed.Exercises[0].Misconception, "another behaviour is not named")
 	}
+}
+
+// TestUnchangedSkeleton: a result with the skeleton's signature is marked
+// as no attempt in the result document, and names no misconception.
+func TestUnchangedSkeleton(t *testing.T) {
+	ex := counterWithSignature(t)
+	res := counterResult("3", true)
+	res.Tests[0].Failure = &harness.Failure{Kind: harness.Mismatch, New: []float64{2}, Step: 0, Observe: "Value()",
+		Want: harness.Result{Obs: "2"}, Got: harness.Result{Obs: "0"}}
+	assert.True(t, Unchanged(ex, res))
+	doc := NewDocument(i18n.New("en"), []Graded{{Exercise: ex, Result: res}})
+	assert.True(t, doc.Exercises[0].Skeleton)
+	assert.Nil(t, doc.Exercises[0].Misconception)
+	assert.False(t, Unchanged(ex, counterResult("3", true)))
 }
