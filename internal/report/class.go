@@ -5,9 +5,7 @@ import (
 	"fmt"
 	"html/template"
 	"io"
-	"slices"
 	"strconv"
-	"strings"
 	"sync"
 
 	"github.com/kurs-course/kurs/checker"
@@ -22,17 +20,17 @@ var classHTML string
 // classTemplate is parsed on first use, not at every start of kurs.
 var classTemplate = sync.OnceValue(func() *template.Template { return template.Must(template.New("class").Parse(classHTML)) })
 
-// classGroups is how many of the most common first failures the class
+// classGroups is how many of the most common unnamed behaviours the class
 // report shows per exercise; the rest are counted together.
 const classGroups = 5
 
 // Class writes the class report of a batch: one HTML file that opens
 // offline (inline SVG and CSS, no script, nothing loaded from elsewhere)
 // with the distribution of the total scores, the pass rate of each
-// exercise and, per exercise, the most common first failures across the
-// class (the first failing test and the step where the code departed, or
-// why it could not be tested), each linking to the submissions that share
-// it. Texts are in p's language; exercises gives the exercises' titles
+// exercise and, per exercise, what the failing submissions show (see
+// classGroupsOf: the misconceptions named, the other behaviours, a quiz's
+// wrong options, and the submissions that are no attempt), each linking to
+// the submissions that share it. Texts are in p's language; exercises gives the exercises' titles
 // (one missing from it shows its id).
 //
 // The report depends on nothing but the batch, so the merged documents of
@@ -73,8 +71,16 @@ type (
 	}
 	classExercise struct {
 		ID, Title, Rate string
-		Groups          []classGroup
-		Other           string
+		// Sections are what the failing submissions show, in order:
+		// the named misconceptions, the unnamed behaviours, the quiz's
+		// wrong options, and the submissions that are no attempt or
+		// could not be tested.
+		Sections []classSection
+	}
+	classSection struct {
+		Heading string
+		Groups  []classGroup
+		Other   string
 	}
 	classGroup struct {
 		Text  string
@@ -162,74 +168,15 @@ func newClassView(p *i18n.Printer, b *Batch, exercises []*course.Exercise) *clas
 		})
 	}
 
-	// Per exercise: the pass rate and the most common first failures.
+	// Per exercise: the pass rate and what the failing submissions show.
+	courseEx := map[string]*course.Exercise{}
+	for _, ex := range exercises {
+		courseEx[ex.ID] = ex
+	}
 	for i, id := range b.ExerciseIDs {
-		var pass, fail, errs int
-		groups := map[string]*classGroup{}
-		var order []string
-		for _, e := range b.Submissions {
-			ex := exerciseOf(e, id)
-			if ex == nil {
-				continue
-			}
-			var key, text string
-			switch ex.Status {
-			case string(checker.Pass):
-				pass++
-				continue
-			case string(checker.Error):
-				errs++
-				reason, _, _ := strings.Cut(ex.Message, "\n")
-				reason = strings.TrimSuffix(textsafe.Line(p, reason, textsafe.ValueMax), ":")
-				key = "error\x00" + reason
-				text = p.T("grade.class_group_error", "Reason", reason)
-			default:
-				fail++
-				t := firstFailing(ex)
-				if t == nil {
-					key, text = "fail", p.T("grade.class_group_unknown")
-					break
-				}
-				name := textsafe.Line(p, t.Name, textsafe.ValueMax)
-				switch {
-				case t.Step == nil:
-					key = "test\x00" + t.Name
-					text = p.T("grade.class_group_test", "Test", name)
-				case *t.Step == 0:
-					key = "new\x00" + t.Name
-					text = p.T("grade.class_group_new", "Test", name)
-				default:
-					key = "step\x00" + t.Name + "\x00" + strconv.Itoa(*t.Step)
-					text = p.T("grade.class_group_step", "Test", name, "Step", *t.Step)
-				}
-			}
-			g, ok := groups[key]
-			if !ok {
-				g = &classGroup{Text: text}
-				groups[key] = g
-				order = append(order, key)
-			}
-			g.Subs = append(g.Subs, link(e.ID))
-		}
-		// Most common first; equally common ones in the order of their
-		// first submission, which is the order of the ids.
-		slices.SortStableFunc(order, func(a, b string) int { return len(groups[b].Subs) - len(groups[a].Subs) })
-		ce := classExercise{ID: id, Title: titles[id],
-			Rate: p.T("grade.class_rate", "Count", pass, "Total", total, "Share", share(pass))}
-		rest := 0
-		for j, key := range order {
-			g := groups[key]
-			if j >= classGroups {
-				rest += len(g.Subs)
-				continue
-			}
-			g.Share = percent(len(g.Subs), total)
-			g.Text = p.T("grade.class_group", "Share", share(len(g.Subs)), "What", g.Text)
-			ce.Groups = append(ce.Groups, *g)
-		}
-		if rest > 0 {
-			ce.Other = p.T("grade.class_other", "Count", rest)
-		}
+		ce, pass, fail, errs := classGroupsOf(p, b, id, courseEx[id], link, share)
+		ce.Title = titles[id]
+		ce.Rate = p.T("grade.class_rate", "Count", pass, "Total", total, "Share", share(pass))
 		v.Exercises = append(v.Exercises, ce)
 
 		y := 10 + i*rateRowH

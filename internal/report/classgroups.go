@@ -1,0 +1,191 @@
+package report
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/kurs-course/kurs/checker"
+	"github.com/kurs-course/kurs/i18n"
+	"github.com/kurs-course/kurs/internal/course"
+	"github.com/kurs-course/kurs/internal/textsafe"
+)
+
+// classGroupsOf sorts the submissions of a class that fail exercise id
+// into what they show: the misconceptions named in their results, with
+// how many show each; then the unnamed behaviours, grouped by signature
+// (which tests fail, and where), each by its first failing test's title
+// and step; for a quiz, which wrong option each case drew and how often;
+// and apart from the real attempts, the submissions without code, with
+// the unchanged skeleton, that do not compile, or that could not be
+// tested otherwise. ex gives the titles in p's language; nil shows ids.
+// It reads only the batch, so merged shards give the same groups.
+func classGroupsOf(p *i18n.Printer, b *Batch, id string, ex *course.Exercise,
+	link func(string) classLink, share func(int) string) (ce classExercise, pass, fail, errs int) {
+	ce.ID = id
+	type group struct {
+		text string
+		subs []classLink
+	}
+	sections := map[string]map[string]*group{}
+	orders := map[string][]string{}
+	add := func(section, key, text, sub string) {
+		if sections[section] == nil {
+			sections[section] = map[string]*group{}
+		}
+		g, ok := sections[section][key]
+		if !ok {
+			g = &group{text: text}
+			sections[section][key] = g
+			orders[section] = append(orders[section], key)
+		}
+		if sub != "" {
+			g.subs = append(g.subs, link(sub))
+		}
+	}
+	quiz := ex != nil && ex.Kind() == course.KindQuiz
+	for _, e := range b.Submissions {
+		x := exerciseOf(e, id)
+		if x == nil {
+			continue
+		}
+		switch {
+		case x.Status == string(checker.Pass):
+			pass++
+			continue
+		case x.Status == string(checker.Error):
+			errs++
+			switch checker.ProblemKind(x.Problem) {
+			case checker.ProblemNoFiles:
+				add("apart", "no_files", p.T("grade.class_group_no_code"), e.ID)
+			case checker.ProblemCompile, checker.ProblemAPI:
+				add("apart", "compile", p.T("grade.class_group_compile"), e.ID)
+			default:
+				reason, _, _ := strings.Cut(x.Message, "\n")
+				reason = strings.TrimSuffix(textsafe.Line(p, reason, textsafe.ValueMax), ":")
+				add("apart", "error\x00"+reason, p.T("grade.class_group_error", "Reason", reason), e.ID)
+			}
+			continue
+		}
+		fail++
+		switch {
+		case quiz:
+			for _, t := range x.Tests {
+				if t.Status == string(checker.Pass) {
+					continue
+				}
+				n, _ := strconv.Atoi(strings.TrimPrefix(t.Name, "case"))
+				option := t.Given
+				if option == "" {
+					option = "–"
+				}
+				key := t.Name + "\x00" + option
+				add("quiz", key, p.T("grade.class_group_quiz", "Case", caseLabel(p, ex, t.Name, n), "Option", option), e.ID)
+			}
+		case x.Skeleton:
+			add("apart", "skeleton", p.T("grade.class_group_skeleton"), e.ID)
+		case x.Misconception != nil:
+			m := x.Misconception
+			title := misconceptionTitle(p, ex, m)
+			if m.Maybe {
+				add("named", "maybe\x00"+m.ID, p.T("grade.class_group_maybe", "Title", title), e.ID)
+			} else {
+				add("named", m.ID, p.T("grade.class_group_misconception", "Title", title), e.ID)
+			}
+		default:
+			key, text := behaviour(p, ex, x)
+			add("unnamed", key, text, e.ID)
+		}
+	}
+	for _, name := range []string{"named", "unnamed", "quiz", "apart"} {
+		order := orders[name]
+		if len(order) == 0 {
+			continue
+		}
+		groups := sections[name]
+		// Most common first; equally common ones in the order of their
+		// first submission, which is the order of the ids.
+		slices.SortStableFunc(order, func(a, b string) int { return len(groups[b].subs) - len(groups[a].subs) })
+		sec := classSection{Heading: p.T("grade.class_section_" + name)}
+		rest := 0
+		for j, key := range order {
+			g := groups[key]
+			// Every named misconception is listed; the unnamed ones
+			// only as far as they are common.
+			if name == "unnamed" && j >= classGroups {
+				rest += len(g.subs)
+				continue
+			}
+			sec.Groups = append(sec.Groups, classGroup{
+				Text:  p.T("grade.class_group", "Share", share(len(g.subs)), "What", g.text),
+				Share: percent(len(g.subs), len(b.Submissions)),
+				Subs:  g.subs,
+			})
+		}
+		if rest > 0 {
+			sec.Other = p.T("grade.class_other", "Count", rest)
+		}
+		ce.Sections = append(ce.Sections, sec)
+	}
+	return ce, pass, fail, errs
+}
+
+// behaviour returns the key of a failing exercise's behaviour, as far as
+// the document tells it (every failing test and its step), and its text:
+// the first failing test by its title, and where it departs.
+func behaviour(p *i18n.Printer, ex *course.Exercise, x *Exercise) (key, text string) {
+	var parts []string
+	failing := 0
+	for _, t := range x.Tests {
+		if t.Status == string(checker.Pass) {
+			continue
+		}
+		failing++
+		step := "-"
+		if t.Step != nil {
+			step = strconv.Itoa(*t.Step)
+		}
+		parts = append(parts, t.Name+"@"+step)
+	}
+	t := firstFailing(x)
+	if t == nil {
+		return "fail", p.T("grade.class_group_unknown")
+	}
+	name := textsafe.Line(p, TestLabel(p, ex, t.Name), textsafe.ValueMax)
+	switch {
+	case t.Step == nil:
+		text = p.T("grade.class_group_test", "Test", name)
+	case *t.Step == 0:
+		text = p.T("grade.class_group_new", "Test", name)
+	default:
+		text = p.T("grade.class_group_step", "Test", name, "Step", *t.Step)
+	}
+	if failing > 1 {
+		text += " " + p.T("grade.class_group_more", "Count", failing-1)
+	}
+	return "sig\x00" + strings.Join(parts, "\x00"), text
+}
+
+// misconceptionTitle returns a misconception's title in p's language, from
+// the course when it knows the misconception, else as the document has it.
+func misconceptionTitle(p *i18n.Printer, ex *course.Exercise, m *MisconceptionRef) string {
+	if ex != nil {
+		list, _ := ex.Misconceptions()
+		for _, mc := range list {
+			if mc.ID == m.ID {
+				return mc.Title.In(p.Lang())
+			}
+		}
+	}
+	return textsafe.Line(p, m.Title, textsafe.ValueMax)
+}
+
+// caseLabel names a quiz case in p's language ("Case 2").
+func caseLabel(p *i18n.Printer, ex *course.Exercise, name string, n int) string {
+	if ex != nil {
+		if t := ex.TestTitle(name, p.Lang()); t != "" {
+			return t
+		}
+	}
+	return p.T("test.kind.case", "Case", n)
+}

@@ -1,0 +1,65 @@
+package report
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/kurs-course/kurs/i18n"
+	"github.com/kurs-course/kurs/internal/course"
+)
+
+// TestClassByMisconception: the class report lists per exercise the named
+// misconceptions with their counts and links, then the unnamed behaviours
+// by their failing test's title and step, then the submissions without
+// code, with the unchanged skeleton or that do not compile, apart from
+// the real attempts; for a quiz, the wrong options chosen per case.
+func TestClassByMisconception(t *testing.T) {
+	ex := counterWithSignature(t)
+	step := func(n int) *int { return &n }
+	doc := func(x Exercise) *Document { return &Document{Exercises: []Exercise{x}, MaxScore: 1} }
+	named := Exercise{ID: "counter", Status: "fail", MaxScore: 1,
+		Misconception: &MisconceptionRef{ID: "add-sets-the-count", Title: "whatever the grading language said"},
+		Tests:         []TestCase{{Name: "seed/worked-example", Status: "fail", Step: step(1)}}}
+	unnamed := Exercise{ID: "counter", Status: "fail", MaxScore: 1,
+		Tests: []TestCase{{Name: "seed/worked-example", Status: "fail", Step: step(2)}, {Name: "random", Status: "fail", Step: step(3)}}}
+	b := &Batch{ExerciseIDs: []string{"counter"}, Submissions: []Entry{
+		{ID: "ada", Document: doc(named)},
+		{ID: "bob", Document: doc(named)},
+		{ID: "cy", Document: doc(unnamed)},
+		{ID: "dee", Document: doc(Exercise{ID: "counter", Status: "fail", Skeleton: true})},
+		{ID: "eli", Document: doc(Exercise{ID: "counter", Status: "error", Problem: "no_files", Message: "no code"})},
+		{ID: "fay", Document: doc(Exercise{ID: "counter", Status: "error", Problem: "compile", Message: "The code does not build:"})},
+		{ID: "gus", Document: doc(Exercise{ID: "counter", Status: "pass", Score: 1, MaxScore: 1})},
+	}}
+	for _, c := range []struct {
+		lang  string
+		wants []string
+	}{
+		{"en", []string{
+			"<h4>Misconceptions named in the results</h4>",
+			"29% show the misconception “Add sets the count instead of adding to it”",
+			`<a class="id" href="#s1">ada</a> <a class="id" href="#s2">bob</a>`,
+			"<h4>Other mistakes, grouped by behaviour</h4>",
+			"14% fail The task&#39;s example with New(2) (seed/worked-example) first, at step 2 (and one more test)",
+			"<h4>No attempt yet, or not testable</h4>",
+			"14% hand in the unchanged skeleton",
+			"14% hand in no code",
+			"14% do not compile",
+		}},
+		{"de", []string{
+			"29 % zeigen die Fehlvorstellung „Add setzt den Zähler, statt zu addieren“",
+			"14 % geben das unveränderte Gerüst ab",
+			"Andere Fehler, nach Verhalten gruppiert",
+		}},
+	} {
+		var out bytes.Buffer
+		require.NoError(t, Class(&out, i18n.New(c.lang), b, []*course.Exercise{ex}))
+		for _, w := range c.wants {
+			assert.Contains(t, out.String(), w, c.lang)
+		}
+		assert.NotContains(t, out.String(), "whatever the grading language said", "the title in the teacher's language")
+	}
+}
