@@ -1,0 +1,144 @@
+package kurs_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/kurs-course/kurs"
+	"github.com/kurs-course/kurs/checker"
+	"github.com/kurs-course/kurs/internal/course"
+	"github.com/kurs-course/kurs/internal/report"
+)
+
+// checkFiles checks files as a learner's code for ex, in a folder of its
+// own named like the exercise.
+func checkFiles(t *testing.T, ck *checker.Checker, ex *course.Exercise, files []course.File) *checker.Result {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), ex.ID)
+	require.NoError(t, os.MkdirAll(dir, 0o755))
+	for _, f := range files {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, f.Name), f.Data, 0o644))
+	}
+	res, err := ck.Check(context.Background(), ex, dir)
+	require.NoError(t, err)
+	return res
+}
+
+// TestMisconceptionsRecognised measures how often kurs names the mistake
+// in wrong solutions that were written apart from the misconceptions
+// (testdata/learners, written from the tasks before any misconception),
+// and that it never names one in a correct solution. Precision comes
+// first: the share named must be at least half, and every correct
+// solution, whatever its result, is named by nothing.
+func TestMisconceptionsRecognised(t *testing.T) {
+	if testing.Short() {
+		t.Skip("checks 30 programs")
+	}
+	c, err := course.Load(kurs.Content())
+	require.NoError(t, err)
+	type item struct {
+		ex      *course.Exercise
+		name    string
+		files   []course.File
+		correct bool
+		res     *checker.Result
+	}
+	var items []*item
+	dirs, err := filepath.Glob("testdata/learners/*/*")
+	require.NoError(t, err)
+	for _, d := range dirs {
+		ex, ok := c.Exercise(filepath.Base(filepath.Dir(d)))
+		require.True(t, ok, d)
+		names, err := filepath.Glob(filepath.Join(d, "*.go"))
+		require.NoError(t, err)
+		var files []course.File
+		for _, n := range names {
+			data, err := os.ReadFile(n)
+			require.NoError(t, err)
+			files = append(files, course.File{Name: filepath.Base(n), Data: data})
+		}
+		items = append(items, &item{ex: ex, name: d, files: files})
+	}
+	require.GreaterOrEqual(t, len(items), 15)
+	for _, ex := range c.Exercises {
+		if ex.Kind() == course.KindQuiz {
+			continue
+		}
+		sol, err := ex.Solution()
+		require.NoError(t, err)
+		items = append(items, &item{ex: ex, name: ex.ID + " (reference)", files: sol, correct: true})
+	}
+	ck := &checker.Checker{}
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, 2)
+	for _, it := range items {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			it.res = checkFiles(t, ck, it.ex, it.files)
+		}()
+	}
+	wg.Wait()
+	named, wrong := 0, 0
+	for _, it := range items {
+		r := report.Recognise(it.ex, it.res)
+		if it.correct {
+			assert.Equal(t, checker.Pass, it.res.Status, it.name)
+			assert.Nil(t, r, "%s: a correct solution is named", it.name)
+			continue
+		}
+		wrong++
+		require.Equal(t, checker.Fail, it.res.Status, "%s is a wrong solution that compiles", it.name)
+		switch {
+		case r == nil:
+			t.Logf("%-45s not named (fails %v)", it.name, report.Signature(it.ex, it.res).Fail)
+		case r.Maybe:
+			t.Logf("%-45s might be %s", it.name, r.Misconception.ID)
+		default:
+			named++
+			t.Logf("%-45s named %s", it.name, r.Misconception.ID)
+		}
+	}
+	t.Logf("named %d of %d wrong solutions", named, wrong)
+	assert.GreaterOrEqual(t, 2*named, wrong, "at least half the wrong solutions are named")
+}
+
+// TestSignaturesUpToDate: every exercise with misconceptions has recorded
+// their signatures for its current content, one per misconception, so a
+// check can name them. kurs validate --signatures --course . records them.
+func TestSignaturesUpToDate(t *testing.T) {
+	c, err := course.Load(kurs.Content())
+	require.NoError(t, err)
+	for _, ex := range c.Exercises {
+		list, err := ex.Misconceptions()
+		require.NoError(t, err, ex.ID)
+		if len(list) == 0 {
+			continue
+		}
+		rec, err := ex.RecordedSignatures()
+		require.NoError(t, err)
+		require.NotNil(t, rec, "%s: no misconceptions/signatures.json; run kurs validate --signatures --course .", ex.ID)
+		hash, err := ex.BehaviourHash()
+		require.NoError(t, err)
+		assert.Equal(t, hash, rec.Hash, "%s: signatures.json is stale; run kurs validate --signatures --course .", ex.ID)
+		var ids []string
+		for _, m := range list {
+			ids = append(ids, m.ID)
+			assert.NotNil(t, m.Signature, "%s/%s has no signature", ex.ID, m.ID)
+		}
+		var recorded []string
+		for id := range rec.Misconceptions {
+			recorded = append(recorded, id)
+		}
+		slices.Sort(recorded)
+		assert.Equal(t, ids, recorded, "%s: signatures.json names other misconceptions", ex.ID)
+	}
+}
