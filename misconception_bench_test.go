@@ -1,0 +1,70 @@
+package kurs_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/kurs-course/kurs"
+	"github.com/kurs-course/kurs/checker"
+	"github.com/kurs-course/kurs/i18n"
+	"github.com/kurs-course/kurs/internal/course"
+	"github.com/kurs-course/kurs/internal/report"
+)
+
+// BenchmarkWrongSolution measures what a learner waits for when a check
+// fails: the check of a wrong token bucket (testdata/learners) and its
+// explanation and result document ("check"), the explanation and document
+// alone on the same result ("report"), and the report of a course read
+// afresh, the first check after start-up ("first-report"). Naming a
+// misconception must add nothing a learner could notice.
+func BenchmarkWrongSolution(b *testing.B) {
+	c, err := course.Load(kurs.Content())
+	if err != nil {
+		b.Fatal(err)
+	}
+	ex, _ := c.Exercise("tokenbucket")
+	data, err := os.ReadFile("testdata/learners/tokenbucket/no-cap/tokenbucket.go")
+	if err != nil {
+		b.Fatal(err)
+	}
+	dir := filepath.Join(b.TempDir(), "tokenbucket")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		b.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "tokenbucket.go"), data, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	ck := &checker.Checker{}
+	p := i18n.New("en")
+	explain := func(ex *course.Exercise, res *checker.Result) {
+		report.Explain(p, ex, res, report.Options{})
+		report.NewDocument(p, []report.Graded{{Exercise: ex, Result: res}})
+	}
+	res, err := ck.Check(context.Background(), ex, dir)
+	if err != nil || res.Status != checker.Fail {
+		b.Fatalf("want a failing check, got %v %v", res, err)
+	}
+	b.Run("check", func(b *testing.B) {
+		for b.Loop() {
+			res, err := ck.Check(context.Background(), ex, dir)
+			if err != nil {
+				b.Fatal(err)
+			}
+			explain(ex, res)
+		}
+	})
+	b.Run("report", func(b *testing.B) {
+		for b.Loop() {
+			explain(ex, res)
+		}
+	})
+	b.Run("first-report", func(b *testing.B) {
+		for b.Loop() {
+			c, _ := course.Load(kurs.Content())
+			ex, _ := c.Exercise("tokenbucket")
+			explain(ex, res)
+		}
+	})
+}
