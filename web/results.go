@@ -31,6 +31,17 @@ type resultView struct {
 	Others   []string // further failing tests, each by its title and id
 	Output   string
 	Cut      bool
+	// Misconception names the mistake the code most likely shows, beside
+	// the first difference; nil when none is recognised.
+	Misconception *misconceptionView
+}
+
+// misconceptionView is a recognised misconception: its line ("Likely
+// misconception: …") and its explanation, rendered from Markdown.
+type misconceptionView struct {
+	Line        string
+	Explanation template.HTML
+	source      string
 }
 
 // testView is one explained test: a quiz case on one line, or a failing
@@ -89,6 +100,9 @@ func (s *Server) resultView(p *i18n.Printer, ex *course.Exercise) *resultView {
 		return nil
 	}
 	v := newResultView(p, ex, res)
+	if m := v.Misconception; m != nil {
+		m.Explanation = s.markdown(m.source)
+	}
 	v.Checked = at.Local().Format(time.TimeOnly)
 	v.Seq = seq
 	return v
@@ -107,6 +121,10 @@ func newResultView(p *i18n.Printer, ex *course.Exercise, res *checker.Result) *r
 		Others:   e.Others,
 		Output:   e.Output,
 		Cut:      e.OutputCut,
+	}
+	if m := e.Misconception; m != nil {
+		v.Misconception = &misconceptionView{Line: m.Line, source: m.Explanation,
+			Explanation: template.HTML("<p>" + template.HTMLEscapeString(m.Explanation) + "</p>")}
 	}
 	first := res.FirstFailure()
 	tables := 0
