@@ -138,7 +138,7 @@ func NewDocument(p *i18n.Printer, graded []Graded) *Document {
 			t := &res.Tests[i]
 			msg := textsafe.Text(p, Test(p, g.Exercise, res, t), min(textsafe.TestMax, budget))
 			budget = max(0, budget-len(msg))
-			e.Tests = append(e.Tests, TestCase{Name: t.Name, Status: string(t.Status), Step: step(t), Message: msg, Given: given(t)})
+			e.Tests = append(e.Tests, TestCase{Name: t.Name, Status: string(t.Status), Step: step(t), Message: msg, Given: textsafe.Line(p, given(t), textsafe.ValueMax)})
 		}
 		if res.Status != checker.Pass {
 			doc.Status = string(checker.Fail)

@@ -212,7 +212,8 @@ func nameMisconception(p *i18n.Printer, g Graded, cases []junitCase) {
 	}
 }
 
-// given returns the option a wrong quiz answer chose.
+// given returns the option a wrong quiz answer chose, as the learner
+// wrote it: the caller bounds and escapes it.
 func given(t *checker.Test) string {
 	if t.Status == checker.Pass || t.Failure == nil || t.Failure.Kind != harness.Quiz {
 		return ""
