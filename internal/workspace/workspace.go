@@ -16,6 +16,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"github.com/kurs-course/kurs/i18n"
 	"github.com/kurs-course/kurs/internal/course"
 )
 
@@ -105,7 +106,7 @@ func Init(dir string, c *course.Course, cfg Config, lang string) (created, kept 
 	}
 	cfg.Format = Format
 	var conf bytes.Buffer
-	fmt.Fprintf(&conf, "# kurs workspace: edit the .go files in the exercise folders, then run `kurs check`.\n")
+	fmt.Fprintf(&conf, "# %s\n", i18n.New(lang).T("init.config_comment")) // in the workspace's language
 	if err := toml.NewEncoder(&conf).Encode(cfg); err != nil {
 		return nil, nil, err
 	}
