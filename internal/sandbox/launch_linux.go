@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"os"
@@ -62,12 +63,30 @@ func setNamespaces(a *syscall.SysProcAttr, st Status) {
 	a.GidMappings = []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}}
 }
 
+// confine fills in the spec of a confined program for the layers in st:
+// the filters, the limits that hold here, and the ids it runs as.
+func confine(sp *spec, st Status) {
+	sp.Seccomp, sp.Landlock = st.Seccomp, st.Landlock
+	switch {
+	case sp.Policy.AddressSpace > 0:
+		sp.AddressSpace = sp.Policy.AddressSpace
+	case sp.Policy.AddressSpace == 0 && sp.Memory > 0:
+		sp.AddressSpace = sp.Memory + AddressHeadroom
+	}
+	if st.ThreadLimit {
+		sp.Threads = cmp.Or(sp.Policy.Threads, DefaultThreads)
+	}
+	if os.Geteuid() == 0 {
+		sp.Uid, sp.Gid = Nobody, Nobody
+	}
+}
+
 var layers = sync.OnceValue(probe)
 
 // probe measures what this system gives: seccomp and Landlock by asking
 // the kernel, namespaces by starting the launcher in them.
 func probe() Status {
-	st := Status{ProcessGroup: true, Rlimits: true, NoNewPrivs: true}
+	st := Status{ProcessGroup: true, Rlimits: true, NoNewPrivs: true, NoPrivileges: true}
 	var notes []string
 	if _, err := unix.PrctlRetInt(unix.PR_GET_SECCOMP, 0, 0, 0, 0); err != nil {
 		notes = append(notes, "no seccomp in this kernel")
@@ -96,6 +115,9 @@ func probe() Status {
 	if nsErr != nil {
 		notes = append(notes, "no namespaces: "+nsErr.Error())
 	}
+	// Without a user namespace of its own, an unprivileged program's
+	// threads count with every process of its user.
+	st.ThreadLimit = st.UserNamespace || os.Geteuid() == 0
 	if len(notes) > 0 {
 		st.Note = fmt.Sprint(notes)
 		st.Note = st.Note[1 : len(st.Note)-1]
@@ -139,6 +161,9 @@ func execute(sp *spec, argv, env []string) error {
 	if err != nil {
 		return fmt.Errorf("open %s: %v", sp.Path, err)
 	}
+	if err := dropPrivileges(sp, fd); err != nil {
+		return fmt.Errorf("drop privileges: %v", err)
+	}
 	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
 		return fmt.Errorf("no_new_privs: %v", err)
 	}
@@ -165,6 +190,104 @@ func execute(sp *spec, argv, env []string) error {
 			return fmt.Errorf("exec %s: %v", sp.Path, e)
 		}
 	}
+}
+
+// dropPrivileges leaves this thread, and so the program it executes,
+// without privilege. As root (in the launcher's user namespace, or on the
+// host without one) it empties the bounding set, drops the supplementary
+// groups and takes sp.Uid and sp.Gid, which clears the effective and
+// permitted sets; it sets the parent-death signal again, which the change
+// of ids clears. Any launcher then empties its inheritable and ambient
+// sets (a launcher that is not root lost the others when it was
+// executed), and checks that no capability is left. It works on this
+// thread alone, raw: the Go runtime's setuid changes every thread, and
+// only this one executes the program.
+func dropPrivileges(sp *spec, fd int) error {
+	switched := unix.Geteuid() == 0 && sp.Uid > 0
+	if switched {
+		if err := executableBy(fd, sp.Uid, sp.Gid); err != nil {
+			return err
+		}
+		var deathSig int32
+		if _, _, e := unix.RawSyscall(unix.SYS_PRCTL, unix.PR_GET_PDEATHSIG, uintptr(unsafe.Pointer(&deathSig)), 0); e != 0 {
+			return fmt.Errorf("parent-death signal: %v", e)
+		}
+		for c := uintptr(0); c < 64; c++ {
+			if _, _, e := unix.RawSyscall(unix.SYS_PRCTL, unix.PR_CAPBSET_DROP, c, 0); e != 0 && e != unix.EINVAL {
+				return fmt.Errorf("bounding set: %v", e)
+			}
+		}
+		if _, _, e := unix.RawSyscall(unix.SYS_SETGROUPS, 0, 0, 0); e != 0 {
+			return fmt.Errorf("setgroups: %v", e)
+		}
+		if _, _, e := unix.RawSyscall(unix.SYS_SETRESGID, uintptr(sp.Gid), uintptr(sp.Gid), uintptr(sp.Gid)); e != 0 {
+			return fmt.Errorf("setresgid %d: %v", sp.Gid, e)
+		}
+		if _, _, e := unix.RawSyscall(unix.SYS_SETRESUID, uintptr(sp.Uid), uintptr(sp.Uid), uintptr(sp.Uid)); e != 0 {
+			return fmt.Errorf("setresuid %d: %v", sp.Uid, e)
+		}
+		if deathSig != 0 {
+			if _, _, e := unix.RawSyscall(unix.SYS_PRCTL, unix.PR_SET_PDEATHSIG, uintptr(deathSig), 0); e != 0 {
+				return fmt.Errorf("parent-death signal: %v", e)
+			}
+		}
+	}
+	// Kernels before 4.3 have no ambient set.
+	if _, _, e := unix.RawSyscall6(unix.SYS_PRCTL, unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0, 0); e != 0 && e != unix.EINVAL {
+		return fmt.Errorf("ambient set: %v", e)
+	}
+	hdr := unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}
+	var caps [2]unix.CapUserData
+	if err := unix.Capset(&hdr, &caps[0]); err != nil {
+		return fmt.Errorf("capset: %v", err)
+	}
+	if err := unix.Capget(&hdr, &caps[0]); err != nil {
+		return fmt.Errorf("capget: %v", err)
+	}
+	if caps != [2]unix.CapUserData{} {
+		return fmt.Errorf("capabilities left: %+v", caps)
+	}
+	if !switched {
+		return nil
+	}
+	var r, e, s uintptr
+	unix.RawSyscall(unix.SYS_GETRESUID, uintptr(unsafe.Pointer(&r)), uintptr(unsafe.Pointer(&e)), uintptr(unsafe.Pointer(&s)))
+	if uint32(r) != uint32(sp.Uid) || uint32(e) != uint32(sp.Uid) || uint32(s) != uint32(sp.Uid) {
+		return fmt.Errorf("still uid %d/%d/%d", uint32(r), uint32(e), uint32(s))
+	}
+	for c := uintptr(0); c < 64; c++ {
+		if n, _, e := unix.RawSyscall(unix.SYS_PRCTL, unix.PR_CAPBSET_READ, c, 0); e == 0 && n != 0 {
+			return fmt.Errorf("capability %d left in the bounding set", c)
+		}
+	}
+	return nil
+}
+
+// executableBy makes sure that uid and gid may execute the program open as
+// fd. The launcher opened it while still root; the kernel checks the
+// permission to execute it with the ids of the exec, but not the folders
+// above it, since the exec goes by descriptor. A program that kurs built
+// in a private folder under a strict umask lacks the bit: it gets it for
+// others (whose permission counts for uid), and its folder keeps them out.
+func executableBy(fd, uid, gid int) error {
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil {
+		return err
+	}
+	bit := uint32(0o001)
+	switch {
+	case int(st.Uid) == uid:
+		bit = 0o100
+	case int(st.Gid) == gid:
+		bit = 0o010
+	}
+	if st.Mode&bit != 0 {
+		return nil
+	}
+	if err := unix.Fchmodat(unix.AT_FDCWD, fmt.Sprintf("/proc/self/fd/%d", fd), st.Mode&0o7777|bit, 0); err != nil {
+		return fmt.Errorf("make the program executable by uid %d: %v", uid, err)
+	}
+	return nil
 }
 
 // landlockRuleset is struct landlock_ruleset_attr up to ABI 6.

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // init is the launcher: in a process that Command started, it applies the
@@ -96,10 +98,10 @@ func runPlan(ctx context.Context, p Policy, plan Plan) ([][]Done, error) {
 }
 
 // setLimits sets the process's resource limits, soft and hard alike so that
-// the program cannot raise them again. RLIMIT_NPROC is not used: it counts
-// every thread of the user, not of the program, so a low value would break
-// the Go runtime's thread creation, and it does not bind root; seccomp
-// refuses new processes instead.
+// the program cannot raise them again. p.AddressSpace and p.Threads are
+// those of the spec: command sets them only where they hold (RLIMIT_NPROC
+// counts every thread of a user id in a user namespace, so it is set only
+// where the program has an id or a namespace of its own).
 func setLimits(p Policy) error {
 	type limit struct {
 		resource int
@@ -120,6 +122,8 @@ func setLimits(p Policy) error {
 		files = 64
 	}
 	add(syscall.RLIMIT_NOFILE, int64(files), "RLIMIT_NOFILE")
+	add(syscall.RLIMIT_AS, p.AddressSpace, "RLIMIT_AS")
+	add(unix.RLIMIT_NPROC, int64(p.Threads), "RLIMIT_NPROC")
 	if p.Confine {
 		// An unlimited stack switches the kernel to the legacy memory
 		// layout; the Go runtime needs little of the main thread's stack.
@@ -147,8 +151,9 @@ func command(ctx context.Context, p Policy, st Status, name string, args []strin
 		path, lookErr = exec.LookPath(name)
 	}
 	sp.Path = path
+	sp.AddressSpace, sp.Threads = 0, 0
 	if p.Confine {
-		sp.Seccomp, sp.Landlock = st.Seccomp, st.Landlock
+		confine(&sp, st)
 	}
 	enc, err := json.Marshal(sp)
 	if err != nil {

@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -17,7 +19,7 @@ import (
 // run runs cmd and returns its combined output and exit error.
 func run(t *testing.T, cmd *exec.Cmd) (string, error) {
 	t.Helper()
-	var out bytes.Buffer
+	var out lockedBuffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	err := cmd.Run()
 	return out.String(), err
@@ -134,4 +136,90 @@ func BenchmarkStart(b *testing.B) {
 			}
 		})
 	}
+}
+
+// A storm of threads ends at the thread limit, with the runtime's own
+// message, while a program with a hundred threads runs. As root it runs
+// also without namespaces, where uid 65534's count is the machine's.
+func TestThreadStorm(t *testing.T) {
+	st := Layers()
+	if !st.ThreadLimit {
+		t.Skipf("no thread limit here: %v", st)
+	}
+	variants := map[string]Status{"layers": st}
+	if os.Geteuid() == 0 {
+		variants["no namespaces"] = Status{ProcessGroup: true, Rlimits: true, NoNewPrivs: true,
+			Seccomp: st.Seccomp, Landlock: st.Landlock, NoPrivileges: true, ThreadLimit: true}
+	}
+	for name, st := range variants {
+		t.Run(name, func(t *testing.T) {
+			most, out, err := threads(t, st, 100)
+			if err != nil || most < 100 {
+				t.Errorf("100 threads: at most %d seen, %v\n%s", most, err, out)
+			}
+			most, out, err = threads(t, st, 1000)
+			t.Logf("1000 threads: at most %d seen, %v", most, err)
+			if err == nil || most > DefaultThreads || !strings.Contains(out, "failed to create new OS thread") {
+				t.Errorf("1000 threads: at most %d seen, %v\n%.2000s", most, err, out)
+			}
+		})
+	}
+}
+
+// threads runs the fixture's thread storm of n confined under st, and
+// returns the most threads seen in its status, its output and how it
+// ended.
+func threads(t *testing.T, st Status, n int) (int, string, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cmd := command(ctx, Policy{Confine: true, Memory: 256 << 20}, st, fixture, []string{"threads", strconv.Itoa(n)})
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stdin.Close()
+	var out lockedBuffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	ended := make(chan error, 1)
+	go func() { ended <- cmd.Wait() }()
+	most := 0
+	status := fmt.Sprintf("/proc/%d/status", cmd.Process.Pid)
+	for {
+		select {
+		case err := <-ended:
+			return most, out.String(), err
+		case <-time.After(5 * time.Millisecond):
+		}
+		data, _ := os.ReadFile(status)
+		if _, rest, ok := strings.Cut(string(data), "\nThreads:\t"); ok {
+			line, _, _ := strings.Cut(rest, "\n")
+			if k, _ := strconv.Atoi(line); k > most {
+				most = k
+			}
+		}
+		if strings.Contains(out.String(), "threads started") {
+			stdin.Close()
+		}
+	}
+}
+
+// lockedBuffer is a buffer that a test may read while a command writes it.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }

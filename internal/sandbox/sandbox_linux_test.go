@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -26,6 +27,9 @@ var fixture, guarded string
 // folder where they are built already (for a run as a user that cannot
 // read the module cache).
 func TestMain(m *testing.M) {
+	if prog := os.Getenv("KURS_SANDBOX_PARENT"); prog != "" {
+		parent(prog)
+	}
 	if dir := os.Getenv("KURS_SANDBOX_FIXTURES"); dir != "" {
 		fixture, guarded = filepath.Join(dir, "compromised"), filepath.Join(dir, "guarded")
 		os.Exit(m.Run())
@@ -55,15 +59,17 @@ func TestMain(m *testing.M) {
 
 // How each attempt of the compromised program may end: only with the
 // errors by which a sandbox refuses.
-var refusals = map[string]bool{"EPERM": true, "EACCES": true, "ENOSYS": true}
+// ENOMEM is how a memory limit refuses.
+var refusals = map[string]bool{"EPERM": true, "EACCES": true, "ENOSYS": true, "ENOMEM": true}
 
 // attempts are the escapes the fixture tries, in its order.
-var attempts = strings.Fields(`read-etc read-secret create remove mkdir symlink
-	chmod truncate rename openat2 readdir tcp-connect unix-socket socketpair
-	fork clone3 exec-sh start-sh setsid setpgid ptrace-parent
-	kill-all kill-parent tgkill-parent process-vm-readv mount unshare-user
-	unshare-net setrlimit prctl-dumpable mmap-exec memfd io-uring userfaultfd
-	bpf perf-event-open exec-self`)
+var attempts = strings.Fields(`read-status setuid-root read-etc read-secret
+	create remove mkdir symlink chmod truncate rename openat2 readdir
+	tcp-connect unix-socket socketpair fork clone3 exec-sh start-sh setsid
+	setpgid ptrace-parent kill-all kill-parent tgkill-parent process-vm-readv
+	mount unshare-user unshare-net setrlimit prctl-dumpable mmap-exec
+	mmap-shared mmap-shared-small mmap-shared-validate mmap-growsdown
+	mremap-grow memfd io-uring userfaultfd bpf perf-event-open exec-self`)
 
 func TestCompromisedProgram(t *testing.T) {
 	st := Layers()
@@ -81,6 +87,79 @@ func TestCompromisedProgram(t *testing.T) {
 	}
 }
 
+// parent runs the confined program prog as a kurs would, prints its
+// process id and waits to be killed.
+func parent(prog string) {
+	cmd := Command(context.Background(), Policy{Confine: true, Memory: 256 << 20}, prog, "sleep")
+	out, err := cmd.StdoutPipe()
+	if err == nil {
+		err = cmd.Start()
+	}
+	if err != nil {
+		fmt.Println(err)
+		os.Exit(1)
+	}
+	line, _ := bufio.NewReader(out).ReadString('\n')
+	fmt.Println(cmd.Process.Pid, strings.TrimSpace(line))
+	select {}
+}
+
+// A confined program ends when kurs is killed: the change of ids clears
+// the parent-death signal, which the launcher sets again.
+func TestEndsWithKurs(t *testing.T) {
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), "KURS_SANDBOX_PARENT="+fixture)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Wait()
+	defer cmd.Process.Kill()
+	line, _ := bufio.NewReader(out).ReadString('\n')
+	pid, err := strconv.Atoi(strings.TrimSuffix(line, " sleeping\n"))
+	if err != nil {
+		t.Fatalf("the parent said %q", line)
+	}
+	status, _ := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	t.Logf("the program:\n%s", regexp.MustCompile(`(?m)^(Uid|CapEff|Seccomp):.*$`).FindAll(status, -1))
+	cmd.Process.Kill()
+	if left := group(pid); len(left) > 0 {
+		syscall.Kill(pid, syscall.SIGKILL)
+		t.Fatalf("the program %d outlived its parent: %v", pid, left)
+	}
+}
+
+// As root, the program runs as 65534 although only root may read its
+// folder or execute it: the launcher executes it by descriptor and gives
+// others the right to execute it.
+func TestPrivateProgram(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("only root changes ids")
+	}
+	dir := t.TempDir()
+	if err := os.Chmod(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(fixture)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog := filepath.Join(dir, "private")
+	if err := os.WriteFile(prog, data, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	cmd := Command(context.Background(), Policy{Confine: true, Memory: 256 << 20}, prog, "exit")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if fi, err := os.Stat(dir); err != nil || fi.Mode().Perm() != 0o700 {
+		t.Errorf("the folder: %v, %v", fi.Mode(), err)
+	}
+}
+
 // Each layer on its own stops the escapes it is meant for.
 func TestLayersAlone(t *testing.T) {
 	st := Layers()
@@ -92,9 +171,10 @@ func TestLayersAlone(t *testing.T) {
 	}
 	t.Run("landlock", func(t *testing.T) {
 		attack(t, Status{ProcessGroup: true, Rlimits: true, NoNewPrivs: true, Landlock: st.Landlock}, nil,
-			strings.Fields(`read-etc read-secret create remove mkdir symlink truncate rename
-				openat2 readdir tcp-connect unix-socket exec-sh start-sh
-				ptrace-parent kill-parent tgkill-parent process-vm-readv mount`))
+			strings.Fields(`read-status setuid-root read-etc read-secret create remove
+				mkdir symlink truncate rename openat2 readdir tcp-connect unix-socket
+				exec-sh start-sh ptrace-parent kill-parent tgkill-parent
+				process-vm-readv mount mmap-shared mmap-growsdown mremap-grow`))
 	})
 }
 
@@ -199,6 +279,7 @@ func attack(t *testing.T, st Status, cred *syscall.Credential, want []string) {
 	if l := next(); l != "runtime ok" {
 		t.Fatalf("the Go runtime does not work confined: %q\nstderr: %s", l, stderr.String())
 	}
+	ids := next()
 	if l := next(); l != "ready" {
 		t.Fatalf("got %q, want ready", l)
 	}
@@ -225,9 +306,7 @@ func attack(t *testing.T, st Status, cred *syscall.Credential, want []string) {
 			t.Errorf("status of the confined program lacks %q:\n%s", want, status)
 		}
 	}
-	if cred != nil && !strings.Contains(string(status), "\nUid:\t65534\t") {
-		t.Errorf("the program does not run as 65534:\n%s", status)
-	}
+	privileges(t, st, cred, pid, string(status), ids)
 
 	fmt.Fprintln(stdin, "go")
 	got := map[string]string{}
@@ -274,6 +353,52 @@ func attack(t *testing.T, st Status, cred *syscall.Credential, want []string) {
 	cmd.Wait()
 	if left := group(pid); len(left) > 0 {
 		t.Errorf("processes left after Kill: %v", left)
+	}
+}
+
+// privileges checks that the confined program pid, whose status is status
+// and which reported ids, holds no privilege and has its limits: no
+// capability, not root, no supplementary groups, a finite address space
+// and, where the kernel counts them for it, a thread limit.
+func privileges(t *testing.T, st Status, cred *syscall.Credential, pid int, status, ids string) {
+	t.Helper()
+	t.Logf("the program: %s", ids)
+	root := os.Geteuid() == 0 && cred == nil
+	caps := []string{"CapInh", "CapPrm", "CapEff", "CapAmb"}
+	if root {
+		// Unprivileged, the bounding set of its user namespace stays:
+		// no_new_privs lets the program gain nothing from it.
+		caps = append(caps, "CapBnd")
+	}
+	for _, c := range caps {
+		if !strings.Contains(status, "\n"+c+":\t0000000000000000\n") {
+			t.Errorf("%s is not empty:\n%s", c, status)
+		}
+	}
+	// Unprivileged, the program keeps the caller's groups: a user
+	// namespace may not drop them.
+	want := fmt.Sprintf("uid=%[1]d,%[1]d,%[1]d gid=%[2]d,%[2]d,%[2]d groups=", os.Getuid(), os.Getgid())
+	if os.Geteuid() == 0 {
+		want = fmt.Sprintf("uid=%[1]d,%[1]d,%[1]d gid=%[1]d,%[1]d,%[1]d groups=[]", Nobody)
+		if !strings.Contains(status, fmt.Sprintf("\nUid:\t%[1]d\t%[1]d\t%[1]d\t%[1]d\n", Nobody)) ||
+			!strings.Contains(status, fmt.Sprintf("\nGid:\t%[1]d\t%[1]d\t%[1]d\t%[1]d\n", Nobody)) ||
+			!regexp.MustCompile(`\nGroups:[ \t]*\n`).MatchString(status) {
+			t.Errorf("the program does not run as %d without groups:\n%s", Nobody, status)
+		}
+	}
+	if !strings.HasPrefix(ids, "ids "+want) {
+		t.Errorf("the program sees %q, want %q", ids, want)
+	}
+	limits, err := os.ReadFile(fmt.Sprintf("/proc/%d/limits", pid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	as := strconv.Itoa(256<<20 + AddressHeadroom)
+	if !regexp.MustCompile(`\nMax address space +` + as + ` +` + as + ` +bytes`).Match(limits) {
+		t.Errorf("limits of the confined program, want an address space of %s bytes:\n%s", as, limits)
+	}
+	if st.ThreadLimit && !regexp.MustCompile(`\nMax processes +256 +256 +processes`).Match(limits) {
+		t.Errorf("limits of the confined program, want 256 processes:\n%s", limits)
 	}
 }
 

@@ -23,7 +23,11 @@ import (
 //   - kill, tgkill: only to the process itself (the Go runtime signals its
 //     own threads to preempt goroutines);
 //   - mmap, mprotect: never PROT_EXEC, so injected code cannot be made
-//     executable;
+//     executable; mmap never MAP_SHARED (nor MAP_SHARED_VALIDATE), whose
+//     anonymous memory RLIMIT_DATA does not count, nor MAP_GROWSDOWN, a
+//     stack that it does not count either. The Go runtime needs neither,
+//     and mremap, which could grow a mapping past these checks, is
+//     refused: the runtime never calls it;
 //   - prctl: only no_new_privs and naming memory (the runtime names its
 //     mappings); seccomp: only adding a filter, which can only restrict;
 //   - fcntl: only descriptor flags and dup; prlimit64: only reading;
@@ -119,6 +123,28 @@ func noneOf(arg int, bits uint32) []unix.SockFilter {
 	}
 }
 
+// bits is a set of bits in one argument.
+type bits struct {
+	arg  int
+	mask uint32
+}
+
+// noBits returns a block that allows the call if no argument has any of
+// its bits set.
+func noBits(bs ...bits) []unix.SockFilter {
+	var b []unix.SockFilter
+	n := len(bs)
+	for i, x := range bs {
+		b = append(b, stmt(ldAbs, offArg(x.arg)))
+		if i == n-1 {
+			b = append(b, jump(jset, x.mask, 0, 1))
+		} else {
+			b = append(b, jump(jset, x.mask, 2*n-2*i-2, 0))
+		}
+	}
+	return append(b, stmt(ret, retEPERM), stmt(ret, retAllow))
+}
+
 // masked returns a block that allows the call if argument arg, masked,
 // equals want.
 func masked(arg int, mask, want uint32) []unix.SockFilter {
@@ -142,7 +168,7 @@ var allowedCommon = []uintptr{
 	unix.SYS_DUP, unix.SYS_DUP3, unix.SYS_PIPE2, unix.SYS_EVENTFD2,
 	unix.SYS_EPOLL_CREATE1, unix.SYS_EPOLL_CTL, unix.SYS_EPOLL_PWAIT, unix.SYS_EPOLL_PWAIT2,
 	unix.SYS_PPOLL, unix.SYS_PSELECT6,
-	unix.SYS_MUNMAP, unix.SYS_MADVISE, unix.SYS_MREMAP, unix.SYS_BRK, unix.SYS_MINCORE,
+	unix.SYS_MUNMAP, unix.SYS_MADVISE, unix.SYS_BRK, unix.SYS_MINCORE,
 	unix.SYS_RT_SIGACTION, unix.SYS_RT_SIGPROCMASK, unix.SYS_RT_SIGRETURN,
 	unix.SYS_RT_SIGPENDING, unix.SYS_RT_SIGSUSPEND, unix.SYS_RT_SIGTIMEDWAIT, unix.SYS_SIGALTSTACK,
 	unix.SYS_FUTEX, unix.SYS_SCHED_YIELD, unix.SYS_SCHED_GETAFFINITY,
@@ -185,7 +211,7 @@ func filter(pid, execFD int) ([]unix.SockFilter, error) {
 		{unix.SYS_CLONE3, []unix.SockFilter{stmt(ret, retNOSYS)}},
 		{unix.SYS_KILL, all(cond{arg: 0, val: uint32(pid)})},
 		{unix.SYS_TGKILL, all(cond{arg: 0, val: uint32(pid)})},
-		{unix.SYS_MMAP, noneOf(2, unix.PROT_EXEC)},
+		{unix.SYS_MMAP, noBits(bits{2, unix.PROT_EXEC}, bits{3, unix.MAP_SHARED | unix.MAP_GROWSDOWN})},
 		{unix.SYS_MPROTECT, noneOf(2, unix.PROT_EXEC)},
 		{unix.SYS_PRCTL, oneOf(0, unix.PR_SET_NO_NEW_PRIVS, unix.PR_GET_NO_NEW_PRIVS, unix.PR_SET_VMA)},
 		{unix.SYS_SECCOMP, oneOf(0, unix.SECCOMP_SET_MODE_FILTER)},

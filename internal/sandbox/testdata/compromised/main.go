@@ -6,8 +6,11 @@
 //
 // prints "ready", waits for a line on stdin, tries each escape and prints
 // "NAME ok" or "NAME denied ERRNO" for each, then "done", and waits for
-// stdin to close. Other modes: "exit" (nothing), "alloc BYTES", "write FILE
-// BYTES", "spin", "sleep".
+// stdin to close. Before "ready" it prints the ids it runs as, "ids
+// uid=R,E,S gid=R,E,S groups=[...]". Other modes: "exit" (nothing), "alloc
+// BYTES", "write FILE BYTES", "spin", "sleep", "threads N" (N goroutines
+// blocked in a raw syscall, each holding a thread; prints "threads started"
+// and waits for a line on stdin).
 package main
 
 import (
@@ -19,6 +22,7 @@ import (
 	"runtime"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 	"unsafe"
@@ -54,7 +58,33 @@ func main() {
 		time.Sleep(time.Hour)
 	case "attack":
 		attack(os.Args[2:])
+	case "threads":
+		threads(os.Args[2])
 	}
+}
+
+// threads makes the runtime start a thread for each of n goroutines: a
+// goroutine in a blocking syscall keeps its thread, and the runtime starts
+// another for the rest. Nothing but a thread limit stops it short of the
+// runtime's own cap of 10,000, which lives in writable memory.
+func threads(arg string) {
+	n, _ := strconv.Atoi(arg)
+	var started atomic.Int32
+	for range n {
+		go func() {
+			started.Add(1)
+			ts := syscall.Timespec{Sec: 30}
+			syscall.Syscall(syscall.SYS_NANOSLEEP, uintptr(unsafe.Pointer(&ts)), 0, 0)
+		}()
+	}
+	for started.Load() < int32(n) {
+		time.Sleep(time.Millisecond)
+	}
+	// The runtime hands a blocked goroutine's processor to a new thread
+	// within a few of its monitor's rounds.
+	time.Sleep(time.Second)
+	fmt.Println("threads started")
+	bufio.NewReader(os.Stdin).ReadString('\n')
 }
 
 func report(name string, err error) {
@@ -99,8 +129,18 @@ func attack(args []string) {
 	report("runtime", err)
 	fd3.Close()
 
+	ru, eu, su := unix.Getresuid()
+	rg, eg, sg := unix.Getresgid()
+	groups, _ := syscall.Getgroups()
+	fmt.Printf("ids uid=%d,%d,%d gid=%d,%d,%d groups=%v\n", ru, eu, su, rg, eg, sg, groups)
+
 	fmt.Println("ready")
 	bufio.NewReader(os.Stdin).ReadString('\n')
+
+	// What it may do, it could read from its own status.
+	_, err = os.ReadFile("/proc/self/status")
+	report("read-status", err)
+	report("setuid-root", syscall.Setresuid(0, 0, 0))
 
 	_, err = os.ReadFile("/etc/hostname")
 	report("read-etc", err)
@@ -159,6 +199,30 @@ func attack(args []string) {
 	report("prctl-dumpable", unix.Prctl(unix.PR_SET_DUMPABLE, 1, 0, 0, 0))
 	_, err = unix.Mmap(-1, 0, 4096, unix.PROT_READ|unix.PROT_WRITE|unix.PROT_EXEC, unix.MAP_ANON|unix.MAP_PRIVATE)
 	report("mmap-exec", err)
+	// Memory that RLIMIT_DATA does not count: shared anonymous memory
+	// and stacks, over any limit; and a private mapping grown by mremap.
+	// Nothing is touched: where a mapping is made, the test fails.
+	mmap := func(size int, flags int) error {
+		b, err := unix.Mmap(-1, 0, size, unix.PROT_READ|unix.PROT_WRITE, flags|unix.MAP_ANON)
+		if err == nil {
+			unix.Munmap(b)
+		}
+		return err
+	}
+	report("mmap-shared", mmap(4<<30, unix.MAP_SHARED))
+	report("mmap-shared-small", mmap(1<<20, unix.MAP_SHARED))
+	report("mmap-shared-validate", mmap(4<<30, unix.MAP_SHARED_VALIDATE))
+	report("mmap-growsdown", mmap(4<<30, unix.MAP_PRIVATE|unix.MAP_GROWSDOWN))
+	small, err := unix.Mmap(-1, 0, 1<<20, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_PRIVATE|unix.MAP_ANON)
+	if err == nil {
+		var big []byte
+		big, err = unix.Mremap(small, 4<<30, unix.MREMAP_MAYMOVE)
+		if err == nil {
+			small = big
+		}
+		unix.Munmap(small)
+	}
+	report("mremap-grow", err)
 	_, err = unix.MemfdCreate("x", 0)
 	report("memfd", err)
 	_, _, e = syscall.RawSyscall(unix.SYS_IO_URING_SETUP, 1, uintptr(unsafe.Pointer(&[120]byte{})), 0)
