@@ -18,7 +18,9 @@
 // What holds depends on the system; [Layers] reports it. On Linux, a
 // confined program can only compute, read and write the descriptors it was
 // given, make threads, sleep and end; it cannot open a file, make a socket,
-// start or execute a program, signal another process, or raise its limits.
+// start or execute a program, signal another process, map memory that its
+// limits do not count, or raise its limits. It holds no capability, and
+// when kurs runs as root it runs as uid and gid [Nobody].
 // On macOS the launcher applies the resource limits and the child runs in
 // its own process group; on Windows the child is a plain process that
 // [Kill] ends.
