@@ -3,6 +3,7 @@ package web
 import (
 	"html/template"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/kurs-course/kurs/checker"
@@ -108,6 +109,16 @@ func (s *Server) resultView(p *i18n.Printer, ex *course.Exercise) *resultView {
 	return v
 }
 
+// seconds writes a check's duration as a reader of lang writes it: "1.02 s",
+// in German "1,02 s".
+func seconds(lang string, d time.Duration) string {
+	s := strconv.FormatFloat(d.Seconds(), 'f', 2, 64) + "\u00a0s"
+	if lang == "de" {
+		s = strings.Replace(s, ".", ",", 1)
+	}
+	return s
+}
+
 // newResultView lays out report.Explain's explanation of res.
 func newResultView(p *i18n.Printer, ex *course.Exercise, res *checker.Result) *resultView {
 	e := report.Explain(p, ex, res, report.Options{})
@@ -115,7 +126,7 @@ func newResultView(p *i18n.Printer, ex *course.Exercise, res *checker.Result) *r
 		Status:   string(e.Status),
 		Summary:  e.Summary,
 		Points:   e.Points,
-		Duration: res.Duration.Round(10 * time.Millisecond).String(),
+		Duration: seconds(p.Lang(), res.Duration),
 		Problem:  e.Problem,
 		Quiz:     e.Quiz,
 		Others:   e.Others,

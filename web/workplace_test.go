@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -258,4 +259,28 @@ func TestAcceptsGzip(t *testing.T) {
 		r.Header.Set("Accept-Encoding", in)
 		assert.Equal(t, want, acceptsGzip(r), "%q", in)
 	}
+}
+
+// A check's duration reads as the reader writes numbers.
+func TestSeconds(t *testing.T) {
+	assert.Equal(t, "1.02\u00a0s", seconds("en", 1020*time.Millisecond))
+	assert.Equal(t, "1,02\u00a0s", seconds("de", 1020*time.Millisecond))
+	assert.Equal(t, "0,35\u00a0s", seconds("de", 345*time.Millisecond+time.Microsecond))
+}
+
+// An exercise passed before says so while its first check since the start
+// is pending, not "not checked yet" beside "checking".
+func TestPassedBeforeNotChecked(t *testing.T) {
+	ts := newTestServer(t)
+	p := ts.progress(t)
+	p.Of("tokenbucket").Passed = true
+	require.NoError(t, ts.ws.SaveProgress(p))
+	_, body := ts.get(t, "/exercise/tokenbucket?lang=de")
+	require.Contains(t, body, `id="not-checked"`, "no check since the start")
+	assert.Contains(t, body, "Bei einer früheren Prüfung bestanden.")
+	assert.Contains(t, body, "noch nicht wieder geprüft")
+	_, body = ts.get(t, "/exercise/circuitbreaker?lang=de")
+	require.Contains(t, body, `id="not-checked"`)
+	assert.NotContains(t, body, "früheren Prüfung bestanden")
+	assert.Contains(t, body, "noch nicht geprüft")
 }

@@ -237,6 +237,10 @@
     const form = document.querySelector("form.check-form");
     if (nc && form && !nc.dataset.started) {
       nc.dataset.started = "1";
+      // The check starts now: "not checked yet" would contradict the
+      // status beside the button, which says it is being checked.
+      const none = nc.querySelector(".none");
+      if (none) none.hidden = true;
       form.requestSubmit();
     }
   }
