@@ -525,7 +525,7 @@ func (s *Server) solution(w http.ResponseWriter, r *http.Request) {
 	var mine [][]byte
 	var mineNames []string
 	for _, f := range files {
-		data, err := readInside(s.ws.Dir, f)
+		data, err := s.ws.ReadFile(f)
 		if err != nil {
 			continue
 		}

@@ -8,9 +8,7 @@ import (
 	"go/parser"
 	"go/token"
 	"net/http"
-	"os"
 	"path"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -127,7 +125,7 @@ func (s *Server) learnerAnswer(ex *course.Exercise) (*answerDecl, error) {
 	names, _ := checker.ReadSources(s.ws.ExerciseDir(ex.ID), ex.ID)
 	var decl *answerDecl
 	for _, rel := range names {
-		src, err := readInside(s.ws.Dir, rel)
+		src, err := s.ws.ReadFile(rel)
 		if err != nil {
 			return nil, err
 		}
@@ -179,14 +177,8 @@ func (s *Server) writeAnswer(ex *course.Exercise, answers []string, lang string)
 	if d == nil {
 		return false, errNoAnswer
 	}
-	name, err := insideWorkspace(s.ws.Dir, d.rel)
-	if err != nil {
-		return false, err
-	}
-	if _, err := s.ws.Backup(d.rel); err != nil {
-		return false, err
-	}
-	return true, workspace.WriteFileAtomic(name, d.withValues(answers))
+	_, err = s.ws.WriteFiles([]string{d.rel}, [][]byte{d.withValues(answers)})
+	return err == nil, err
 }
 
 // answer saves the quiz answers from the page and grades them at once.
@@ -247,56 +239,9 @@ func quizProblem(p *i18n.Printer, err error) string {
 	case errors.As(err, &ea):
 		return p.T("web.quiz.assigned", "At", ea.at)
 	}
-	var eo *errOutside
+	var eo *workspace.OutsideError
 	if errors.As(err, &eo) {
-		return p.T("web.error.outside", "Path", eo.rel)
+		return p.T("web.error.outside", "Path", eo.Rel)
 	}
 	return p.T("web.quiz.unreadable", "Err", err)
-}
-
-// errOutside means a path leads out of the workspace, through a symbolic
-// link.
-type errOutside struct{ rel string }
-
-func (e *errOutside) Error() string { return e.rel + ": leads outside the workspace" }
-
-// insideWorkspace returns the file name of rel in the workspace root, after
-// making sure that neither it nor its folder leads elsewhere through a
-// symbolic link. The file itself may not exist yet.
-func insideWorkspace(root, rel string) (string, error) {
-	if err := dirInside(root, path.Dir(rel)); err != nil {
-		return "", err
-	}
-	name := filepath.Join(root, filepath.FromSlash(rel))
-	if info, err := os.Lstat(name); err == nil && !info.Mode().IsRegular() {
-		return "", &errOutside{rel}
-	}
-	return name, nil
-}
-
-// dirInside reports an error unless the folder dir of the workspace root
-// is inside it once symbolic links are followed.
-func dirInside(root, dir string) error {
-	realRoot, err := filepath.EvalSymlinks(root)
-	if err != nil {
-		return err
-	}
-	realDir, err := filepath.EvalSymlinks(filepath.Join(root, filepath.FromSlash(dir)))
-	if err != nil {
-		return err
-	}
-	if r, err := filepath.Rel(realRoot, realDir); err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
-		return &errOutside{dir}
-	}
-	return nil
-}
-
-// readInside reads rel in the workspace root, refusing anything that
-// leads outside.
-func readInside(root, rel string) ([]byte, error) {
-	name, err := insideWorkspace(root, rel)
-	if err != nil {
-		return nil, err
-	}
-	return workspace.ReadFileMax(name, workspace.MaxBackupFile)
 }

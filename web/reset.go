@@ -1,8 +1,6 @@
 package web
 
 import (
-	"errors"
-	"io/fs"
 	"net/http"
 )
 
@@ -14,7 +12,7 @@ func (s *Server) reset(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p := s.printer(w, r)
-	if err := dirInside(s.ws.Dir, ex.ID); err != nil && !errors.Is(err, fs.ErrNotExist) {
+	if err := s.ws.Inside(ex.ID); err != nil {
 		s.message(w, r, http.StatusConflict, quizProblem(p, err))
 		return
 	}

@@ -93,7 +93,7 @@ func (s *Server) markOf(ex *course.Exercise, res *checker.Result) codeMark {
 	}
 	names, _ := checker.ReadSources(s.ws.ExerciseDir(ex.ID), ex.ID)
 	for _, rel := range names {
-		src, err := readInside(s.ws.Dir, rel)
+		src, err := s.ws.ReadFile(rel)
 		if err != nil {
 			continue
 		}
@@ -137,7 +137,7 @@ func (s *Server) codeFiles(p *i18n.Printer, ex *course.Exercise, mark codeMark) 
 	var out []codeFile
 	names, _ := checker.ReadSources(s.ws.ExerciseDir(ex.ID), ex.ID)
 	for _, rel := range names {
-		data, err := readInside(s.ws.Dir, rel)
+		data, err := s.ws.ReadFile(rel)
 		if err != nil {
 			continue
 		}
@@ -233,7 +233,7 @@ func (s *Server) save(w http.ResponseWriter, r *http.Request) {
 	var err error
 	for i, rel := range rels {
 		if !editable[rel] {
-			err = &errOutside{rel}
+			err = &workspace.OutsideError{Rel: rel}
 			break
 		}
 		text := texts[i]
@@ -241,11 +241,7 @@ func (s *Server) save(w http.ResponseWriter, r *http.Request) {
 			err = errTooLarge
 			break
 		}
-		var name string
-		if name, err = insideWorkspace(s.ws.Dir, rel); err != nil {
-			break
-		}
-		old, rerr := workspace.ReadFileMax(name, workspace.MaxBackupFile)
+		old, rerr := s.ws.ReadFile(rel)
 		if rerr != nil && !errors.Is(rerr, fs.ErrNotExist) {
 			err = rerr
 			break
@@ -264,14 +260,7 @@ func (s *Server) save(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if err == nil && len(changed) > 0 {
-		if _, err = s.ws.Backup(changed...); err == nil {
-			for i, rel := range changed {
-				name, _ := insideWorkspace(s.ws.Dir, rel)
-				if err = workspace.WriteFileAtomic(name, data[i]); err != nil {
-					break
-				}
-			}
-		}
+		_, err = s.ws.WriteFiles(changed, data)
 	}
 	st.run.Unlock()
 	switch {
@@ -282,9 +271,9 @@ func (s *Server) save(w http.ResponseWriter, r *http.Request) {
 		s.message(w, r, http.StatusRequestEntityTooLarge, p.T("web.editor.too_large"))
 		return
 	case err != nil:
-		var eo *errOutside
+		var eo *workspace.OutsideError
 		if errors.As(err, &eo) {
-			s.message(w, r, http.StatusForbidden, p.T("web.error.outside", "Path", eo.rel))
+			s.message(w, r, http.StatusForbidden, p.T("web.error.outside", "Path", eo.Rel))
 			return
 		}
 		s.message(w, r, http.StatusInternalServerError, p.T("web.editor.failed", "Err", err))
