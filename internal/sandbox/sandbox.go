@@ -190,9 +190,11 @@ func Layers() Status { return layers() }
 // The caller may set Stdin, Stdout, Stderr, ExtraFiles, Env, Dir and
 // WaitDelay (1 s unless changed), and, on Linux as root, SysProcAttr's
 // Credential; it must not replace SysProcAttr, Path or Args, which start
-// the launcher. Cancelling ctx ends the program and everything it started
-// (Cancel calls Kill). Starting the command starts the launcher, which
-// becomes the program under the same process id.
+// the launcher. A launcher started under another user's Credential is not
+// root: a confined program then keeps that user's ids and its bounding set,
+// as when kurs runs unprivileged. Cancelling ctx ends the program and
+// everything it started (Cancel calls Kill). Starting the command starts
+// the launcher, which becomes the program under the same process id.
 func Command(ctx context.Context, p Policy, name string, args ...string) *exec.Cmd {
 	return command(ctx, p, Layers(), name, args)
 }
