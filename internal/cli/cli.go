@@ -219,8 +219,12 @@ func Main(ctx context.Context, args []string, io IO) int {
 	fs.SetOutput(discard{})
 	pos, err := parse(fs, rest[1:])
 	// Every message, a usage error in the first line included, speaks the
-	// workspace's language: settle it before the verb can complain.
-	e.settleLang()
+	// workspace's language: settle it before the verb can complain. Not
+	// for grade: a submission's kurs.toml is the student's, and the
+	// grader's language speaks.
+	if name != "grade" {
+		e.settleLang()
+	}
 	if err != nil {
 		return e.exit(errors.Join(e.usageErr("error.flag", "Err", flagError(e.p, err, rest[1:])),
 			e.usageErr("error.see_help", "Verb", name)))
