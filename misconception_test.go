@@ -142,3 +142,26 @@ func TestSignaturesUpToDate(t *testing.T) {
 		assert.Equal(t, ids, recorded, "%s: signatures.json names other misconceptions", ex.ID)
 	}
 }
+
+// TestEveryCodeExerciseHasMisconceptions: each exercise with code holds at
+// least three misconceptions, each titled and explained in both languages
+// and naming the hidden tests that catch it.
+func TestEveryCodeExerciseHasMisconceptions(t *testing.T) {
+	c, err := course.Load(kurs.Content())
+	require.NoError(t, err)
+	for _, ex := range c.Exercises {
+		if ex.Kind() == course.KindQuiz {
+			continue
+		}
+		list, err := ex.Misconceptions()
+		require.NoError(t, err, ex.ID)
+		assert.GreaterOrEqual(t, len(list), 3, ex.ID)
+		for _, m := range list {
+			for _, lang := range course.Languages {
+				assert.NotEmpty(t, m.Title[lang], "%s/%s: title in %s", ex.ID, m.ID, lang)
+				assert.NotEmpty(t, m.Explanation[lang], "%s/%s: explanation in %s", ex.ID, m.ID, lang)
+			}
+			assert.NotEmpty(t, m.CaughtBy, "%s/%s: caught_by", ex.ID, m.ID)
+		}
+	}
+}
