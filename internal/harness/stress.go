@@ -195,14 +195,26 @@ func (d Stress) Judge(t Test, seed uint64, l *Learner) (*Failure, error) {
 		if !ok {
 			continue // nothing observed, e.g. no slot was ever taken
 		}
-		done = append(done, Done{Call: stressCall(b.Claim), Got: Result{Obs: strconv.FormatInt(v, 10)}})
+		// Each number with the bound it keeps, "maxInUse(16 goroutines)
+		// ≤ 5 → 4"; one that breaks it shows the number observed against
+		// the bound, not a comparison that came out false.
+		call, got := stressCall(b.Claim), strconv.FormatInt(v, 10)
+		if b.Op != "" {
+			call += " " + boundText(b)
+		}
 		if b.Op == "" || holds(v, b.Op, b.Limit) {
+			done = append(done, Done{Call: call, Got: Result{Obs: got}})
 			continue
 		}
-		call := fmt.Sprintf("%s %s %d", stressCall(b.Claim), b.Op, b.Limit)
-		return fail(&Failure{Kind: Mismatch, Want: Result{Obs: "true"}, Got: Result{Obs: "false"}}, call), nil
+		return fail(&Failure{Kind: Mismatch, Want: Result{Obs: strconv.FormatInt(b.Limit, 10)}, Got: Result{Obs: got}}, call), nil
 	}
 	return nil, nil
+}
+
+// boundText writes a bound as a reader reads it: "≤ 5".
+func boundText(b Bound) string {
+	op := map[string]string{"<=": "≤", ">=": "≥", "==": "="}[b.Op]
+	return fmt.Sprintf("%s %d", op, b.Limit)
 }
 
 func holds(v int64, op string, limit int64) bool {
