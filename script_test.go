@@ -211,6 +211,7 @@ func jsonPath(v any, path string) (any, error) {
 type gradeDoc struct {
 	Version   *int `json:"version"`
 	Course    string
+	Seed      uint64
 	Status    string
 	Score     *int
 	MaxScore  *int `json:"max_score"`

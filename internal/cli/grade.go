@@ -39,10 +39,19 @@ type gradeFlags struct {
 	csv         string // batch mode: also write the CSV here
 	shard       string // batch mode: grade part K of N, "K/N"
 	jobs        int
+	// seed replaces checkFlags' seed: a grading's seed is random unless
+	// --seed gives one.
+	seed grade.Seed
 }
 
 func (f *gradeFlags) register(fs *flag.FlagSet) {
 	f.checkFlags.register(fs)
+	// The same --seed as check's, but without a default: a grading with a
+	// seed everyone knows could have its random traces answered in
+	// advance.
+	if fl := fs.Lookup("seed"); fl != nil {
+		fl.Value, fl.DefValue = &f.seed, f.seed.String()
+	}
 	fs.StringVar(&f.format, "format", textFormat, "")
 	fs.StringVar(&f.output, "output", "", "")
 	fs.StringVar(&f.output, "o", "", "")
@@ -98,7 +107,10 @@ func gradeSubmissions(e *env, f *gradeFlags, args []string) error {
 	if err != nil {
 		return err
 	}
-	ck := &checker.Checker{Seed: f.seed, Timeout: f.timeout}
+	ck := &checker.Checker{Seed: f.seed.N, Timeout: f.timeout}
+	if !f.seed.Given {
+		ck.Seed = grade.NewSeed()
+	}
 	if ck.Seed == 0 {
 		ck.Seed = checker.DefaultSeed
 	}

@@ -94,7 +94,7 @@ func rendered(t *testing.T, r grade.Result) string {
 	require.NoError(t, report.GitHub(&b, p, r.Graded, "ws"))
 	require.NoError(t, report.GitHubSummary(&b, p, r.Graded, run))
 	require.NoError(t, report.WriteText(&b, p, r.Graded, report.TextOptions{Verbose: true}))
-	require.NoError(t, report.CSV(&b, ids, []report.Submission{r.Submission}))
+	require.NoError(t, report.CSV(&b, ids, []report.Submission{r.Submission}, run.Seed))
 	return durations.ReplaceAllString(b.String(), "")
 }
 

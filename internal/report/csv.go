@@ -40,18 +40,20 @@ func (s *Submission) total() (score, maxScore int) {
 }
 
 // CSV writes a batch as a table for a gradebook: a header row "id", the
-// exercise ids, "total"; then one row per submission with its points in
-// each exercise and in all. An exercise the submission was not graded in
-// stays empty.
+// exercise ids, "total", "seed"; then one row per submission with its
+// points in each exercise and in all, and the seed of the random traces
+// it was graded with (the same in every row: a gradebook import takes a
+// comment line for a row, so the seed goes in a column of its own). An
+// exercise the submission was not graded in stays empty.
 //
 // Submission ids are folder names, which students may choose; one that a
 // spreadsheet would run as a formula (starting with =, +, -, @, a tab or a
 // carriage return) gets a leading apostrophe, as OWASP advises; control
 // characters in them are escaped (see package textsafe), since a CSV file
 // is often looked at in a terminal.
-func CSV(w io.Writer, exercises []string, subs []Submission) error {
+func CSV(w io.Writer, exercises []string, subs []Submission, seed uint64) error {
 	cw := csv.NewWriter(w)
-	header := append(append([]string{"id"}, exercises...), "total")
+	header := append(append([]string{"id"}, exercises...), "total", "seed")
 	if err := cw.Write(header); err != nil {
 		return err
 	}
@@ -66,7 +68,7 @@ func CSV(w io.Writer, exercises []string, subs []Submission) error {
 			row = append(row, v)
 		}
 		score, _ := s.total()
-		row = append(row, strconv.Itoa(score))
+		row = append(row, strconv.Itoa(score), strconv.FormatUint(seed, 10))
 		if err := cw.Write(row); err != nil {
 			return err
 		}

@@ -32,16 +32,16 @@ func batch(t *testing.T) []report.Submission {
 
 func TestCSV(t *testing.T) {
 	var b bytes.Buffer
-	require.NoError(t, report.CSV(&b, []string{"circuitbreaker", "tokenbucket", "bulkheadquiz"}, batch(t)))
+	require.NoError(t, report.CSV(&b, []string{"circuitbreaker", "tokenbucket", "bulkheadquiz"}, batch(t), 4711))
 	rows, err := csv.NewReader(&b).ReadAll()
 	require.NoError(t, err)
 	assert.Equal(t, [][]string{
-		{"id", "circuitbreaker", "tokenbucket", "bulkheadquiz", "total"},
-		{"alice", "0", "0", "1", "1"},
-		{`'=HYPERLINK("http://x","bob")`, "4", "3", "2", "9"},
-		{"carol, jr.", "", "", "1", "1"},
-		{`dave\x1b[2J\tx`, "", "", "1", "1"},
-	}, rows, "CSV quotes what it must, shows control characters as escapes and keeps the rest")
+		{"id", "circuitbreaker", "tokenbucket", "bulkheadquiz", "total", "seed"},
+		{"alice", "0", "0", "1", "1", "4711"},
+		{`'=HYPERLINK("http://x","bob")`, "4", "3", "2", "9", "4711"},
+		{"carol, jr.", "", "", "1", "1", "4711"},
+		{`dave\x1b[2J\tx`, "", "", "1", "1", "4711"},
+	}, rows, "CSV quotes what it must, shows control characters as escapes, keeps the rest and names the seed")
 }
 
 func TestTable(t *testing.T) {

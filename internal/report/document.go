@@ -21,7 +21,10 @@ type Document struct {
 	Version int `json:"version"`
 	// Course is the content hash of the course that graded (see
 	// grade.CourseHash); in a batch it is said once, in the Batch.
-	Course    string     `json:"course,omitempty"`
+	Course string `json:"course,omitempty"`
+	// Seed is the seed of the random traces, which repeats them with
+	// --seed; in a batch it is said once, in the Batch.
+	Seed      uint64     `json:"seed,omitempty"`
 	Status    string     `json:"status"`
 	Score     int        `json:"score"`
 	MaxScore  int        `json:"max_score"`

@@ -84,7 +84,7 @@ func (f Format) serves(batch bool) bool {
 // course that graded.
 func singleJSON(w io.Writer, p *i18n.Printer, graded []Graded, run Run) error {
 	d := NewDocument(p, graded)
-	d.Course = run.Course
+	d.Course, d.Seed = run.Course, run.Seed
 	return JSON(w, d)
 }
 
@@ -97,7 +97,7 @@ func singleGitHub(w io.Writer, p *i18n.Printer, graded []Graded, run Run) error 
 }
 
 func batchCSV(w io.Writer, _ *i18n.Printer, b *Batch, _ []*course.Exercise) error {
-	return CSV(w, b.ExerciseIDs, b.Rows())
+	return CSV(w, b.ExerciseIDs, b.Rows(), b.Seed)
 }
 
 // singleText writes what kurs check shows, and the seed that repeats it.
