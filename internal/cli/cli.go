@@ -242,8 +242,13 @@ func Main(ctx context.Context, args []string, io IO) int {
 
 // settleLang chooses the language as a verb with a workspace would: the
 // workspace's language counts, when there is one. Help needs no
-// workspace, but speaks the learner's language.
-func (e *env) settleLang() { _, _ = e.workspace() }
+// workspace, but speaks the learner's language. Grading takes nothing
+// from a submission's kurs.toml, its language included.
+func (e *env) settleLang() {
+	if e.verb != "grade" {
+		_, _ = e.workspace()
+	}
+}
 
 // usageText is kurs's usage: what kurs is, its verbs with what each does,
 // as the registry lists them, the flags of every verb and the exit codes.
