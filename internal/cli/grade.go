@@ -58,8 +58,10 @@ func (f *gradeFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.submissions, "submissions", "", "")
 	fs.StringVar(&f.csv, "csv", "", "")
 	fs.StringVar(&f.shard, "shard", "", "")
-	fs.IntVar(&f.jobs, "j", runtime.NumCPU(), "")
-	fs.IntVar(&f.jobs, "jobs", runtime.NumCPU(), "")
+	// The processors this process may use: GOMAXPROCS follows a
+	// container's CPU limit (since Go 1.25), NumCPU counts the node's.
+	fs.IntVar(&f.jobs, "j", runtime.GOMAXPROCS(0), "")
+	fs.IntVar(&f.jobs, "jobs", runtime.GOMAXPROCS(0), "")
 }
 
 func gradeVerb() *verb {

@@ -117,7 +117,8 @@ type Grader struct {
 	// Exercises are the exercises every submission is graded in, in the
 	// order of the results.
 	Exercises []*course.Exercise
-	// Jobs is how many checks run at once; 0 means one per CPU.
+	// Jobs is how many checks run at once; 0 means one per processor the
+	// process may use (runtime.GOMAXPROCS).
 	Jobs int
 	// Warm builds kurs's harness and the references once before the
 	// first check, so that the parallel checks find them in the build
@@ -175,7 +176,7 @@ func (g *Grader) Run(ctx context.Context, subs []Submission) ([]Result, error) {
 	}
 	jobs := g.Jobs
 	if jobs <= 0 {
-		jobs = runtime.NumCPU()
+		jobs = runtime.GOMAXPROCS(0) // follows a container's CPU limit
 	}
 	results := make([]Result, len(subs))
 	for i, s := range subs {
