@@ -142,8 +142,10 @@ func position(res *checker.Result) (file string, line int) {
 }
 
 // compilerPos finds the first FILE.go:LINE[:COL]: in compiler output, which
-// the checker has already made relative to the workspace.
-var compilerPos = regexp.MustCompile(`(?m)^\s*([^\s:]+\.go):(\d+)(?::\d+)?: `)
+// the checker has already made relative to the workspace. The file name
+// may hold anything but a line break, a colon and a comma too
+// ("we,ird:50%.go:3:5: …"): it ends at the first ".go:LINE".
+var compilerPos = regexp.MustCompile(`(?m)^[ \t]*(\S[^\n]*?\.go):(\d+)(?::\d+)?: `)
 
 // frame splits the source position of a panic, as the harness reports it
 // ("github.com/kurs-course/kurs/circuitbreaker/circuitbreaker.go:43"), into

@@ -113,3 +113,29 @@ func TestGitHubSummary(t *testing.T) {
 	assert.Equal(t, 3, strings.Count(md, "<details>"), "one collapsed section per exercise that does not pass")
 	assert.Equal(t, 3, strings.Count(md, "</details>"))
 }
+
+// TestGitHubFileEscaped: a file named with the separators of a workflow
+// command keeps its file= and line=, escaped as GitHub's toolkit escapes a
+// property (%25, %0D, %0A, %3A, %2C), from compiler output and from a
+// panic's frame alike.
+func TestGitHubFileEscaped(t *testing.T) {
+	const name = "we,ird:50%.go"
+	graded := fixture(t)
+	cb, tb := graded[0].Result, graded[1].Result
+	for i := range cb.Tests {
+		if f := cb.Tests[i].Failure; f != nil {
+			f.Frame = strings.ReplaceAll(f.Frame, "circuitbreaker.go", name)
+		}
+	}
+	tb.Problem.Detail = strings.ReplaceAll(tb.Problem.Detail, "tokenbucket.go", name)
+	require.Contains(t, tb.Problem.Detail, name)
+
+	var b bytes.Buffer
+	require.NoError(t, report.GitHub(&b, i18n.New("en"), graded, "ws"))
+	out := b.String()
+	assert.Contains(t, out, "::error file=ws/circuitbreaker/we%2Cird%3A50%25.go,line=43,title=", "the panic's frame")
+	assert.Contains(t, out, "::error file=ws/tokenbucket/we%2Cird%3A50%25.go,line=15,title=", "the compiler's position")
+	as := annotations(t, out)
+	assert.Equal(t, "ws/circuitbreaker/"+name, as[0].props["file"])
+	assert.Equal(t, "ws/tokenbucket/"+name, as[1].props["file"])
+}
