@@ -3,6 +3,7 @@ package report
 import (
 	"encoding/json"
 	"io"
+	"math"
 	"strings"
 	"time"
 
@@ -183,12 +184,28 @@ func JSON(w io.Writer, doc any) error {
 
 // explain returns what a student reads about one exercise where a grading
 // platform shows one text per exercise (Gradescope): the explanation that
-// kurs check shows, without colour.
-func explain(p *i18n.Printer, g Graded) string {
+// kurs check shows, without colour, in at most limit bytes. What the code
+// printed gives way first, with the note on how much of it was cut; only
+// an explanation too long by itself is cut at its end.
+func explain(p *i18n.Printer, g Graded, limit int) string {
 	e := Explain(p, g.Exercise, g.Result, Options{})
-	s := strings.TrimRight(e.Text(p, TextOptions{}), "\n")
-	if c := Concurrency(p, g.Result); c != "" {
-		s += "\n  " + c
+	render := func() string {
+		s := strings.TrimRight(e.Text(p, TextOptions{}), "\n")
+		if c := Concurrency(p, g.Result); c != "" {
+			s += "\n  " + c
+		}
+		return s
 	}
-	return s
+	// Room for the note on what was cut, which counts too.
+	room := len(textsafe.Cut(p, math.MaxInt32))
+	s := render()
+	for n := len(g.Result.Output); len(s) > limit-room && n > 1 && e.Output != ""; {
+		// Lines of output are indented when shown, so one pass may not
+		// do: cut again by what is still over, down to one byte and the
+		// note.
+		n = max(1, n-(len(s)-limit)-2*room)
+		e.Output = textsafe.Text(p, g.Result.Output, n)
+		s = render()
+	}
+	return textsafe.Text(p, s, limit-room)
 }

@@ -7,7 +7,6 @@ import (
 
 	"github.com/kurs-course/kurs/checker"
 	"github.com/kurs-course/kurs/i18n"
-	"github.com/kurs-course/kurs/internal/textsafe"
 )
 
 // Gradescope's results.json, as its autograder specification describes it
@@ -49,8 +48,11 @@ type (
 // the total and the seed, and extra_data holds the course's content hash,
 // the seed and the maximum score for the instructor's exports.
 //
-// A test's output is escaped and cut to textsafe.MessageMax (see package
-// textsafe).
+// A test's output is escaped (see package textsafe) and holds at most
+// gradescopeOutputMax bytes, the note on what was cut included: what the
+// learner's code printed is cut first, then the explanation. A flooding
+// submission's test stays readable on Gradescope's page, and its
+// results.json small.
 //
 // execution_time is the run's wall-clock time (run.Elapsed) in whole
 // seconds, rounded up; it is the only field that differs between two runs
@@ -72,7 +74,7 @@ func Gradescope(w io.Writer, p *i18n.Printer, graded []Graded, run Run) error {
 			Score:        res.Score,
 			MaxScore:     res.MaxScore,
 			Status:       "failed",
-			Output:       textsafe.Text(p, explain(p, g), textsafe.MessageMax),
+			Output:       explain(p, g, gradescopeOutputMax),
 			OutputFormat: "text",
 			Visibility:   "visible",
 			Tags:         []string{res.Exercise, string(res.Status)},
@@ -90,3 +92,6 @@ func Gradescope(w io.Writer, p *i18n.Printer, graded []Graded, run Run) error {
 		"\n" + p.T("grade.seed", "Seed", doc.ExtraData.Seed)
 	return JSON(w, doc)
 }
+
+// gradescopeOutputMax bounds the output of one Gradescope test.
+const gradescopeOutputMax = 8 << 10

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -116,4 +117,31 @@ func TestGradescopeAllPass(t *testing.T) {
 		assert.Equal(t, *tc.MaxScore, *tc.Score)
 	}
 	assert.Contains(t, r.Output, "9 von 9 Punkten", "in the chosen language")
+}
+
+// TestGradescopeFlood: a submission that floods its output (a megabyte of
+// one line, of short lines, of empty lines) gets a Gradescope test of at
+// most 8 KiB, which still explains the failure first and then says how
+// much of the output was cut.
+func TestGradescopeFlood(t *testing.T) {
+	for name, out := range map[string]string{
+		"one line":    strings.Repeat("x", 1<<20),
+		"short lines": strings.Repeat("x\n", 1<<19),
+		"empty lines": strings.Repeat("\n", 1<<20),
+	} {
+		for _, lang := range i18n.Languages {
+			p := i18n.New(lang)
+			graded := fixture(t)
+			graded[0].Result.Output = out
+			var b bytes.Buffer
+			require.NoError(t, report.Gradescope(&b, p, graded, fixtureRun))
+			var r gsResults
+			require.NoError(t, json.Unmarshal(b.Bytes(), &r))
+			got := r.Tests[0].Output
+			assert.LessOrEqual(t, len(got), 8<<10, "%s, %s", name, lang)
+			assert.True(t, strings.HasPrefix(got, report.Message(p, graded[0].Exercise, graded[0].Result)[:40]), "%s: the explanation comes first", name)
+			assert.Contains(t, got, p.T("output.printed"), name)
+			assert.Regexp(t, `… \[?[0-9]+ `, got[len(got)-200:], "%s, %s: the end says how much was cut", name, lang)
+		}
+	}
 }
