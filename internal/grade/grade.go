@@ -271,14 +271,15 @@ type Entry = report.Entry
 
 // NewDocument builds the document of a batch graded with the course whose
 // content hash is hash (see CourseHash), in the exercises exs, with
-// messages in p's language.
+// messages in p's language, written for the teacher (see
+// report.Teacher).
 func NewDocument(p *i18n.Printer, hash string, seed uint64, exs []*course.Exercise, results []Result) *Document {
 	doc := &Document{Version: report.Version, Course: hash, Seed: seed, ExerciseIDs: []string{}, Submissions: []Entry{}}
 	for _, ex := range exs {
 		doc.ExerciseIDs = append(doc.ExerciseIDs, ex.ID)
 	}
 	for _, r := range results {
-		doc.Submissions = append(doc.Submissions, Entry{ID: r.ID, Document: report.NewDocument(p, r.Graded)})
+		doc.Submissions = append(doc.Submissions, Entry{ID: r.ID, Document: report.NewDocumentFor(p, r.Graded, report.Teacher)})
 	}
 	return doc
 }

@@ -114,6 +114,12 @@ type Graded struct {
 // textsafe.TestMax, and the tests of one exercise together within
 // textsafe.MessageMax: a value of megabytes gives a document of kilobytes.
 func NewDocument(p *i18n.Printer, graded []Graded) *Document {
+	return NewDocumentFor(p, graded, Learner)
+}
+
+// NewDocumentFor is NewDocument with messages for aud: a batch's
+// document, which the class report shows, speaks to the teacher.
+func NewDocumentFor(p *i18n.Printer, graded []Graded, aud Audience) *Document {
 	doc := &Document{Version: Version, Status: string(checker.Pass), Exercises: []Exercise{}}
 	tested := false
 	for _, g := range graded {
@@ -123,7 +129,7 @@ func NewDocument(p *i18n.Printer, graded []Graded) *Document {
 			Status:   string(res.Status),
 			Score:    res.Score,
 			MaxScore: res.MaxScore,
-			Message:  textsafe.Text(p, Message(p, g.Exercise, res), textsafe.MessageMax),
+			Message:  textsafe.Text(p, MessageFor(p, g.Exercise, res, aud), textsafe.MessageMax),
 			Tests:    []TestCase{},
 		}
 		e.Concurrency = res.Concurrency

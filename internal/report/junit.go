@@ -180,7 +180,7 @@ func withPosition(pos, text string) string {
 // the errors say so once each rather than twice.
 func errorCases(p *i18n.Printer, g Graded, pos string) []junitCase {
 	res := g.Result
-	msg := textsafe.Text(p, Problem(p, res.Problem), textsafe.TestMax)
+	msg := textsafe.Text(p, problem(p, res.Problem, Teacher, res.Exercise), textsafe.TestMax)
 	kind := string(checker.ProblemInternal)
 	if res.Problem != nil {
 		kind = string(res.Problem.Kind)

@@ -665,10 +665,27 @@ func Summary(p *i18n.Printer, res *checker.Result) string {
 	return p.T("result.fail", "Failed", failed, "Total", len(res.Tests))
 }
 
-// Problem explains why an exercise could not be tested.
+// Problem explains why an exercise could not be tested, to the learner.
 func Problem(p *i18n.Printer, pr *checker.Problem) string {
+	return problem(p, pr, Learner, "")
+}
+
+// problem explains why the exercise could not be tested to aud: to a
+// teacher in the words of a teacher.problem.KIND message where there is
+// one (they speak about the submission, and tell no one what to do next),
+// else in the learner's.
+func problem(p *i18n.Printer, pr *checker.Problem, aud Audience, exercise string) string {
 	if pr == nil {
 		return p.T("problem.unknown")
+	}
+	T := p.T
+	if aud == Teacher {
+		T = func(id string, args ...any) string {
+			if tid := "teacher." + id; i18n.Has(p.Lang(), tid) {
+				id = tid
+			}
+			return p.T(id, append(args, "Exercise", exercise)...)
+		}
 	}
 	// The file name, import path or package name, compiler output and
 	// crash text come from the learner's files or program.
@@ -679,18 +696,18 @@ func Problem(p *i18n.Printer, pr *checker.Problem) string {
 	detail := textsafe.Line(p, pr.Detail, textsafe.ValueMax)
 	switch pr.Kind {
 	case checker.ProblemCompile, checker.ProblemAPI:
-		return p.T("problem."+string(pr.Kind)) + "\n" + indent(textsafe.Text(p, pr.Detail, textsafe.BlockMax), "  ")
+		return T("problem."+string(pr.Kind)) + "\n" + indent(textsafe.Text(p, pr.Detail, textsafe.BlockMax), "  ")
 	case checker.ProblemImport:
 		if !checker.Reaches(pr.Detail) {
-			return p.T("problem.import_unneeded", "At", at, "Detail", detail, "Allowed", strings.Join(pr.Allowed, ", "))
+			return T("problem.import_unneeded", "At", at, "Detail", detail, "Allowed", strings.Join(pr.Allowed, ", "))
 		}
 	case checker.ProblemCrash:
 		if pr.Detail == "" {
-			return p.T("problem.crash_silent")
+			return T("problem.crash_silent")
 		}
-		return p.T("problem.crash") + "\n" + indent(textsafe.Text(p, pr.Detail, textsafe.BlockMax), "  ")
+		return T("problem.crash") + "\n" + indent(textsafe.Text(p, pr.Detail, textsafe.BlockMax), "  ")
 	}
-	return p.T("problem."+string(pr.Kind), "At", at, "Detail", detail)
+	return T("problem."+string(pr.Kind), "At", at, "Detail", detail)
 }
 
 // value is goValue for a value from the learner's code: at most

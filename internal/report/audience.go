@@ -1,0 +1,31 @@
+package report
+
+import (
+	"github.com/kurs-course/kurs/checker"
+	"github.com/kurs-course/kurs/i18n"
+	"github.com/kurs-course/kurs/internal/course"
+)
+
+// Audience says whom a text speaks to.
+type Audience int
+
+// Audiences.
+const (
+	// Learner is who wrote the code and reads kurs check, the page or
+	// Gradescope: told what to do next ("'kurs init' creates the
+	// skeleton again").
+	Learner Audience = iota
+	// Teacher is who grades: the batch document, the class report, JUnit
+	// and GitHub's annotations speak about the submission ("the
+	// submission has no .go file for circuitbreaker") and tell no one to
+	// run kurs init, check or hint, which a teacher has no use for.
+	Teacher
+)
+
+// MessageFor is Message for aud.
+func MessageFor(p *i18n.Printer, ex *course.Exercise, res *checker.Result, aud Audience) string {
+	if aud == Teacher && res.Status == checker.Error {
+		return problem(p, res.Problem, Teacher, res.Exercise)
+	}
+	return Message(p, ex, res)
+}

@@ -1,0 +1,90 @@
+package report_test
+
+import (
+	"bytes"
+	"regexp"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/kurs-course/kurs/checker"
+	"github.com/kurs-course/kurs/i18n"
+	"github.com/kurs-course/kurs/internal/course"
+	"github.com/kurs-course/kurs/internal/report"
+)
+
+// learnerAdvice matches what kurs tells a learner to run, which a teacher
+// reading about a class has no use for.
+var learnerAdvice = regexp.MustCompile(`kurs (init|check|hint)`)
+
+// untestable returns the fixture with every way an exercise cannot be
+// tested that has a teacher's wording: no file, a refused import, a
+// silent crash, a hang in init, a file name kurs needs, a file not UTF-8.
+func untestable(t *testing.T) [][]report.Graded {
+	t.Helper()
+	var all [][]report.Graded
+	for _, pr := range []checker.Problem{
+		{Kind: checker.ProblemNoFiles},
+		{Kind: checker.ProblemImport, File: "circuitbreaker/a.go", Line: 3, Detail: "os/exec"},
+		{Kind: checker.ProblemImport, File: "circuitbreaker/a.go", Line: 3, Detail: "math/rand", Allowed: []string{"errors"}},
+		{Kind: checker.ProblemCrash},
+		{Kind: checker.ProblemTimeout},
+		{Kind: checker.ProblemReservedName, File: "circuitbreaker/kurs_judge.go"},
+		{Kind: checker.ProblemNotUTF8, File: "circuitbreaker/a.go"},
+		{Kind: checker.ProblemPackage, File: "circuitbreaker/a.go", Detail: "main"},
+		{Kind: checker.ProblemBuildLimit},
+		{Kind: checker.ProblemTooMany, Detail: "64"},
+	} {
+		graded := fixture(t)
+		res := *graded[0].Result
+		res.Status, res.Score, res.Problem, res.Tests = checker.Error, 0, &pr, nil
+		graded[0].Result = &res
+		all = append(all, graded)
+	}
+	return all
+}
+
+// TestTeacherTexts: the class report, the batch document, JUnit and
+// GitHub's annotations speak about the submission and tell no one to run
+// kurs init, check or hint, in both languages; kurs check's own words
+// for the learner still do.
+func TestTeacherTexts(t *testing.T) {
+	for _, lang := range i18n.Languages {
+		p := i18n.New(lang)
+		b := &report.Batch{Version: report.Version, Course: "sha256:c0ffee", Seed: 7}
+		for i, graded := range untestable(t) {
+			if i == 0 {
+				for _, g := range graded {
+					b.ExerciseIDs = append(b.ExerciseIDs, g.Exercise.ID)
+				}
+			}
+			b.Submissions = append(b.Submissions, report.Entry{ID: string(rune('a' + i)), Document: report.NewDocumentFor(p, graded, report.Teacher)})
+
+			var out bytes.Buffer
+			require.NoError(t, report.GitHub(&out, p, graded, "ws"))
+			require.NoError(t, report.JUnit(&out, p, graded, fixtureRun))
+			assert.NotRegexp(t, learnerAdvice, out.String(), "%s: %s", lang, graded[0].Result.Problem.Kind)
+		}
+		var html bytes.Buffer
+		var exs []*course.Exercise
+		for _, g := range fixture(t) {
+			exs = append(exs, g.Exercise)
+		}
+		require.NoError(t, report.Class(&html, p, b, exs))
+		assert.NotRegexp(t, learnerAdvice, html.String(), lang)
+		var doc bytes.Buffer
+		require.NoError(t, report.JSON(&doc, b))
+		assert.NotRegexp(t, learnerAdvice, doc.String(), lang)
+
+		missing := map[string]string{
+			"en": "The submission has no .go file for circuitbreaker.",
+			"de": "Die Abgabe hat keine .go-Datei für circuitbreaker.",
+		}[lang]
+		assert.Contains(t, html.String(), missing, "the class report says what the submission lacks")
+
+		// The learner is still told what to do.
+		learner := report.Problem(p, &checker.Problem{Kind: checker.ProblemNoFiles})
+		assert.Regexp(t, learnerAdvice, learner)
+	}
+}
