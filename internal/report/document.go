@@ -205,11 +205,11 @@ func explain(p *i18n.Printer, g Graded, limit int) string {
 	// Room for the note on what was cut, which counts too.
 	room := len(textsafe.Cut(p, math.MaxInt32))
 	s := render()
-	for n := len(g.Result.Output); len(s) > limit-room && n > 1 && e.Output != ""; {
-		// Lines of output are indented when shown, so one pass may not
-		// do: cut again by what is still over, down to one byte and the
-		// note.
-		n = max(1, n-(len(s)-limit)-2*room)
+	for n := min(len(g.Result.Output), textsafe.OutputMax); len(s) > limit-room && n > 1 && e.Output != ""; {
+		// Lines of output are indented when shown, so the output takes
+		// more in the text than its bytes: cut in proportion, and again
+		// while still over, down to one byte and the note.
+		n = max(1, min(n-1, n*(limit-room)/len(s)-room))
 		e.Output = textsafe.Text(p, g.Result.Output, n)
 		s = render()
 	}
