@@ -239,7 +239,7 @@ func gradeOne(e *env, f *gradeFlags, format report.Format, ck *checker.Checker, 
 	if err != nil {
 		return err // the context has ended, which exit reports
 	}
-	run := report.Run{Course: hash, Seed: ck.Seed, Elapsed: time.Since(start), Dir: e.repoPath(dir), Verbose: f.verbose}
+	run := report.Run{Course: hash, Seed: ck.Seed, Elapsed: time.Since(start), Started: start, Dir: e.repoPath(dir), Verbose: f.verbose}
 	graded := results[0].Graded
 	write := func(w func(io.Writer, *i18n.Printer, []report.Graded, report.Run) error) func(io.Writer) error {
 		return func(out io.Writer) error { return w(out, e.p, graded, run) }

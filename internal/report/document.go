@@ -87,6 +87,9 @@ type Run struct {
 	// Elapsed is the run's wall-clock time, for the formats that ask for
 	// the time of the whole run.
 	Elapsed time.Duration
+	// Started is when the run began, for the formats that ask for a
+	// timestamp; zero means now.
+	Started time.Time
 	// Dir is the workspace's folder relative to the repository root,
 	// slash-separated, so that file names point into the repository; ""
 	// or "." when the workspace is the root, or when it lies outside any

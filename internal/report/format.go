@@ -25,9 +25,9 @@ type Format struct {
 	// exercises' titles to formats that show them. Nil when the format
 	// describes one submission only.
 	Batch func(w io.Writer, p *i18n.Printer, b *Batch, exercises []*course.Exercise) error
-	// Titles reports whether Batch shows the exercises' titles, which a
-	// batch's document does not hold: kurs grade merge then takes them
-	// from the course that graded.
+	// Titles reports whether Batch needs the course's exercises (their
+	// titles, their hidden tests), which a batch's document does not
+	// hold: kurs grade merge then takes them from the course that graded.
 	Titles bool
 	// Summary, when set, writes Markdown on one submission for the job
 	// summary of the CI, which kurs grade appends it to.
@@ -38,7 +38,7 @@ type Format struct {
 // Adding a format is adding it here.
 var formats = []Format{
 	{Name: "json", Note: "grade.format_json", Single: singleJSON, Batch: batchJSON},
-	{Name: "junit", Single: JUnit},
+	{Name: "junit", Single: JUnit, Batch: BatchJUnit, Titles: true},
 	{Name: "gradescope", Note: "grade.format_gradescope", Single: Gradescope},
 	{Name: "github", Note: "grade.format_github", Single: singleGitHub, Summary: GitHubSummary},
 	{Name: "csv", Batch: batchCSV},

@@ -11,41 +11,43 @@ import (
 
 	"github.com/kurs-course/kurs/checker"
 	"github.com/kurs-course/kurs/i18n"
+	"github.com/kurs-course/kurs/internal/course"
 	"github.com/kurs-course/kurs/internal/textsafe"
 )
 
 // The JUnit XML that GitLab, Jenkins and most CI servers read. There is no
-// formal standard; kurs writes what Jenkins xunit's junit-10.xsd allows
-// (the strictest of the consumers: xunit skips a file that does not
-// validate), which GitLab's test report parser and Jenkins' JUnit plugin
-// read as well. The schema has no file or line on a testcase, so the
-// learner's position goes where it allows: the properties file and line of
-// the testsuite, its file attribute, and the first line of the failure's
-// or error's text ("circuitbreaker/circuitbreaker.go:43").
+// formal standard; kurs writes what both schemas that JUnit's readers hold
+// a file to accept: Jenkins xunit's junit-10.xsd (xunit skips a file that
+// does not validate) and Ant's JUnit.xsd, which many tools still use.
+// Between the two little remains: no attribute on testsuites; on each
+// testsuite name, timestamp, hostname, tests, failures, errors, time,
+// package and id, and the elements properties, system-out and system-err;
+// no file or line anywhere. So the learner's position goes where both
+// allow: the properties file and line of the testsuite, and the first line
+// of the failure's or error's text ("circuitbreaker/circuitbreaker.go:43").
 type (
 	junitSuites struct {
-		XMLName xml.Name `xml:"testsuites"`
-		Name    string   `xml:"name,attr"`
-		junitCounts
-		Time   string       `xml:"time,attr"`
-		Suites []junitSuite `xml:"testsuite"`
+		XMLName xml.Name     `xml:"testsuites"`
+		Suites  []junitSuite `xml:"testsuite"`
 	}
-	// junitCounts are the counts of testcases that the testsuites element
-	// and each testsuite have.
+	junitSuite struct {
+		Name      string `xml:"name,attr"`
+		Timestamp string `xml:"timestamp,attr"`
+		Hostname  string `xml:"hostname,attr"`
+		junitCounts
+		Time       string          `xml:"time,attr"`
+		Package    string          `xml:"package,attr"`
+		ID         int             `xml:"id,attr"`
+		Properties []junitProperty `xml:"properties>property"`
+		Cases      []junitCase     `xml:"testcase"`
+		SystemOut  string          `xml:"system-out"`
+		SystemErr  string          `xml:"system-err"`
+	}
+	// junitCounts are the counts of a testsuite's testcases.
 	junitCounts struct {
 		Tests    int `xml:"tests,attr"`
 		Failures int `xml:"failures,attr"`
 		Errors   int `xml:"errors,attr"`
-	}
-	junitSuite struct {
-		Name string `xml:"name,attr"`
-		junitCounts
-		Skipped    int             `xml:"skipped,attr"`
-		Time       string          `xml:"time,attr"`
-		File       string          `xml:"file,attr,omitempty"`
-		Properties []junitProperty `xml:"properties>property"`
-		Cases      []junitCase     `xml:"testcase"`
-		SystemOut  string          `xml:"system-out,omitempty"`
 	}
 	junitProperty struct {
 		Name  string `xml:"name,attr"`
@@ -65,20 +67,25 @@ type (
 	}
 )
 
+// junitHost is the hostname of every testsuite, which Ant's schema
+// requires: the grader, not the machine, so that the shards of a class,
+// graded on several machines, give the JUnit of one run.
+const junitHost = "kurs"
+
 // JUnit writes the results as JUnit XML that validates against Jenkins
-// xunit's junit-10.xsd: one testsuite per exercise and one testcase per
-// hidden test. A failed test carries a failure whose message names the
-// step that failed and whose text shows the trace up to it, after the
-// learner's file and line when there is one. When an exercise could not be
-// tested at all, each of its hidden tests is an error carrying the reason,
-// so the counts are the same for every submission. Each testsuite has the
-// properties course, seed, score and max_score, and file and line when
-// the result points at the learner's code; file names are relative to the
-// repository root (run.Dir).
+// xunit's junit-10.xsd and Ant's JUnit.xsd: one testsuite per exercise and
+// one testcase per hidden test. A failed test carries a failure whose
+// message names the step that failed and whose text shows the trace up to
+// it, after the learner's file and line when there is one. When an
+// exercise could not be tested at all, each of its hidden tests is an
+// error carrying the reason, so the counts are the same for every
+// submission. Each testsuite has the properties course, seed, score and
+// max_score, and file and line when the result points at the learner's
+// code; file names are relative to the repository root (run.Dir).
 //
-// Times: the testsuites element has the run's wall-clock time
-// (run.Elapsed), a testsuite its exercise's check. The hidden tests of an
-// exercise run in one process and are not timed one by one, so each
+// Times: a testsuite has the time of its exercise's check and the
+// timestamp of the run's start (run.Started, else now). The hidden tests
+// of an exercise run in one process and are not timed one by one, so each
 // testcase has an equal share of its exercise's time. Times are the only
 // part that differs between two runs on the same submission.
 //
@@ -88,12 +95,13 @@ type (
 // which keeps a document for a course of a dozen exercises at a few
 // megabytes at most, far below what GitLab reads (30 MB).
 func JUnit(w io.Writer, p *i18n.Printer, graded []Graded, run Run) error {
-	doc := junitSuites{Name: "kurs", Time: seconds(run.Elapsed)}
-	for _, g := range graded {
+	doc := junitSuites{}
+	stamp := timestamp(run.Started)
+	for i, g := range graded {
 		res := g.Result
 		s := junitSuite{
-			Name: res.Exercise,
-			Time: seconds(res.Duration),
+			Name: res.Exercise, Timestamp: stamp, Hostname: junitHost,
+			Time: seconds(res.Duration), Package: "kurs", ID: i,
 			Properties: []junitProperty{
 				{"course", run.Course},
 				{"seed", strconv.FormatUint(res.Seed, 10)},
@@ -104,7 +112,6 @@ func JUnit(w io.Writer, p *i18n.Printer, graded []Graded, run Run) error {
 		file, line := position(res)
 		if file != "" {
 			file = path.Join(run.Dir, textsafe.Line(p, file, textsafe.ValueMax))
-			s.File = file
 			s.Properties = append(s.Properties, junitProperty{"file", file})
 			if line > 0 {
 				s.Properties = append(s.Properties, junitProperty{"line", strconv.Itoa(line)})
@@ -115,14 +122,9 @@ func JUnit(w io.Writer, p *i18n.Printer, graded []Graded, run Run) error {
 		}
 		if res.Status == checker.Error {
 			s.Cases = errorCases(p, g, at(file, line))
-			s.Errors = len(s.Cases)
 		} else {
 			for i := range res.Tests {
-				c := testCase(p, g, &res.Tests[i], run.Dir)
-				if c.Failure != nil {
-					s.Failures++
-				}
-				s.Cases = append(s.Cases, c)
+				s.Cases = append(s.Cases, testCase(p, g, &res.Tests[i], run.Dir))
 			}
 			nameMisconception(p, g, s.Cases)
 		}
@@ -132,10 +134,101 @@ func JUnit(w io.Writer, p *i18n.Printer, graded []Graded, run Run) error {
 				s.Cases[i].Time = share
 			}
 		}
-		s.Tests = len(s.Cases)
-		doc.add(s.junitCounts)
+		s.count()
 		doc.Suites = append(doc.Suites, s)
 	}
+	return writeJUnit(w, doc)
+}
+
+// BatchJUnit writes a batch as JUnit XML, valid as JUnit is (see JUnit):
+// one testsuite per submission and exercise, named "ID/EXERCISE" in the
+// package ID, its testcases of the class "ID.EXERCISE", so that a CI's
+// test report groups them by submission (GitLab by suite, Jenkins by
+// package). It is made from the batch's document alone, so that merged
+// shards give the JUnit of one run; exercises gives the hidden tests of
+// an exercise that could not be tested, one error each (without it, the
+// exercise is one error).
+//
+// The document has no durations: every time is 0, and the timestamp is
+// when the JUnit was written, the only part that differs between two
+// writes of one document.
+func BatchJUnit(w io.Writer, p *i18n.Printer, b *Batch, exercises []*course.Exercise) error {
+	doc := junitSuites{Suites: []junitSuite{}}
+	stamp := timestamp(time.Time{})
+	byID := map[string]*course.Exercise{}
+	for _, ex := range exercises {
+		byID[ex.ID] = ex
+	}
+	for _, e := range b.Submissions {
+		if e.Document == nil {
+			continue
+		}
+		id := textsafe.Line(p, e.ID, textsafe.ValueMax)
+		for _, ex := range e.Exercises {
+			class := id + "." + ex.ID
+			s := junitSuite{
+				Name: id + "/" + ex.ID, Timestamp: stamp, Hostname: junitHost,
+				Time: seconds(0), Package: id, ID: len(doc.Suites),
+				Properties: []junitProperty{
+					{"submission", id},
+					{"course", b.Course},
+					{"seed", strconv.FormatUint(b.Seed, 10)},
+					{"score", strconv.Itoa(ex.Score)},
+					{"max_score", strconv.Itoa(ex.MaxScore)},
+				},
+			}
+			if ex.Status == string(checker.Error) {
+				problem := &junitProblem{Message: firstLine(p, ex.Message), Type: "error", Text: ex.Message}
+				names := []string{ex.ID}
+				if c := byID[ex.ID]; c != nil && len(c.Suite.Tests) > 0 {
+					names = names[:0]
+					for _, t := range c.Suite.Tests {
+						names = append(names, t.Name)
+					}
+				}
+				for _, name := range names {
+					s.Cases = append(s.Cases, junitCase{Name: name, Classname: class, Time: seconds(0), Error: problem})
+				}
+			} else {
+				for _, t := range ex.Tests {
+					c := junitCase{Name: t.Name, Classname: class, Time: seconds(0)}
+					if t.Status != string(checker.Pass) {
+						c.Failure = &junitProblem{Message: firstLine(p, t.Message), Type: "failure", Text: t.Message}
+					}
+					s.Cases = append(s.Cases, c)
+				}
+			}
+			s.count()
+			doc.Suites = append(doc.Suites, s)
+		}
+	}
+	return writeJUnit(w, doc)
+}
+
+// count counts the suite's testcases, failures and errors.
+func (s *junitSuite) count() {
+	s.junitCounts = junitCounts{Tests: len(s.Cases)}
+	for _, c := range s.Cases {
+		switch {
+		case c.Error != nil:
+			s.Errors++
+		case c.Failure != nil:
+			s.Failures++
+		}
+	}
+}
+
+// timestamp formats t, or now when t is zero, as Ant's schema wants it: a
+// date and time in UTC, without a zone.
+func timestamp(t time.Time) string {
+	if t.IsZero() {
+		t = time.Now()
+	}
+	return t.UTC().Format("2006-01-02T15:04:05")
+}
+
+// writeJUnit writes doc with the XML declaration.
+func writeJUnit(w io.Writer, doc junitSuites) error {
 	if _, err := io.WriteString(w, xml.Header); err != nil {
 		return err
 	}
@@ -146,13 +239,6 @@ func JUnit(w io.Writer, p *i18n.Printer, graded []Graded, run Run) error {
 	}
 	_, err := io.WriteString(w, "\n")
 	return err
-}
-
-// add counts the testcases of c too.
-func (c *junitCounts) add(o junitCounts) {
-	c.Tests += o.Tests
-	c.Failures += o.Failures
-	c.Errors += o.Errors
 }
 
 // at returns "FILE:LINE", "FILE" or "", as compilers name a position.

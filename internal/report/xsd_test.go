@@ -2,11 +2,14 @@ package report_test
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/kurs-course/kurs/checker"
@@ -29,8 +32,9 @@ func xmllint(t *testing.T) string {
 	return ""
 }
 
-// validJUnit checks docs against testdata/junit.xsd: what Jenkins xunit's
-// junit-10 schema allows, closed to exactly what kurs writes.
+// validJUnit checks docs against testdata/junit.xsd: what both Jenkins
+// xunit's junit-10 schema and Ant's JUnit schema allow, closed to exactly
+// what kurs writes.
 func validJUnit(t *testing.T, docs map[string][]byte) {
 	t.Helper()
 	lint := xmllint(t)
@@ -72,4 +76,41 @@ func TestJUnitValidates(t *testing.T) {
 		}
 	}
 	validJUnit(t, docs)
+}
+
+// TestBatchJUnitValidates: the JUnit of a class (failing, untestable,
+// hostile and passing submissions), in both languages, validates against
+// the schema of what both Jenkins xunit and Ant accept.
+func TestBatchJUnitValidates(t *testing.T) {
+	docs := map[string][]byte{}
+	for _, lang := range []string{"en", "de"} {
+		b := junitBatch(t, lang)
+		var with, without bytes.Buffer
+		require.NoError(t, report.BatchJUnit(&with, i18n.New(lang), b, exercisesOf(fixture(t))))
+		docs["class-"+lang] = with.Bytes()
+		require.NoError(t, report.BatchJUnit(&without, i18n.New(lang), b, nil))
+		docs["class-nocourse-"+lang] = without.Bytes()
+	}
+	validJUnit(t, docs)
+}
+
+// TestJUnitSchemaRejects: the schema is closed; what only one of the two
+// consumers accepts fails it.
+func TestJUnitSchemaRejects(t *testing.T) {
+	lint := xmllint(t)
+	const suite = `<testsuite name="a" timestamp="2026-12-01T20:00:00" hostname="kurs" tests="0" failures="0" errors="0" time="0" package="p" id="0"%s><properties/>%s<system-out/><system-err/></testsuite>`
+	for name, doc := range map[string]string{
+		"attributes on testsuites (Ant has none)": `<testsuites name="kurs">` + fmt.Sprintf(suite, "", "") + `</testsuites>`,
+		"file on testsuite (Ant has none)":        `<testsuites>` + fmt.Sprintf(suite, ` file="a.go"`, "") + `</testsuites>`,
+		"skipped on testsuite (Ant has none)":     `<testsuites>` + fmt.Sprintf(suite, ` skipped="0"`, "") + `</testsuites>`,
+		"no system-err (Ant needs it)":            `<testsuites><testsuite name="a" timestamp="2026-12-01T20:00:00" hostname="kurs" tests="0" failures="0" errors="0" time="0" package="p" id="0"><properties/><system-out/></testsuite></testsuites>`,
+		"a timestamp with a zone":                 `<testsuites>` + strings.Replace(fmt.Sprintf(suite, "", ""), "20:00:00", "20:00:00Z", 1) + `</testsuites>`,
+		"a failure without type":                  `<testsuites>` + fmt.Sprintf(suite, "", `<testcase name="t" classname="c" time="0"><failure message="m">x</failure></testcase>`) + `</testsuites>`,
+		"file on testcase (junit-10 has none)":    `<testsuites>` + fmt.Sprintf(suite, "", `<testcase name="t" classname="c" time="0" file="a.go"/>`) + `</testsuites>`,
+	} {
+		f := filepath.Join(t.TempDir(), "doc.xml")
+		require.NoError(t, os.WriteFile(f, []byte(doc), 0o644))
+		out, err := exec.Command(lint, "--noout", "--nonet", "--schema", filepath.Join("testdata", "junit.xsd"), f).CombinedOutput()
+		assert.Error(t, err, "%s: the schema takes it:\n%s", name, out)
+	}
 }

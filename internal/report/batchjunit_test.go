@@ -1,0 +1,80 @@
+package report_test
+
+import (
+	"bytes"
+	"encoding/xml"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/kurs-course/kurs/i18n"
+	"github.com/kurs-course/kurs/internal/course"
+	"github.com/kurs-course/kurs/internal/report"
+)
+
+func exercisesOf(graded []report.Graded) []*course.Exercise {
+	var exs []*course.Exercise
+	for _, g := range graded {
+		exs = append(exs, g.Exercise)
+	}
+	return exs
+}
+
+// junitBatch is a class of four: the fixture's submission, one with no
+// files, one hostile, and one whose id a spreadsheet or terminal would
+// misread.
+func junitBatch(t *testing.T, lang string) *report.Batch {
+	t.Helper()
+	p := i18n.New(lang)
+	b := &report.Batch{Version: report.Version, Course: "sha256:c0ffee", Seed: 7}
+	for _, g := range fixture(t) {
+		b.ExerciseIDs = append(b.ExerciseIDs, g.Exercise.ID)
+	}
+	add := func(id string, graded []report.Graded) {
+		b.Submissions = append(b.Submissions, report.Entry{ID: id, Document: report.NewDocumentFor(p, graded, report.Teacher)})
+	}
+	add("alice", fixture(t))
+	add("bob", untestable(t)[0])
+	add("carol", hostile(t)[:3])
+	add("=dave\x1b[2J <&>", fixture(t))
+	return b
+}
+
+// TestBatchJUnit: one testsuite per submission and exercise, named
+// ID/EXERCISE in the package ID, with testcases of the class ID.EXERCISE;
+// an exercise that could not be tested has an error in each hidden test.
+func TestBatchJUnit(t *testing.T) {
+	b := junitBatch(t, "en")
+	var out bytes.Buffer
+	require.NoError(t, report.BatchJUnit(&out, i18n.New("en"), b, exercisesOf(fixture(t))))
+	var doc xmlSuites
+	require.NoError(t, xml.Unmarshal(out.Bytes(), &doc), out.String())
+	require.Len(t, doc.Suites, 4*3)
+	alice := doc.Suites[0]
+	assert.Equal(t, "alice/circuitbreaker", alice.Name)
+	assert.Equal(t, "alice", alice.Package)
+	assert.Equal(t, 14, alice.Tests)
+	assert.Equal(t, 2, alice.Failures)
+	assert.Equal(t, "alice.circuitbreaker", alice.Cases[0].Classname)
+	props := map[string]string{}
+	for _, p := range alice.Properties {
+		props[p.Name] = p.Value
+	}
+	assert.Equal(t, map[string]string{"submission": "alice", "course": "sha256:c0ffee", "seed": "7", "score": "0", "max_score": "4"}, props)
+
+	tb := doc.Suites[1]
+	assert.Equal(t, "alice/tokenbucket", tb.Name)
+	assert.Equal(t, tb.Tests, tb.Errors, "a submission that does not build: an error in every test")
+
+	bob := doc.Suites[3]
+	assert.Equal(t, "bob/circuitbreaker", bob.Name)
+	require.NotEmpty(t, bob.Cases)
+	assert.Equal(t, len(fixture(t)[0].Exercise.Suite.Tests), bob.Errors, "every hidden test of a missing exercise is an error")
+	assert.Equal(t, "The submission has no .go file for circuitbreaker.", bob.Cases[0].Error.Message)
+
+	dave := doc.Suites[9]
+	assert.Equal(t, `=dave\x1b[2J <&>/circuitbreaker`, dave.Name, "an id's control characters escaped, markup kept as text")
+	assert.False(t, strings.ContainsRune(out.String(), 0x1b))
+}
