@@ -63,11 +63,8 @@ assets:
 	gzip -9n < web/editor/build/editor.js > web/assets/editor.js.gz
 	$(GO) test -count=1 -run '^TestDiagramsDrawn$$' ./web -args -render-diagrams
 
-## lint-ci: the grading workflow of docs/ci with actionlint; the Kubernetes manifest with kubeconform when KUBE_SCHEMAS names a folder of Kubernetes' JSON schemas (kubeconform fetches them from GitHub otherwise, which CI cannot)
+## lint-ci: the grading recipes of docs/ci as their consumers read them: the GitHub workflow with actionlint, the Kubernetes manifests decoded strictly into the Kubernetes API's types (docs/ci/ci_test.go, offline); GitLab's CI schema is not checked, as none is available offline
 ACTIONLINT := github.com/rhysd/actionlint/cmd/actionlint@v1.7.12
-KUBECONFORM := github.com/yannh/kubeconform/cmd/kubeconform@v0.7.0
 lint-ci:
 	$(GO) run $(ACTIONLINT) docs/ci/github-grade.yml
-	@if [ -n "$(KUBE_SCHEMAS)" ]; then \
-	  $(GO) run $(KUBECONFORM) -strict -summary -schema-location '$(KUBE_SCHEMAS)/{{.ResourceKind}}{{.KindSuffix}}.json' docs/ci/k8s-grade-job.yaml; \
-	else echo "lint-ci: docs/ci/k8s-grade-job.yaml not validated (set KUBE_SCHEMAS to a folder of Kubernetes JSON schemas)"; fi
+	$(GO) test -count=1 ./docs/ci/
