@@ -81,7 +81,7 @@ func TestTeacherTexts(t *testing.T) {
 			"en": "The submission has no .go file for circuitbreaker.",
 			"de": "Die Abgabe hat keine .go-Datei für circuitbreaker.",
 		}[lang]
-		assert.Contains(t, html.String(), missing, "the class report says what the submission lacks")
+		assert.Contains(t, doc.String(), missing, "the batch document says what the submission lacks")
 
 		// The learner is still told what to do.
 		learner := report.Problem(p, &checker.Problem{Kind: checker.ProblemNoFiles})

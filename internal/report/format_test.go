@@ -17,7 +17,7 @@ import (
 // formats of one submission and of a batch in the order users know.
 func TestFormatNames(t *testing.T) {
 	assert.Equal(t, []string{"json", "junit", "gradescope", "github", "text"}, report.FormatNames(false))
-	assert.Equal(t, []string{"json", "csv", "text", "html"}, report.FormatNames(true))
+	assert.Equal(t, []string{"json", "junit", "csv", "text", "html"}, report.FormatNames(true))
 	for _, f := range report.Formats() {
 		got, ok := report.LookupFormat(f.Name)
 		assert.True(t, ok, f.Name)
