@@ -116,6 +116,28 @@ func TestSignaturesUsedOnlyWhenFresh(t *testing.T) {
 
 	changed := courseWith(t, files)
 	sol := "exercises/tokenbucket/solution/tokenbucket.go"
-	changed[sol].Data = append(changed[sol].Data, "\n// changed\n"...)
+	changed[sol].Data = append(changed[sol].Data, "\nvar changed = 1\n"...)
 	assert.Nil(t, load(changed).Signature, "a changed reference makes the record stale")
+}
+
+// TestHashIgnoresComments: rewording a comment of the reference or a
+// skeleton keeps the hash; changing the code does not.
+func TestHashIgnoresComments(t *testing.T) {
+	hash := func(m fstest.MapFS) string {
+		c, err := Load(m)
+		require.NoError(t, err)
+		ex, _ := c.Exercise("tokenbucket")
+		h, err := ex.BehaviourHash()
+		require.NoError(t, err)
+		return h
+	}
+	m := courseWith(t, nil)
+	before := hash(m)
+	sol := "exercises/tokenbucket/solution/tokenbucket.go"
+	skel := "exercises/tokenbucket/skeleton/de/tokenbucket.go"
+	m[sol].Data = []byte(strings.Replace(string(m[sol].Data), "// Tokens returns", "// Tokens gives back", 1))
+	m[skel].Data = append([]byte("// A new first line.\n"), m[skel].Data...)
+	assert.Equal(t, before, hash(m))
+	m[sol].Data = []byte(strings.Replace(string(m[sol].Data), "b.tokens >= 1", "b.tokens > 1", 1))
+	assert.NotEqual(t, before, hash(m))
 }
