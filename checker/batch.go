@@ -13,53 +13,90 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
 
+	"github.com/kurs-course/kurs/internal/build"
 	"github.com/kurs-course/kurs/internal/course"
 )
 
-// CheckAll checks several exercises of one workspace, ex[i] in dirs[i],
-// with a single build: the learner's packages of all of them and their
-// test programs are linked into one learner's program. Each exercise still
-// runs in a process of its own, beside its own judge, with its own limits
-// and output, so one exercise's crash or endless loop touches no other
-// exercise's verdict. The results come in the order of exs; an error
-// means kurs itself failed, or ctx ended.
-func (c *Checker) CheckAll(ctx context.Context, exs []*course.Exercise, dirs []string) ([]*Result, error) {
+// Job is one exercise to check: the exercise, and the folder of the
+// learner's files of it, whose path relative to the workspace is
+// Exercise.ID.
+type Job struct {
+	Exercise *course.Exercise
+	Dir      string
+}
+
+// job is a Job on its way through CheckAll.
+type job struct {
+	Job
+	files []source // the learner's files, once read
+	judge string   // the judge's path, once built
+	res   *Result
+}
+
+// CheckAll checks several exercises of one workspace with a single build:
+// the learner's packages of all of them and their test programs are linked
+// into one learner's program. Each exercise still runs in a process of its
+// own, beside its own judge, with its own limits and output, so one
+// exercise's crash or endless loop touches no other exercise's verdict.
+// The results come in the order of jobs; an error means kurs itself
+// failed, or ctx ended.
+func (c *Checker) CheckAll(ctx context.Context, jobs []Job) ([]*Result, error) {
+	c, done, err := c.withBuild()
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	all := make([]*job, len(jobs))
+	for i, j := range jobs {
+		all[i] = &job{Job: j}
+	}
+	if err := c.checkAll(ctx, all); err != nil {
+		return nil, err
+	}
+	results := make([]*Result, len(all))
+	for i, j := range all {
+		results[i] = j.res
+	}
+	return results, nil
+}
+
+// checkAll does CheckAll's work: it sets every job's res.
+func (c *Checker) checkAll(ctx context.Context, all []*job) error {
 	start := time.Now()
-	results := make([]*Result, len(exs))
-	files := make([][]source, len(exs))
-	var todo []int // exercises left to build
-	for i, ex := range exs {
-		results[i] = &Result{Exercise: ex.ID, MaxScore: ex.Points, Seed: c.seed()}
-		src, err := readSources(dirs[i], ex.ID)
+	var todo []*job // exercises left to build
+	for _, j := range all {
+		ex := j.Exercise
+		j.res = &Result{Exercise: ex.ID, MaxScore: ex.Points, Seed: c.seed()}
+		src, err := readSources(j.Dir, ex.ID)
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return nil, fmt.Errorf("read %s: %w", dirs[i], err)
+			return fmt.Errorf("read %s: %w", j.Dir, err)
 		}
 		if p := inspect(ex.ID, src, ex.Imports); p != nil && !c.noDefences {
-			results[i].Status, results[i].Problem = Error, p
+			j.res.Status, j.res.Problem = Error, p
 			continue
 		}
-		files[i] = src
-		todo = append(todo, i)
+		j.files = src
+		todo = append(todo, j)
 	}
-	judges := make([]string, len(exs))
-	for _, i := range todo {
-		j, err := c.judge(ctx, exs[i])
+	for _, j := range todo {
+		judge, err := c.judge(ctx, j.Exercise)
 		if ctx.Err() != nil {
-			return nil, ctx.Err()
+			return ctx.Err()
 		}
 		if err != nil {
-			return nil, err
+			return err
 		}
-		judges[i] = j
+		j.judge = judge
 	}
 
 	tmp, err := os.MkdirTemp(c.TempDir, "kurs-check-")
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer os.RemoveAll(tmp)
 	// Build; an exercise whose code does not build gets its compile error
@@ -68,62 +105,61 @@ func (c *Checker) CheckAll(ctx context.Context, exs []*course.Exercise, dirs []s
 	var prog string
 	var final map[string][]byte // the module that built
 	for len(todo) > 0 {
-		mod, err := combinedModule(exs, files, todo)
+		mod, err := combinedModule(todo)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		final = mod
 		dir, err := os.MkdirTemp(tmp, "build-")
 		if err != nil {
-			return nil, err
+			return err
 		}
-		p, problem, err := c.buildLearner(ctx, dir, mod, exs, todo)
+		p, problem, err := c.buildLearner(ctx, dir, mod, exercises(all), todo)
 		if ctx.Err() != nil {
-			return nil, ctx.Err()
+			return ctx.Err()
 		}
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if problem == nil {
 			prog = p
 			break
 		}
-		blamed := blame(dir, problem, exs, todo)
+		blamed := blame(dir, problem, todo)
 		if len(blamed) == 0 && len(todo) == 1 {
-			blamed = map[int]*Problem{todo[0]: problem}
+			blamed = map[*job]*Problem{todo[0]: problem}
 		}
 		if len(blamed) == 0 {
 			// Not one exercise's code: a limit of the whole build. Each
 			// is checked alone, so each gets its own verdict.
-			return results, c.checkEach(ctx, exs, dirs, todo, results)
+			return c.checkEach(ctx, todo)
 		}
-		var rest []int
-		for _, i := range todo {
-			if p, ok := blamed[i]; ok {
-				results[i].Status, results[i].Problem = Error, p
+		var rest []*job
+		for _, j := range todo {
+			if p, ok := blamed[j]; ok {
+				j.res.Status, j.res.Problem = Error, p
 			} else {
-				rest = append(rest, i)
+				rest = append(rest, j)
 			}
 		}
 		todo = rest
 	}
-	for _, i := range todo {
-		if exs[i].Concurrent {
+	for _, j := range todo {
+		if j.Exercise.Concurrent {
 			// The race detector's build is the go command's, in the whole
 			// module.
-			if err := writeFiles(filepath.Dir(prog), final); err != nil {
-				return nil, err
+			if err := build.WriteModule(filepath.Dir(prog), final); err != nil {
+				return err
 			}
 			break
 		}
 	}
 	raceProg := c.raceBuild(ctx, filepath.Dir(prog))
-	for n, i := range todo {
-		ex := exs[i]
-		res := results[i]
+	for n, j := range todo {
+		ex, res := j.Exercise, j.res
 		run := time.Now()
-		if err := c.run(ctx, tmp, []string{prog, ex.ID, "serve"}, judges[i], ex, res); err != nil {
-			return nil, err
+		if err := c.run(ctx, tmp, []string{prog, ex.ID, "serve"}, j.judge, ex, res); err != nil {
+			return err
 		}
 		if n == 0 && len(todo) > 1 && neverReady(res) {
 			// The shared program died or hung before it was ready: Go
@@ -132,54 +168,62 @@ func (c *Checker) CheckAll(ctx context.Context, exs []*course.Exercise, dirs []s
 			// exercise of the program suffers. Each is checked alone, so
 			// the fault is its own exercise's. (Once a run got ready, the
 			// initialisation is known to pass.)
-			return results, c.checkEach(ctx, exs, dirs, todo, results)
+			return c.checkEach(ctx, todo)
 		}
 		if ex.Concurrent {
-			if err := c.race(ctx, filepath.Dir(prog), raceProg, []string{ex.ID, "serve"}, judges[i], ex, res); err != nil {
-				return nil, err
+			if err := c.race(ctx, filepath.Dir(prog), raceProg, []string{ex.ID, "serve"}, j.judge, ex, res); err != nil {
+				return err
 			}
 		}
 		if ctx.Err() != nil {
-			return nil, ctx.Err()
+			return ctx.Err()
 		}
 		res.Duration = time.Since(run)
 	}
 	// The shared build's time is spread over the exercises that had it,
 	// so that durations add up to the submission's time.
 	var ran time.Duration
-	for _, i := range todo {
-		ran += results[i].Duration
+	for _, j := range todo {
+		ran += j.res.Duration
 	}
-	share := (time.Since(start) - ran) / time.Duration(max(len(exs), 1))
-	for i := range results {
-		results[i].Duration += share
+	share := (time.Since(start) - ran) / time.Duration(max(len(all), 1))
+	for _, j := range all {
+		j.res.Duration += share
 	}
-	return results, nil
+	return nil
 }
 
-// checkEach checks the exercises in todo one by one, each with a build
-// of its own, into results.
-func (c *Checker) checkEach(ctx context.Context, exs []*course.Exercise, dirs []string, todo []int, results []*Result) error {
-	for _, i := range todo {
-		res, err := c.Check(ctx, exs[i], dirs[i])
-		if err != nil {
+// exercises returns the exercises of jobs.
+func exercises(jobs []*job) []*course.Exercise {
+	exs := make([]*course.Exercise, len(jobs))
+	for i, j := range jobs {
+		exs[i] = j.Exercise
+	}
+	return exs
+}
+
+// checkEach checks the jobs one by one, each with a build of its own.
+func (c *Checker) checkEach(ctx context.Context, jobs []*job) error {
+	for _, j := range jobs {
+		one := &job{Job: j.Job}
+		if err := c.checkAll(ctx, []*job{one}); err != nil {
 			return err
 		}
-		results[i] = res
+		j.res = one.res
 	}
 	return nil
 }
 
 // combinedModule lays out one module with the learner's packages of the
-// exercises in todo, each test program as a package of its own under
+// jobs, each test program as a package of its own under
 // internal/run/ID with its main renamed Main, and a main that runs the
 // one named by its first argument.
-func combinedModule(exs []*course.Exercise, files [][]source, todo []int) (map[string][]byte, error) {
+func combinedModule(jobs []*job) (map[string][]byte, error) {
 	mod := map[string][]byte{}
 	var ids []string
-	for _, i := range todo {
-		ex := exs[i]
-		one, err := moduleFiles(ex, files[i], false)
+	for _, j := range jobs {
+		ex := j.Exercise
+		one, err := moduleFiles(ex, j.files, false)
 		if err != nil {
 			return nil, err
 		}
@@ -238,33 +282,30 @@ func asPackage(name string, data []byte) ([]byte, error) {
 // blame splits a failed build's problem by exercise: the go command heads
 // each package's errors with "# import/path". It returns nothing when no
 // error is in an exercise's package or test program.
-func blame(dir string, p *Problem, exs []*course.Exercise, todo []int) map[int]*Problem {
+func blame(dir string, p *Problem, todo []*job) map[*job]*Problem {
 	if p.Kind != ProblemCompile && p.Kind != ProblemAPI {
 		return nil
 	}
-	byID := map[string]int{}
-	for _, i := range todo {
-		byID[exs[i].ID] = i
+	byID := map[string]*job{}
+	for _, j := range todo {
+		byID[j.Exercise.ID] = j
 	}
-	blocks := map[int][]string{}
-	current := -1
+	blocks := map[*job][]string{}
+	var current *job
 	for _, l := range strings.Split(p.output, "\n") {
 		if pkg, ok := strings.CutPrefix(l, "# "); ok {
-			current = -1
 			rest := strings.TrimPrefix(strings.TrimPrefix(pkg, module+"/"), "internal/run/")
 			id, _, _ := strings.Cut(rest, "/")
-			if i, known := byID[id]; known {
-				current = i
-			}
+			current = byID[id]
 			continue
 		}
-		if current >= 0 {
+		if current != nil {
 			blocks[current] = append(blocks[current], l)
 		}
 	}
-	out := map[int]*Problem{}
-	for i, lines := range blocks {
-		out[i] = compileProblem(dir, strings.Join(lines, "\n"))
+	out := map[*job]*Problem{}
+	for j, lines := range blocks {
+		out[j] = compileProblem(dir, strings.Join(lines, "\n"))
 	}
 	return out
 }
@@ -276,45 +317,58 @@ func neverReady(res *Result) bool {
 }
 
 // buildLearner builds the learner's program of the combined module mod in
-// dir: directly when a kit of exs is at hand (see direct.go), else, or if
-// the kit proves broken, with the go command.
-func (c *Checker) buildLearner(ctx context.Context, dir string, mod map[string][]byte, exs []*course.Exercise, todo []int) (string, *Problem, error) {
-	if k, err := c.kitFor(ctx, exs); err == nil && !c.noDirect {
+// dir: directly when a kit of exs (every exercise of the check) is at
+// hand, else, or if the kit proves broken, with the go command.
+func (c *Checker) buildLearner(ctx context.Context, dir string, mod map[string][]byte, exs []*course.Exercise, todo []*job) (string, *Problem, error) {
+	if k, err := c.Build.Kit(ctx, exs, func() (map[string][]byte, error) { return probeModule(exs) }); err == nil && !c.noDirect {
 		own := map[string][]byte{}
+		ids := make([]string, len(todo))
+		for i, j := range todo {
+			ids[i] = j.Exercise.ID
+		}
 		for name, data := range mod {
-			if strings.HasPrefix(name, "internal/run/") || !strings.Contains(name, "/") || isExerciseFile(name, exs, todo) {
+			if strings.HasPrefix(name, "internal/run/") || !strings.Contains(name, "/") || isExerciseFile(name, ids) {
 				own[name] = data
 			}
 		}
-		if err := writeFiles(dir, own); err != nil {
+		if err := build.WriteModule(dir, own); err != nil {
 			return "", nil, err
 		}
-		prog, p, err := c.buildDirect(ctx, k, dir, exs, todo)
-		if !errors.Is(err, errKitBroken) {
-			return prog, p, err
+		prog, err := c.Build.Direct(ctx, k, dir, ids)
+		if !errors.Is(err, build.ErrKitBroken) {
+			return buildOutcome(prog, err)
 		}
-		// The go command builds this one; the kit goes only if an archive
-		// of it is really gone, which no learner's code can bring about.
-		if !k.whole() {
-			dropKit(k)
-		}
+		// The go command builds this one.
 	} else if ctx.Err() != nil {
 		return "", nil, ctx.Err()
 	}
-	if err := writeFiles(dir, mod); err != nil {
+	if err := build.WriteModule(dir, mod); err != nil {
 		return "", nil, err
 	}
-	return c.build(ctx, dir, "kurs-learner", buildTimeout)
+	prog, err := c.Build.Go(ctx, dir)
+	return buildOutcome(prog, err)
+}
+
+// buildOutcome turns what a build returned into the program, the
+// learner's Problem, or kurs's error.
+func buildOutcome(prog string, err error) (string, *Problem, error) {
+	var ce *build.CompileError
+	switch {
+	case err == nil:
+		return prog, nil, nil
+	case errors.Is(err, build.ErrLimit):
+		return "", &Problem{Kind: ProblemBuildLimit}, nil
+	case errors.As(err, &ce):
+		p := compileProblem(ce.Dir, ce.Output)
+		p.output = ce.Output
+		return "", p, nil
+	}
+	return "", nil, err
 }
 
 // isExerciseFile reports whether name lies in the package of one of the
-// exercises in todo.
-func isExerciseFile(name string, exs []*course.Exercise, todo []int) bool {
+// exercises ids.
+func isExerciseFile(name string, ids []string) bool {
 	dir, _, _ := strings.Cut(name, "/")
-	for _, i := range todo {
-		if exs[i].ID == dir {
-			return true
-		}
-	}
-	return false
+	return slices.Contains(ids, dir)
 }

@@ -44,13 +44,13 @@ func TestCheckAllAgreesWithTheCorpus(t *testing.T) {
 	}
 	for k := range rounds {
 		var exs []*course.Exercise
-		var dirs []string
+		var jobs []checker.Job
 		var cases []kase
 		for _, id := range sortedKeys(byExercise) {
 			if ks := byExercise[id]; k < len(ks) {
 				ex, ok := c.Exercise(id)
 				require.True(t, ok, id)
-				exs, dirs, cases = append(exs, ex), append(dirs, ks[k].dir), append(cases, ks[k])
+				exs, jobs, cases = append(exs, ex), append(jobs, checker.Job{Exercise: ex, Dir: ks[k].dir}), append(cases, ks[k])
 			}
 		}
 		t.Run(strings.Repeat("r", 1)+string(rune('a'+k)), func(t *testing.T) {
@@ -59,7 +59,7 @@ func TestCheckAllAgreesWithTheCorpus(t *testing.T) {
 			// The rounds run side by side, each with up to twelve
 			// programs and judges, and a stress test wants the processor
 			// for a while: more time than one check alone needs.
-			results, err := (&checker.Checker{Timeout: 3 * corpusTimeout, TempDir: tmp}).CheckAll(context.Background(), exs, dirs)
+			results, err := (&checker.Checker{Timeout: 3 * corpusTimeout, TempDir: tmp}).CheckAll(context.Background(), jobs)
 			require.NoError(t, err)
 			require.Len(t, results, len(exs))
 			for i, res := range results {

@@ -25,6 +25,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/kurs-course/kurs/internal/build"
 	"github.com/kurs-course/kurs/internal/course"
 	"github.com/kurs-course/kurs/internal/harness"
 	"github.com/kurs-course/kurs/internal/sandbox"
@@ -35,10 +36,6 @@ import (
 // so the harness compiles unchanged in both.
 const module = harness.Module
 
-// goLanguage is the Go language version of learner code and the test
-// programs, whichever toolchain builds them.
-const goLanguage = "1.22"
-
 // Defaults for the limits of a Checker.
 const (
 	DefaultTimeout   = 10 * time.Second
@@ -47,28 +44,14 @@ const (
 	DefaultSeed      = 1
 )
 
-// Limits of each process of a build: a cold build of the standard library
-// needs a few hundred MB per compiler and writes no file over a few MB.
-const (
-	buildMemory   = 1 << 30
-	buildFileSize = 64 << 20
-)
-
-// buildTimeout bounds a build of learner code: the standard library is
-// already compiled by then (the judge's build comes first), and no
-// learner's code should make the compiler work for a minute.
-const buildTimeout = 60 * time.Second
-
-// trustedBuildTimeout bounds a build of the course's own code (a judge, the
-// warm-up), which may compile the standard library from scratch on a busy
-// machine.
-const trustedBuildTimeout = 10 * time.Minute
-
-// Checker checks exercises. Its zero value is not usable; fields left zero
-// take the defaults above.
+// Checker checks exercises. Fields left zero take the defaults above.
+// A Checker holds no state of its own: checks may run at once.
 type Checker struct {
-	// Go is the go command; empty means the one on PATH.
-	Go string
+	// Build builds and caches the judges and the learner's programs; a
+	// front end makes one and shares it between all its checks. Nil
+	// means a Builder of the default cache for each call alone, which
+	// makes again (or reads from the cache) what a shared one would keep.
+	Build *build.Builder
 	// Timeout bounds the run of one exercise's tests (not its build).
 	Timeout time.Duration
 	// Memory bounds the test program's memory in bytes.
@@ -155,7 +138,7 @@ func readSources(dir, rel string) ([]source, error) {
 // error is then ctx's). Nothing of the check is left running or on disk
 // when it returns.
 func (c *Checker) Check(ctx context.Context, ex *course.Exercise, dir string) (*Result, error) {
-	results, err := c.CheckAll(ctx, []*course.Exercise{ex}, []string{dir})
+	results, err := c.CheckAll(ctx, []Job{{Exercise: ex, Dir: dir}})
 	if err != nil {
 		return nil, err
 	}
@@ -212,7 +195,7 @@ func (c *Checker) seed() uint64 {
 // judge are built from the same driver; only the package at the
 // exercise's import path differs.
 func moduleFiles(ex *course.Exercise, files []source, judge bool) (map[string][]byte, error) {
-	mod := map[string][]byte{"go.mod": []byte("module " + module + "\n\ngo " + goLanguage + "\n")}
+	mod := map[string][]byte{"go.mod": []byte("module " + module + "\n\ngo " + build.GoLanguage + "\n")}
 	driver, api, err := ex.Tests()
 	if err != nil {
 		return nil, err
@@ -266,100 +249,20 @@ func moduleFiles(ex *course.Exercise, files []source, judge bool) (map[string][]
 	return mod, nil
 }
 
-// writeFiles writes a module laid out by moduleFiles into dir.
-func writeFiles(dir string, mod map[string][]byte) error {
-	for name, data := range mod {
-		name = filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
-			return err
-		}
-		if err := os.WriteFile(name, data, 0o644); err != nil {
-			return err
-		}
+// withBuild returns c with a Builder, and what to call when done with it:
+// c itself when it has one, else a copy with a Builder of its own for the
+// call.
+func (c *Checker) withBuild() (*Checker, func(), error) {
+	if c.Build != nil {
+		return c, func() {}, nil
 	}
-	return nil
-}
-
-// BuildEnv returns the environment for the go command when it builds
-// learner code: offline, reproducible, and deaf to the user's go env file
-// and workspace. The build cache is the one kurs owns (see CacheDir).
-func BuildEnv() []string {
-	var env []string
-	for _, kv := range os.Environ() {
-		k, _, _ := strings.Cut(kv, "=")
-		if strings.HasPrefix(k, "GO") || k == "CGO_ENABLED" {
-			if k == "GOPATH" || k == "GOROOT" || k == "GOMODCACHE" {
-				env = append(env, kv)
-			}
-			continue
-		}
-		env = append(env, kv)
-	}
-	return append(env, "GOCACHE="+buildCache(), "GOENV=off", "GOFLAGS=", "GOPROXY=off", "GOTOOLCHAIN=local", "GOWORK=off",
-		"CGO_ENABLED=0", "GO111MODULE=on", "GOSUMDB=off", "GOTELEMETRY=off")
-}
-
-// build compiles the program in the module at tmp. A compile error of the
-// learner's code, or a build that exceeds its limits, is a Problem, not an
-// error.
-func (c *Checker) build(parent context.Context, tmp, name string, limit time.Duration) (string, *Problem, error) {
-	// A learner's program holds the learner's side of the harness only.
-	tags := "-tags=" + harness.LearnerTag
-	if name == judgeName {
-		tags = "-tags="
-	}
-	goCmd, err := c.goCommand()
+	b, err := build.New(build.Options{TempDir: c.TempDir})
 	if err != nil {
-		return "", nil, err
+		return nil, nil, err
 	}
-	prog := filepath.Join(tmp, name)
-	if runtime.GOOS == "windows" {
-		prog += ".exe"
-	}
-	ctx, cancel := context.WithTimeout(parent, limit)
-	defer cancel()
-	// The compiler has no memory bound of its own: a few hundred bytes of
-	// constants can drive it to gigabytes, and a huge initialised array
-	// writes a huge object file into the cache.
-	cmd := sandbox.Command(ctx, sandbox.Policy{Memory: buildMemory, FileSize: buildFileSize},
-		goCmd, "build", "-trimpath", tags, "-ldflags=-s -w", "-o", prog, "./internal/run")
-	cmd.Dir = tmp
-	// go's own work folder goes inside the temporary module, so that it
-	// is removed with it even when go is killed before it can clean up.
-	gotmp := filepath.Join(tmp, ".gotmp")
-	if err := os.Mkdir(gotmp, 0o700); err != nil {
-		return "", nil, err
-	}
-	cmd.Env = append(BuildEnv(), "GOTMPDIR="+gotmp)
-	// The compiler and linker are children of go; on cancel they must die
-	// too, before the temporary module is removed: the sandbox kills the
-	// whole process group.
-	cmd.WaitDelay = time.Second
-	out, err := cmd.CombinedOutput()
-	sandbox.Kill(cmd)
-	defer trimCacheSoon()
-	if err == nil {
-		return prog, nil, nil
-	}
-	if parent.Err() != nil {
-		return "", nil, parent.Err()
-	}
-	if ctx.Err() != nil {
-		// The build's own time ran out: the learner's code made the
-		// compiler work too long.
-		return "", &Problem{Kind: ProblemBuildLimit}, nil
-	}
-	var exit *exec.ExitError
-	if !errors.As(err, &exit) || exit.ExitCode() == sandbox.ExitLaunch {
-		// No go command, or no way to start it: kurs's failure.
-		return "", nil, fmt.Errorf("go build: %w: %s", err, bytes.TrimSpace(out))
-	}
-	if buildLimited(string(out)) {
-		return "", &Problem{Kind: ProblemBuildLimit}, nil
-	}
-	p := compileProblem(tmp, string(out))
-	p.output = string(out)
-	return "", p, nil
+	own := *c
+	own.Build = b
+	return &own, func() { b.Close() }, nil
 }
 
 // compileProblem turns the go command's output into a Problem that shows
@@ -671,11 +574,16 @@ func (c *capped) String() string { return c.buf.String() }
 func (c *capped) Tail() string { return string(c.tail[max(0, len(c.tail)-tailSize):]) }
 
 // Warm builds every exercise's judge, and the kit of all of them (see
-// direct.go), so that the first check finds the standard library, the
+// the build package), so that the first check finds the standard library, the
 // harness and the support packages compiled. A check in this process of
 // any of the exercises uses that kit; another process finds them in the
 // build cache and makes its own kit quickly.
 func (c *Checker) Warm(ctx context.Context, exercises []*course.Exercise) error {
+	c, done, err := c.withBuild()
+	if err != nil {
+		return err
+	}
+	defer done()
 	for _, ex := range exercises {
 		if _, err := c.judge(ctx, ex); err != nil {
 			return err
@@ -684,6 +592,6 @@ func (c *Checker) Warm(ctx context.Context, exercises []*course.Exercise) error 
 	if len(exercises) == 0 {
 		return nil
 	}
-	_, err := c.kitFor(ctx, exercises)
+	_, err = c.Build.Kit(ctx, exercises, func() (map[string][]byte, error) { return probeModule(exercises) })
 	return err
 }

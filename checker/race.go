@@ -1,20 +1,15 @@
 package checker
 
 import (
-	"bytes"
 	"context"
-	"errors"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/kurs-course/kurs/internal/course"
 	"github.com/kurs-course/kurs/internal/harness"
-	"github.com/kurs-course/kurs/internal/sandbox"
 )
 
 // How a concurrent exercise's stress tests ran, as Result.Concurrency
@@ -27,13 +22,6 @@ const (
 	// detector, which also fails a data race the stress did not catch.
 	ConcurrencyRace = "race+stress"
 )
-
-// raceFlags build the learner's program with the race detector and link
-// it statically: the race detector needs cgo, and a dynamically linked
-// program would need its loader and C library, files that the confined
-// program may not open. Static, it runs under the same confinement as
-// every learner's program.
-var raceFlags = []string{"-race", "-ldflags=-s -w -linkmode=external -extldflags=-static"}
 
 // raceSupported reports whether this system can build a race-enabled
 // static program at all: the race detector exists for the platform and a
@@ -145,38 +133,7 @@ func (c *Checker) race(ctx context.Context, dir string, build func() (string, er
 // module at dir with the race detector the first time it is called, and
 // returns the same program or error every time.
 func (c *Checker) raceBuild(ctx context.Context, dir string) func() (string, error) {
-	return sync.OnceValues(func() (string, error) { return c.buildRace(ctx, dir) })
-}
-
-// buildRace builds the learner's program in the module at tmp with the
-// race detector, under the same limits as every build. Only this build
-// uses cgo; the static checks still refuse import "C" in the learner's
-// files.
-func (c *Checker) buildRace(parent context.Context, tmp string) (string, error) {
-	goCmd, err := c.goCommand()
-	if err != nil {
-		return "", err
-	}
-	prog := filepath.Join(tmp, "kurs-learner-race")
-	ctx, cancel := context.WithTimeout(parent, buildTimeout)
-	defer cancel()
-	args := append([]string{"build", "-trimpath", "-tags=" + harness.LearnerTag}, raceFlags...)
-	cmd := sandbox.Command(ctx, sandbox.Policy{Memory: buildMemory, FileSize: buildFileSize},
-		goCmd, append(args, "-o", prog, "./internal/run")...)
-	cmd.Dir = tmp
-	gotmp := filepath.Join(tmp, ".gotmp-race")
-	if err := os.Mkdir(gotmp, 0o700); err != nil {
-		return "", err
-	}
-	cmd.Env = append(BuildEnv(), "GOTMPDIR="+gotmp, "CGO_ENABLED=1")
-	cmd.WaitDelay = time.Second
-	out, err := cmd.CombinedOutput()
-	sandbox.Kill(cmd)
-	defer trimCacheSoon()
-	if err != nil {
-		return "", errors.New("race build: " + err.Error() + ": " + string(bytes.TrimSpace(out)))
-	}
-	return prog, nil
+	return sync.OnceValues(func() (string, error) { return c.Build.Race(ctx, dir) })
 }
 
 // raceReport returns the race detector's reports from a program's

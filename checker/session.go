@@ -33,6 +33,11 @@ type Session struct {
 // package and starts it, ready for requests. A Problem means the files
 // are refused or do not build. The caller must Close the session.
 func (c *Checker) Serve(ctx context.Context, ex *course.Exercise, files []course.File) (*Session, *Problem, error) {
+	c, done, err := c.withBuild()
+	if err != nil {
+		return nil, nil, err
+	}
+	defer done()
 	src := make([]source, len(files))
 	for i, f := range files {
 		src[i] = source{Name: f.Name, Path: path.Join(ex.ID, f.Name), Data: f.Data, Size: int64(len(f.Data))}
@@ -53,12 +58,12 @@ func (c *Checker) Serve(ctx context.Context, ex *course.Exercise, files []course
 		os.RemoveAll(tmp)
 		return nil, p, err
 	}
-	exs := []*course.Exercise{ex}
-	mod, err := combinedModule(exs, [][]source{src}, []int{0})
+	one := []*job{{Job: Job{Exercise: ex}, files: src}}
+	mod, err := combinedModule(one)
 	if err != nil {
 		return fail(nil, err)
 	}
-	prog, p, err := c.buildLearner(ctx, tmp, mod, exs, []int{0})
+	prog, p, err := c.buildLearner(ctx, tmp, mod, []*course.Exercise{ex}, one)
 	if err != nil || p != nil {
 		return fail(p, err)
 	}
@@ -121,6 +126,11 @@ func (s *Session) Close() error {
 // RandomTraces returns the random traces of the exercise's hidden tests as
 // its judge makes them with seed, or where the driver's generator panics.
 func (c *Checker) RandomTraces(ctx context.Context, ex *course.Exercise, seed uint64) ([]harness.Generated, error) {
+	c, done, err := c.withBuild()
+	if err != nil {
+		return nil, err
+	}
+	defer done()
 	judge, err := c.judge(ctx, ex)
 	if err != nil {
 		return nil, err

@@ -19,6 +19,7 @@ import (
 
 	"github.com/kurs-course/kurs"
 	"github.com/kurs-course/kurs/i18n"
+	"github.com/kurs-course/kurs/internal/build"
 	"github.com/kurs-course/kurs/internal/course"
 	"github.com/kurs-course/kurs/internal/termdoc"
 	"github.com/kurs-course/kurs/internal/workspace"
@@ -60,6 +61,9 @@ type env struct {
 	g    globals
 	p    *i18n.Printer
 	verb string
+	// build is the run's Builder, made on first use (see builder); Main
+	// closes it.
+	build *build.Builder
 }
 
 // verb is one kurs command. A verb's options are a struct of its own,
@@ -129,6 +133,7 @@ var errFailed = &failedError{}
 func (e *env) exit(err error) int {
 	var ue *usageError
 	var fe *failedError
+	var unsafe *build.UnsafeError
 	if errs, ok := err.(interface{ Unwrap() []error }); ok {
 		code := ExitOK
 		for _, err := range errs.Unwrap() {
@@ -150,6 +155,12 @@ func (e *env) exit(err error) int {
 		}
 	case e.ctx.Err() != nil:
 		fmt.Fprintln(e.Err, e.p.T("error.interrupted"))
+	case errors.As(err, &unsafe):
+		id := "error.cache_open"
+		if unsafe.Foreign {
+			id = "error.cache_foreign"
+		}
+		fmt.Fprintln(e.Err, e.p.T(id, "Dir", unsafe.Dir))
 	case errors.Is(err, workspace.ErrNotFound):
 		dir := e.g.workspace
 		if dir == "" {
@@ -160,6 +171,16 @@ func (e *env) exit(err error) int {
 		fmt.Fprintln(e.Err, e.p.T("error.setup", "Err", err))
 	}
 	return ExitUsage
+}
+
+// builder returns the run's Builder, shared by all its checks, made on
+// first use. It is nil when the cache cannot be used: each check then
+// meets the same failure, which exit reports.
+func (e *env) builder() *build.Builder {
+	if e.build == nil {
+		e.build, _ = build.New(build.Options{})
+	}
+	return e.build
 }
 
 // usageErr returns the usage mistake of message id.
@@ -178,6 +199,11 @@ func Run(args []string) int {
 func Main(ctx context.Context, args []string, io IO) int {
 	g, rest := peekGlobals(args)
 	e := &env{IO: io, ctx: ctx, g: g}
+	defer func() {
+		if e.build != nil {
+			e.build.Close()
+		}
+	}()
 	e.p = i18n.New(i18n.Choose(g.lang, "", io.Getenv))
 	if len(rest) == 0 {
 		e.settleLang()

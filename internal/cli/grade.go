@@ -109,7 +109,7 @@ func gradeSubmissions(e *env, f *gradeFlags, args []string) error {
 	if err != nil {
 		return err
 	}
-	ck := &checker.Checker{Seed: f.seed.N, Timeout: f.timeout}
+	ck := &checker.Checker{Build: e.builder(), Seed: f.seed.N, Timeout: f.timeout}
 	if !f.seed.Given {
 		ck.Seed = grade.NewSeed()
 	}

@@ -52,7 +52,7 @@ func runTry(e *env, o *tryOptions, args []string) error {
 		return err
 	}
 	fmt.Fprintln(e.Err, e.p.T("try.running", "Exercise", ex.ID))
-	c, err := try.Run(e.ctx, &checker.Checker{}, ex, mine, tr, o.timeout)
+	c, err := try.Run(e.ctx, &checker.Checker{Build: e.builder()}, ex, mine, tr, o.timeout)
 	if err != nil {
 		return err
 	}

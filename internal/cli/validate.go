@@ -45,7 +45,7 @@ func validateCourse(e *env, o *validateOptions, args []string) error {
 		return err
 	}
 	rep, err := validate.Run(e.ctx, fsys, validate.Options{
-		Checker: &checker.Checker{Timeout: o.timeout}, Jobs: o.jobs, Mutants: o.mutants,
+		Checker: &checker.Checker{Build: e.builder(), Timeout: o.timeout}, Jobs: o.jobs, Mutants: o.mutants,
 	})
 	if err != nil {
 		return err // exit says "interrupted" once the context has ended

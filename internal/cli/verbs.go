@@ -91,7 +91,7 @@ func initWorkspace(e *env, o *initOptions, args []string) error {
 		// The first build of the standard library takes seconds; pay it
 		// now rather than at the learner's first check.
 		fmt.Fprintln(e.Err, e.p.T("init.warming"))
-		if err := (&checker.Checker{}).Warm(e.ctx, c.Exercises); err != nil {
+		if err := (&checker.Checker{Build: e.builder()}).Warm(e.ctx, c.Exercises); err != nil {
 			fmt.Fprintln(e.Err, e.p.T("init.warm_failed", "Err", err))
 		}
 	}
@@ -188,7 +188,7 @@ func check(e *env, f *checkFlags, names []string) error {
 	if err != nil {
 		return err
 	}
-	s := session.New(ws, c, &checker.Checker{Seed: f.seed, Timeout: f.timeout})
+	s := session.New(ws, c, &checker.Checker{Build: e.builder(), Seed: f.seed, Timeout: f.timeout})
 	todo, untouched, err := s.Select(exs, len(names) > 0)
 	if err != nil {
 		return err

@@ -231,8 +231,7 @@ func (g *Grader) checkAll(ctx context.Context, s Submission) ([]report.Graded, [
 			Problem: &checker.Problem{Kind: kind, Detail: detail}}
 	}
 	graded := make([]report.Graded, len(g.Exercises))
-	var exs []*course.Exercise
-	var dirs []string
+	var jobs []checker.Job
 	var at []int
 	for j, ex := range g.Exercises {
 		graded[j].Exercise = ex
@@ -241,12 +240,12 @@ func (g *Grader) checkAll(ctx context.Context, s Submission) ([]report.Graded, [
 			graded[j].Result = failed(ex, checker.ProblemNoFiles, "")
 			continue
 		}
-		exs, dirs, at = append(exs, ex), append(dirs, dir), append(at, j)
+		jobs, at = append(jobs, checker.Job{Exercise: ex, Dir: dir}), append(at, j)
 	}
-	if len(exs) == 0 {
+	if len(jobs) == 0 {
 		return graded, nil
 	}
-	results, err := g.Checker.CheckAll(ctx, exs, dirs)
+	results, err := g.Checker.CheckAll(ctx, jobs)
 	if err != nil {
 		var errs []*CheckError
 		for _, j := range at {

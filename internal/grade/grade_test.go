@@ -19,6 +19,7 @@ import (
 
 	"github.com/kurs-course/kurs/checker"
 	"github.com/kurs-course/kurs/i18n"
+	"github.com/kurs-course/kurs/internal/build"
 	"github.com/kurs-course/kurs/internal/course"
 	"github.com/kurs-course/kurs/internal/grade"
 	"github.com/kurs-course/kurs/internal/report"
@@ -348,7 +349,10 @@ func TestLinkedExerciseFolder(t *testing.T) {
 // every result is an internal error, reported apart from the verdicts.
 func TestKursFailure(t *testing.T) {
 	exs := exercises(t)
-	g := &grade.Grader{Checker: &checker.Checker{Go: filepath.Join(t.TempDir(), "no-go"), Timeout: timeout}, Exercises: exs}
+	b, err := build.New(build.Options{Go: filepath.Join(t.TempDir(), "no-go")})
+	require.NoError(t, err)
+	t.Cleanup(func() { b.Close() })
+	g := &grade.Grader{Checker: &checker.Checker{Build: b, Timeout: timeout}, Exercises: exs}
 	results, err := g.Run(context.Background(), corpusSubmissions("all-pass"))
 	require.NoError(t, err)
 	r := results[0]

@@ -166,9 +166,9 @@ func (s *Session) NextHint(ex *course.Exercise, lang string) (workspace.Hint, er
 // the exercises' run locks.
 func (s *Session) check(ctx context.Context, exs []*course.Exercise) ([]Outcome, error) {
 	out := make([]Outcome, len(exs))
-	dirs := make([]string, len(exs))
+	jobs := make([]checker.Job, len(exs))
 	for i, ex := range exs {
-		dirs[i] = s.ws.ExerciseDir(ex.ID)
+		jobs[i] = checker.Job{Exercise: ex, Dir: s.ws.ExerciseDir(ex.ID)}
 		out[i] = Outcome{Exercise: ex, sum: s.sum(ex)}
 		u, err := s.ws.Untouched(ex)
 		if err != nil {
@@ -180,7 +180,7 @@ func (s *Session) check(ctx context.Context, exs []*course.Exercise) ([]Outcome,
 	if err != nil {
 		return nil, err
 	}
-	results, err := s.ck.CheckAll(ctx, exs, dirs)
+	results, err := s.ck.CheckAll(ctx, jobs)
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,129 @@
+package build
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"time"
+
+	"github.com/kurs-course/kurs/internal/harness"
+	"github.com/kurs-course/kurs/internal/sandbox"
+)
+
+// ErrLimit means a build ran into its limits: its time, or the memory or
+// file size of a compiler or the linker. For a learner's build, the
+// learner's code made the compiler work too hard.
+var ErrLimit = errors.New("build limit")
+
+// CompileError means the code does not compile. Output is what the
+// compilers said, in the go command's words: a "# import/path" line above
+// each package's errors, file names relative to the module's folder or
+// under it.
+type CompileError struct {
+	Output string
+	Dir    string // the module's folder
+}
+
+func (e *CompileError) Error() string { return "compile: " + e.Output }
+
+// Go builds the learner's program of the module in dir with the go
+// command, as dir/kurs-learner, and returns its path. The error is a
+// *CompileError or ErrLimit when the learner's code is at fault.
+func (b *Builder) Go(ctx context.Context, dir string) (string, error) {
+	return b.goBuild(ctx, dir, "kurs-learner", harness.LearnerTag, learnerTimeout)
+}
+
+// goBuild compiles the program of the module at dir into dir/name, with
+// the build tags tags, within limit.
+func (b *Builder) goBuild(parent context.Context, dir, name, tags string, limit time.Duration) (string, error) {
+	goCmd, err := b.goCommand()
+	if err != nil {
+		return "", err
+	}
+	prog := filepath.Join(dir, name+exeSuffix())
+	ctx, cancel := context.WithTimeout(parent, limit)
+	defer cancel()
+	// The compiler has no memory bound of its own: a few hundred bytes of
+	// constants can drive it to gigabytes, and a huge initialised array
+	// writes a huge object file into the cache.
+	cmd := sandbox.Command(ctx, sandbox.Policy{Memory: buildMemory, FileSize: buildFileSize},
+		goCmd, "build", "-trimpath", "-tags="+tags, "-ldflags=-s -w", "-o", prog, "./internal/run")
+	cmd.Dir = dir
+	// go's own work folder goes inside the temporary module, so that it
+	// is removed with it even when go is killed before it can clean up.
+	gotmp := filepath.Join(dir, ".gotmp")
+	if err := os.Mkdir(gotmp, 0o700); err != nil {
+		return "", err
+	}
+	if _, err := b.sub("go-build"); err != nil {
+		return "", err
+	}
+	cmd.Env = append(b.Env(), "GOTMPDIR="+gotmp)
+	// The compiler and linker are children of go; on cancel they must die
+	// too, before the temporary module is removed: the sandbox kills the
+	// whole process group.
+	cmd.WaitDelay = time.Second
+	out, err := cmd.CombinedOutput()
+	sandbox.Kill(cmd)
+	defer b.trimSoon()
+	if err == nil {
+		return prog, nil
+	}
+	if parent.Err() != nil {
+		return "", parent.Err()
+	}
+	if ctx.Err() != nil {
+		return "", ErrLimit
+	}
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() == sandbox.ExitLaunch {
+		// No go command, or no way to start it: kurs's failure.
+		return "", fmt.Errorf("go build: %w: %s", err, bytes.TrimSpace(out))
+	}
+	if buildLimited(string(out)) {
+		return "", ErrLimit
+	}
+	return "", &CompileError{Output: string(out), Dir: dir}
+}
+
+// raceFlags build the learner's program with the race detector and link
+// it statically: the race detector needs cgo, and a dynamically linked
+// program would need its loader and C library, files that the confined
+// program may not open. Static, it runs under the same confinement as
+// every learner's program.
+var raceFlags = []string{"-race", "-ldflags=-s -w -linkmode=external -extldflags=-static"}
+
+// Race builds the learner's program in the module at dir with the race
+// detector, as dir/kurs-learner-race, under the same limits as every
+// build. Only this build uses cgo; the checker's static checks still
+// refuse import "C" in the learner's files.
+func (b *Builder) Race(parent context.Context, dir string) (string, error) {
+	goCmd, err := b.goCommand()
+	if err != nil {
+		return "", err
+	}
+	prog := filepath.Join(dir, "kurs-learner-race")
+	ctx, cancel := context.WithTimeout(parent, learnerTimeout)
+	defer cancel()
+	args := append([]string{"build", "-trimpath", "-tags=" + harness.LearnerTag}, raceFlags...)
+	cmd := sandbox.Command(ctx, sandbox.Policy{Memory: buildMemory, FileSize: buildFileSize},
+		goCmd, append(args, "-o", prog, "./internal/run")...)
+	cmd.Dir = dir
+	gotmp := filepath.Join(dir, ".gotmp-race")
+	if err := os.Mkdir(gotmp, 0o700); err != nil {
+		return "", err
+	}
+	cmd.Env = append(b.Env(), "GOTMPDIR="+gotmp, "CGO_ENABLED=1")
+	cmd.WaitDelay = time.Second
+	out, err := cmd.CombinedOutput()
+	sandbox.Kill(cmd)
+	defer b.trimSoon()
+	if err != nil {
+		return "", errors.New("race build: " + err.Error() + ": " + string(bytes.TrimSpace(out)))
+	}
+	return prog, nil
+}

@@ -1,0 +1,134 @@
+package build
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Judge returns the path of the judge of exercise id, the program of the
+// trusted module mod (the test program with the reference in place of
+// the learner's package, nothing of the learner's). It is built once per
+// content and go version and kept in the cache with the hash of what was
+// built; a judge whose file no longer has that hash is built anew, never
+// run. The error is a *CompileError when mod does not build.
+func (b *Builder) Judge(ctx context.Context, id string, mod map[string][]byte) (string, error) {
+	key, err := b.Key(mod)
+	if err != nil {
+		return "", err
+	}
+	dir, err := b.sub("judges")
+	if err != nil {
+		return "", err
+	}
+	name := filepath.Join(dir, id+"-"+key+exeSuffix())
+
+	b.judgeMu.Lock()
+	mu := b.judgeLocks[name]
+	if mu == nil {
+		mu = &sync.Mutex{}
+		b.judgeLocks[name] = mu
+	}
+	b.judgeMu.Unlock()
+	mu.Lock()
+	defer mu.Unlock()
+
+	if sum, err := os.ReadFile(name + ".sha256"); err == nil {
+		err := b.verify(name, strings.TrimSpace(string(sum)))
+		if err == nil {
+			now := time.Now()
+			_ = os.Chtimes(name+".sha256", now, now) // recently used: kept by trimming
+			return name, nil
+		}
+		if !errors.Is(err, errTampered) && !errors.Is(err, fs.ErrNotExist) {
+			return "", err
+		}
+	}
+	tmp, err := os.MkdirTemp(b.tempDir, "kurs-judge-")
+	if err != nil {
+		return "", err
+	}
+	defer os.RemoveAll(tmp)
+	if err := WriteModule(tmp, mod); err != nil {
+		return "", err
+	}
+	prog, err := b.goBuild(ctx, tmp, "kurs-judge", "", trustedTimeout)
+	if err != nil {
+		return "", err
+	}
+	sum, id2, err := hashFile(prog)
+	if err != nil {
+		return "", err
+	}
+	// The hash first, then the judge, each by an atomic rename: another
+	// kurs may build the same judge at the same time, and both builds are
+	// the same program.
+	rec := filepath.Join(tmp, "sum")
+	if err := os.WriteFile(rec, []byte(sum+"\n"), 0o600); err != nil {
+		return "", err
+	}
+	if err := os.Rename(rec, name+".sha256"); err != nil {
+		return "", err
+	}
+	if err := os.Rename(prog, name); err != nil {
+		return "", err
+	}
+	b.verified.Store(name, id2+"\x00"+sum)
+	trimJudges(dir, id, name)
+	return name, nil
+}
+
+// Suite returns the path of a file that holds data, the suite of exercise
+// id as judges read it: written once per content into the cache, beside
+// the judges, rather than once per check. Suites are a few kilobytes and
+// stay.
+func (b *Builder) Suite(id string, data []byte) (string, error) {
+	sum := sha256.Sum256(data)
+	dir, err := b.sub("judges", "suites")
+	if err != nil {
+		return "", err
+	}
+	name := filepath.Join(dir, id+"-"+hex.EncodeToString(sum[:10])+".json")
+	if got, err := os.ReadFile(name); err == nil && string(got) == string(data) {
+		return name, nil
+	}
+	// Written aside and renamed, so that a judge never reads half a suite.
+	f, err := os.CreateTemp(dir, ".suite-")
+	if err != nil {
+		return "", err
+	}
+	defer os.Remove(f.Name())
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return "", err
+	}
+	if err := f.Close(); err != nil {
+		return "", err
+	}
+	return name, os.Rename(f.Name(), name)
+}
+
+// trimJudges removes older judges of the same exercise: only the newest
+// content is ever used again.
+func trimJudges(dir, id, keep string) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		name := filepath.Join(dir, e.Name())
+		if name == keep || name == keep+".sha256" || !strings.HasPrefix(e.Name(), id+"-") || e.IsDir() {
+			continue
+		}
+		if info, err := e.Info(); err == nil && time.Since(info.ModTime()) > time.Hour {
+			os.Remove(name)
+		}
+	}
+}

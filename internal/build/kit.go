@@ -1,0 +1,404 @@
+package build
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/kurs-course/kurs/internal/course"
+	"github.com/kurs-course/kurs/internal/harness"
+	"github.com/kurs-course/kurs/internal/sandbox"
+)
+
+// A learner's program is built by calling the compiler and the linker
+// directly, the way the go command would: per build, only the learner's
+// packages, the test programs and their main are compiled; everything
+// else (the standard library, the harness, the support packages) comes
+// compiled from a kit. The go command's own work for a build (hashing the
+// source of every dependency, the build cache's bookkeeping, a work folder
+// of its own) costs more than compiling a learner's package, and a class
+// of submissions pays it once per submission.
+
+// module is the module path of the checker's temporary modules.
+const module = harness.Module
+
+// Kit is what direct builds of one set of exercises need besides the
+// learner's code.
+type Kit struct {
+	Tools    string    // the folder of compile and link (GOTOOLDIR)
+	Version  string    // the toolchain's version, e.g. "go1.26.8"
+	GOOS     string    // the platform the toolchain builds for
+	GOARCH   string    //
+	GODEBUG  string    // the main package's default GODEBUG settings
+	Packages []archive // every compiled package, in the kit's folder
+
+	config string // importcfg lines of every package, paths absolute
+	dir    string // where the kit lives
+}
+
+// archive is a compiled package of a kit: its file relative to the kit's
+// folder, so that a cache moved elsewhere keeps its kits, and the hash of
+// its content when the kit was made.
+type archive struct {
+	Path string
+	File string
+	Sum  string
+}
+
+// kitVersion changes when a kit's layout does: older kits are not used.
+const kitVersion = "5"
+
+// kitEntry is a kit of this Builder, with the exercises it serves: a kit
+// of a set of exercises serves any part of it, so grading, whose
+// submissions hold different parts of a course, makes one.
+type kitEntry struct {
+	once sync.Once
+	goID string
+	set  map[*course.Exercise]bool
+	done bool // once has run; kit and err hold its outcome
+	kit  *Kit
+	err  error
+}
+
+// Kit returns a kit that serves exs, making one on first use: from the
+// cache when an earlier run made it, else with the go command from the
+// module that probe lays out (the references of exs as one learner's
+// program, and internal/allow, which imports whatever a learner may). A
+// kit that cannot be made is not tried again by this Builder, unless ctx
+// ended.
+func (b *Builder) Kit(ctx context.Context, exs []*course.Exercise, probe func() (map[string][]byte, error)) (*Kit, error) {
+	k, err := b.kit(ctx, exs, probe)
+	if err != nil {
+		return nil, err
+	}
+	// Every archive as it was made: a kit that lost one, or whose archive
+	// was changed, is dropped and made anew, once.
+	if err := b.verifyKit(k); err != nil {
+		b.dropKit(k)
+		if k, err = b.kit(ctx, exs, probe); err != nil {
+			return nil, err
+		}
+		if err := b.verifyKit(k); err != nil {
+			return nil, fmt.Errorf("kit: %w", err)
+		}
+	}
+	return k, nil
+}
+
+// kit finds, reads or makes the kit of exs, as Kit says.
+func (b *Builder) kit(ctx context.Context, exs []*course.Exercise, probe func() (map[string][]byte, error)) (*Kit, error) {
+	goID, err := b.goIdentity()
+	if err != nil {
+		return nil, err
+	}
+	b.kitMu.Lock()
+	var e *kitEntry
+	for _, k := range b.kits {
+		if k.goID != goID {
+			continue
+		}
+		if (k.done && k.err == nil && covers(k.set, exs)) || sameSet(k.set, exs) {
+			e = k
+			break
+		}
+	}
+	if e == nil {
+		e = &kitEntry{goID: goID, set: map[*course.Exercise]bool{}}
+		for _, ex := range exs {
+			e.set[ex] = true
+		}
+		b.kits = append(b.kits, e)
+	}
+	b.kitMu.Unlock()
+	e.once.Do(func() {
+		k, err := b.makeKit(ctx, exs, probe)
+		b.kitMu.Lock()
+		e.kit, e.err, e.done = k, err, true
+		if err != nil && ctx.Err() != nil {
+			b.forgetKit(func(x *kitEntry) bool { return x == e })
+		}
+		b.kitMu.Unlock()
+	})
+	b.kitMu.Lock()
+	defer b.kitMu.Unlock()
+	return e.kit, e.err
+}
+
+func covers(set map[*course.Exercise]bool, exs []*course.Exercise) bool {
+	for _, ex := range exs {
+		if !set[ex] {
+			return false
+		}
+	}
+	return true
+}
+
+func sameSet(set map[*course.Exercise]bool, exs []*course.Exercise) bool {
+	return len(set) == len(exs) && covers(set, exs)
+}
+
+// forgetKit removes the entries that drop says; kitMu is held.
+func (b *Builder) forgetKit(drop func(*kitEntry) bool) {
+	b.kits = slices.DeleteFunc(b.kits, drop)
+}
+
+// verifyKit checks that every archive of k is there with its hash.
+func (b *Builder) verifyKit(k *Kit) error {
+	for _, a := range k.Packages {
+		if err := b.verify(filepath.Join(k.dir, a.File), a.Sum); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// dropKit forgets a kit that lost an archive, here and on disk. It is
+// renamed aside before it is removed, so that a kit made anew at the same
+// place meanwhile is not the one removed.
+func (b *Builder) dropKit(k *Kit) {
+	b.kitMu.Lock()
+	b.forgetKit(func(e *kitEntry) bool { return e.kit == k })
+	b.kitMu.Unlock()
+	gone := k.dir + ".gone-" + strconv.FormatUint(rand.Uint64(), 36)
+	if os.Rename(k.dir, gone) == nil {
+		_ = os.RemoveAll(gone)
+	}
+}
+
+// makeKit finds or makes the kit of exs.
+func (b *Builder) makeKit(ctx context.Context, exs []*course.Exercise, probe func() (map[string][]byte, error)) (*Kit, error) {
+	mod, err := probe()
+	if err != nil {
+		return nil, err
+	}
+	key, err := b.Key(mod)
+	if err != nil {
+		return nil, err
+	}
+	root, err := b.sub("kits")
+	if err != nil {
+		return nil, err
+	}
+	dir := filepath.Join(root, kitVersion+"-"+key)
+	if k, err := b.readKit(dir); err == nil {
+		return k, nil
+	}
+	tmp, err := os.MkdirTemp(b.tempDir, "kurs-kit-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
+	if err := WriteModule(tmp, mod); err != nil {
+		return nil, err
+	}
+	k, files, err := b.listKit(ctx, tmp, exs)
+	if err != nil {
+		return nil, err
+	}
+	// The archives are linked (or copied) out of the build cache, which
+	// trimming may empty at any time, into the kit's own folder; the kit
+	// appears at once, by a rename, when it is complete.
+	next, err := os.MkdirTemp(root, ".new-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(next)
+	for i := range k.Packages {
+		a := &k.Packages[i]
+		a.File = strconv.Itoa(i) + ".a"
+		if err := linkOrCopy(files[i], filepath.Join(next, a.File)); err != nil {
+			return nil, err
+		}
+		if a.Sum, _, err = hashFile(filepath.Join(next, a.File)); err != nil {
+			return nil, err
+		}
+	}
+	data, err := json.Marshal(k)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.WriteFile(filepath.Join(next, "kit.json"), data, 0o600); err != nil {
+		return nil, err
+	}
+	trimKits(root, dir)
+	if err := os.Rename(next, dir); err != nil {
+		// Another kurs made the same kit first.
+		if k, err := b.readKit(dir); err == nil {
+			return k, nil
+		}
+		return nil, err
+	}
+	return b.readKit(dir)
+}
+
+// readKit reads the kit in dir, if it is there. Its importcfg, which the
+// compilers read, names the archives where the kit is now: it is written
+// anew when the cache moved.
+func (b *Builder) readKit(dir string) (*Kit, error) {
+	data, err := os.ReadFile(filepath.Join(dir, "kit.json"))
+	if err != nil {
+		return nil, err
+	}
+	var k Kit
+	if err := json.Unmarshal(data, &k); err != nil {
+		return nil, err
+	}
+	if k.Tools == "" || len(k.Packages) == 0 {
+		return nil, errors.New("incomplete kit")
+	}
+	k.dir = dir
+	var cfg strings.Builder
+	for _, a := range k.Packages {
+		if a.File != filepath.Base(a.File) || a.Sum == "" {
+			return nil, errors.New("kit: an archive outside the kit")
+		}
+		fmt.Fprintf(&cfg, "packagefile %s=%s\n", a.Path, filepath.Join(dir, a.File))
+	}
+	k.config = cfg.String()
+	cfgFile := filepath.Join(dir, "importcfg")
+	if old, err := os.ReadFile(cfgFile); err != nil || string(old) != k.config {
+		f, err := os.CreateTemp(dir, ".importcfg-")
+		if err != nil {
+			return nil, err
+		}
+		_, werr := f.WriteString(k.config)
+		if err := errors.Join(werr, f.Close()); err != nil {
+			os.Remove(f.Name())
+			return nil, err
+		}
+		if err := os.Rename(f.Name(), cfgFile); err != nil {
+			os.Remove(f.Name())
+			return nil, err
+		}
+	}
+	now := time.Now()
+	_ = os.Chtimes(filepath.Join(dir, "kit.json"), now, now) // in use: kept by trimKits
+	return &k, nil
+}
+
+// trimKits removes the kits in root not used for a week but keep: a kit
+// of another course's content or another go version is seldom used again.
+// A kit removed while a build reads it only makes that build fall back to
+// the go command.
+func trimKits(root, keep string) {
+	entries, err := os.ReadDir(root)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		dir := filepath.Join(root, e.Name())
+		if dir == keep || !e.IsDir() {
+			continue
+		}
+		info, err := os.Stat(filepath.Join(dir, "kit.json"))
+		if err != nil && (strings.HasPrefix(e.Name(), ".new-") || strings.Contains(e.Name(), ".gone-")) {
+			// Left by a kurs that was killed while making a kit.
+			info, err = e.Info()
+		}
+		if err == nil && time.Since(info.ModTime()) > 7*24*time.Hour {
+			_ = os.RemoveAll(dir)
+		}
+	}
+}
+
+// listKit asks the go command, in the probe module at dir, for the
+// compiled archive of every package a learner's program of exs may need
+// but the learner's packages and the test programs, and for how it calls
+// the compiler and the linker. It returns the archives' files in the
+// build cache beside the kit.
+func (b *Builder) listKit(ctx context.Context, dir string, exs []*course.Exercise) (*Kit, []string, error) {
+	env, err := b.goOutput(ctx, dir, "env", "GOTOOLDIR", "GOVERSION", "GOOS", "GOARCH")
+	if err != nil {
+		return nil, nil, err
+	}
+	vars := strings.Split(strings.TrimSpace(string(env)), "\n")
+	if len(vars) != 4 {
+		return nil, nil, fmt.Errorf("go env: %q", env)
+	}
+	out, err := b.goOutput(ctx, dir, "list", "-export", "-trimpath", "-tags="+harness.LearnerTag, "-deps",
+		"-json=ImportPath,Export,DefaultGODEBUG,Name", "./internal/run", "./internal/allow")
+	if err != nil {
+		return nil, nil, err
+	}
+	perBuild := map[string]bool{module + "/internal/run": true, module + "/internal/allow": true}
+	for _, ex := range exs {
+		perBuild[module+"/"+ex.ID] = true
+		perBuild[module+"/internal/run/"+ex.ID] = true
+	}
+	k := &Kit{Tools: vars[0], Version: vars[1], GOOS: vars[2], GOARCH: vars[3]}
+	var files []string
+	dec := json.NewDecoder(bytes.NewReader(out))
+	for {
+		var p struct{ ImportPath, Export, DefaultGODEBUG, Name string }
+		if err := dec.Decode(&p); err == io.EOF {
+			break
+		} else if err != nil {
+			return nil, nil, err
+		}
+		if p.ImportPath == module+"/internal/run" {
+			k.GODEBUG = p.DefaultGODEBUG
+		}
+		if p.Export != "" && !perBuild[p.ImportPath] {
+			k.Packages = append(k.Packages, archive{Path: p.ImportPath})
+			files = append(files, p.Export)
+		}
+	}
+	if k.Tools == "" || len(files) == 0 {
+		return nil, nil, errors.New("go list: no packages")
+	}
+	return k, files, nil
+}
+
+// goOutput runs the go command in dir, as a build of the course's own code,
+// and returns its standard output.
+func (b *Builder) goOutput(ctx context.Context, dir string, args ...string) ([]byte, error) {
+	goCmd, err := b.goCommand()
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, trustedTimeout)
+	defer cancel()
+	cmd := sandbox.Command(ctx, sandbox.Policy{Memory: buildMemory, FileSize: buildFileSize}, goCmd, args...)
+	cmd.Dir = dir
+	gotmp := filepath.Join(dir, ".gotmp")
+	if err := os.MkdirAll(gotmp, 0o700); err != nil {
+		return nil, err
+	}
+	if _, err := b.sub("go-build"); err != nil {
+		return nil, err
+	}
+	cmd.Env = append(b.Env(), "GOTMPDIR="+gotmp)
+	cmd.WaitDelay = time.Second
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	sandbox.Kill(cmd)
+	if err != nil {
+		return nil, fmt.Errorf("go %s: %w: %s", args[0], err, bytes.TrimSpace(stderr.Bytes()))
+	}
+	return out, nil
+}
+
+// linkOrCopy makes dst the same file as src: a hard link where the file
+// system allows it, else a copy.
+func linkOrCopy(src, dst string) error {
+	if os.Link(src, dst) == nil {
+		return nil
+	}
+	data, err := os.ReadFile(src)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(dst, data, 0o600)
+}

@@ -1,0 +1,28 @@
+//go:build !unix
+
+package build
+
+import (
+	"fmt"
+	"os"
+)
+
+// checkDir checks that dir is a folder; this system's owners and
+// permissions are not Unix's, and the user's profile folder protects the
+// cache.
+func checkDir(dir string, above bool) error {
+	info, err := os.Stat(dir)
+	if err != nil {
+		return err
+	}
+	if !info.IsDir() {
+		return fmt.Errorf("%s is not a folder", dir)
+	}
+	return nil
+}
+
+// fileID names a file's identity on disk: a file changed since has
+// another.
+func fileID(info os.FileInfo) string {
+	return fmt.Sprint(info.Size(), info.ModTime().UnixNano())
+}
