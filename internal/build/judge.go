@@ -40,15 +40,25 @@ func (b *Builder) Judge(ctx context.Context, id string, mod map[string][]byte) (
 	mu.Lock()
 	defer mu.Unlock()
 
-	if sum, err := os.ReadFile(name + ".sha256"); err == nil {
-		err := b.verify(name, strings.TrimSpace(string(sum)))
-		if err == nil {
+	if rec, err := os.ReadFile(name + ".sha256"); err == nil {
+		// The hash, and the judge's identity on disk when it last had it
+		// (see verifyKit): an unchanged judge is not hashed again.
+		sum, seen, _ := strings.Cut(strings.TrimSpace(string(rec)), "\n")
+		var verr error
+		if info, serr := os.Stat(name); serr != nil || seen == "" || seen != fileID(info) {
+			if verr = b.verify(name, sum); verr == nil {
+				if info, serr := os.Stat(name); serr == nil {
+					_ = writeRecord(name+".sha256", sum+"\n"+fileID(info)+"\n")
+				}
+			}
+		}
+		if verr == nil {
 			now := time.Now()
 			_ = os.Chtimes(name+".sha256", now, now) // recently used: kept by trimming
 			return name, nil
 		}
-		if !errors.Is(err, errTampered) && !errors.Is(err, fs.ErrNotExist) {
-			return "", err
+		if !errors.Is(verr, errTampered) && !errors.Is(verr, fs.ErrNotExist) {
+			return "", verr
 		}
 	}
 	tmp, err := os.MkdirTemp(b.tempDir, "kurs-judge-")
@@ -70,11 +80,7 @@ func (b *Builder) Judge(ctx context.Context, id string, mod map[string][]byte) (
 	// The hash first, then the judge, each by an atomic rename: another
 	// kurs may build the same judge at the same time, and both builds are
 	// the same program.
-	rec := filepath.Join(tmp, "sum")
-	if err := os.WriteFile(rec, []byte(sum+"\n"), 0o600); err != nil {
-		return "", err
-	}
-	if err := os.Rename(rec, name+".sha256"); err != nil {
+	if err := writeRecord(name+".sha256", sum+"\n"); err != nil {
 		return "", err
 	}
 	if err := os.Rename(prog, name); err != nil {
@@ -131,4 +137,23 @@ func trimJudges(dir, id, keep string) {
 			os.Remove(name)
 		}
 	}
+}
+
+// writeRecord writes data into the file name, aside and then renamed, so
+// that no reader sees half of it.
+func writeRecord(name string, data string) error {
+	f, err := os.CreateTemp(filepath.Dir(name), ".record-")
+	if err != nil {
+		return err
+	}
+	_, werr := f.WriteString(data)
+	if err := errors.Join(werr, f.Close()); err != nil {
+		os.Remove(f.Name())
+		return err
+	}
+	if err := os.Rename(f.Name(), name); err != nil {
+		os.Remove(f.Name())
+		return err
+	}
+	return nil
 }

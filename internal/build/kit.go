@@ -153,11 +153,39 @@ func (b *Builder) forgetKit(drop func(*kitEntry) bool) {
 	b.kits = slices.DeleteFunc(b.kits, drop)
 }
 
-// verifyKit checks that every archive of k is there with its hash.
+// verifyKit checks that every archive of k is there with its hash. The
+// identities on disk of archives found whole are kept in the kit's file
+// "checked", so that another kurs run hashes only what changed since: a
+// file can take the identity of a checked one only by being that file,
+// unchanged, and whoever could rewrite "checked" could as well rewrite the
+// hashes in kit.json.
 func (b *Builder) verifyKit(k *Kit) error {
+	record := filepath.Join(k.dir, "checked")
+	checked := map[string]string{}
+	if data, err := os.ReadFile(record); err == nil {
+		_ = json.Unmarshal(data, &checked)
+	}
+	changed := false
 	for _, a := range k.Packages {
-		if err := b.verify(filepath.Join(k.dir, a.File), a.Sum); err != nil {
+		name := filepath.Join(k.dir, a.File)
+		if info, err := os.Stat(name); err == nil && checked[a.File] != "" && checked[a.File] == fileID(info)+" "+a.Sum {
+			continue
+		}
+		if err := b.verify(name, a.Sum); err != nil {
 			return err
+		}
+		if info, err := os.Stat(name); err == nil {
+			checked[a.File], changed = fileID(info)+" "+a.Sum, true
+		}
+	}
+	if changed {
+		if data, err := json.Marshal(checked); err == nil {
+			if f, err := os.CreateTemp(k.dir, ".checked-"); err == nil {
+				_, werr := f.Write(data)
+				if errors.Join(werr, f.Close()) != nil || os.Rename(f.Name(), record) != nil {
+					os.Remove(f.Name())
+				}
+			}
 		}
 	}
 	return nil
