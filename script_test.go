@@ -47,6 +47,14 @@ func TestScript(t *testing.T) {
 		RequireExplicitExec: true,
 		RequireUniqueNames:  true,
 		UpdateScripts:       *updateScripts,
+		// [root]: the tests run as root, who may give a folder to another
+		// user.
+		Condition: func(cond string) (bool, error) {
+			if cond == "root" {
+				return os.Getuid() == 0, nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
+		},
 		Setup: func(e *testscript.Env) error {
 			// testscript starts from an almost empty environment: PATH (with
 			// kurs in front), HOME=/no-home, TMPDIR inside $WORK. A learner's

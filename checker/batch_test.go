@@ -59,7 +59,7 @@ func TestCheckAllAgreesWithTheCorpus(t *testing.T) {
 			// The rounds run side by side, each with up to twelve
 			// programs and judges, and a stress test wants the processor
 			// for a while: more time than one check alone needs.
-			results, err := (&checker.Checker{Timeout: 3 * corpusTimeout, TempDir: tmp}).CheckAll(context.Background(), jobs)
+			results, err := (&checker.Checker{Build: testBuild, Timeout: 3 * corpusTimeout, TempDir: tmp}).CheckAll(context.Background(), jobs)
 			require.NoError(t, err)
 			require.Len(t, results, len(exs))
 			for i, res := range results {

@@ -165,7 +165,7 @@ func TestReferencePasses(t *testing.T) {
 			t.Parallel()
 			files, err := ex.Solution()
 			require.NoError(t, err)
-			res := check(t, &checker.Checker{Timeout: corpusTimeout}, ex, courseFiles(t, files))
+			res := check(t, &checker.Checker{Build: testBuild, Timeout: corpusTimeout}, ex, courseFiles(t, files))
 			require.Equal(t, checker.Pass, res.Status, describe(res))
 			assert.Equal(t, ex.Points, res.Score)
 			assert.Equal(t, res.MaxScore, res.Score)
@@ -189,7 +189,7 @@ func TestSkeletonFails(t *testing.T) {
 				t.Parallel()
 				files, err := ex.Skeleton(lang)
 				require.NoError(t, err)
-				res := check(t, &checker.Checker{Timeout: corpusTimeout}, ex, courseFiles(t, files))
+				res := check(t, &checker.Checker{Build: testBuild, Timeout: corpusTimeout}, ex, courseFiles(t, files))
 				require.Equal(t, checker.Fail, res.Status, describe(res))
 				assert.Nil(t, res.Problem)
 				assert.Zero(t, res.Score)
@@ -242,7 +242,7 @@ func forger(ex *course.Exercise) string {
 
 func TestForgedOutputCannotPass(t *testing.T) {
 	ex := exercise(t, "circuitbreaker")
-	ck := &checker.Checker{Timeout: corpusTimeout}
+	ck := &checker.Checker{Build: testBuild, Timeout: corpusTimeout}
 	wrong := waitGT(t)
 	forged := edit(t, wrong, "package circuitbreaker\n", "package circuitbreaker\n\nimport \"fmt\"\n") + forger(ex)
 
@@ -258,7 +258,7 @@ func TestForgedOutputCannotPass(t *testing.T) {
 
 func TestOutputIsCapped(t *testing.T) {
 	ex := exercise(t, "circuitbreaker")
-	ck := &checker.Checker{Timeout: corpusTimeout, OutputCap: 1024}
+	ck := &checker.Checker{Build: testBuild, Timeout: corpusTimeout, OutputCap: 1024}
 	withInit := func(body string) string {
 		return edit(t, breaker, "package circuitbreaker\n", "package circuitbreaker\n\nimport \"fmt\"\n\nfunc init() {\n"+body+"\n}\n")
 	}
@@ -310,7 +310,7 @@ func init() {
 	panic("boom in init")
 }
 `)
-	res := check(t, &checker.Checker{Timeout: corpusTimeout, OutputCap: 4096}, ex, folder(t, map[string]string{"circuitbreaker.go": src}))
+	res := check(t, &checker.Checker{Build: testBuild, Timeout: corpusTimeout, OutputCap: 4096}, ex, folder(t, map[string]string{"circuitbreaker.go": src}))
 	require.Equal(t, checker.Error, res.Status, describe(res))
 	require.NotNil(t, res.Problem)
 	assert.Equal(t, checker.ProblemCrash, res.Problem.Kind)
@@ -402,7 +402,7 @@ func TestNothingLeftBehind(t *testing.T) {
 	})
 	before := snapshot(t, dir)
 	tmp := t.TempDir()
-	ck := &checker.Checker{Timeout: corpusTimeout, TempDir: tmp}
+	ck := &checker.Checker{Build: testBuild, Timeout: corpusTimeout, TempDir: tmp}
 
 	// Watch the processes while the check runs, to know the scan sees the
 	// test program at all.
@@ -443,7 +443,7 @@ func TestNothingLeftBehind(t *testing.T) {
 func TestBusyGoroutinesTimeOut(t *testing.T) {
 	ex := exercise(t, "circuitbreaker")
 	const timeout = 5 * time.Second
-	res := check(t, &checker.Checker{Timeout: timeout}, ex, folder(t, map[string]string{"circuitbreaker.go": spinning(t)}))
+	res := check(t, &checker.Checker{Build: testBuild, Timeout: timeout}, ex, folder(t, map[string]string{"circuitbreaker.go": spinning(t)}))
 	require.Equal(t, checker.Fail, res.Status, describe(res))
 	first := res.FirstFailure()
 	require.NotNil(t, first)
@@ -473,13 +473,13 @@ func TestOnlyDirectGoFilesCount(t *testing.T) {
 	names, err := checker.ReadSources(dir, ex.ID)
 	require.NoError(t, err)
 	assert.Equal(t, []string{"circuitbreaker/circuitbreaker.go"}, names)
-	res := check(t, &checker.Checker{Timeout: corpusTimeout}, ex, dir)
+	res := check(t, &checker.Checker{Build: testBuild, Timeout: corpusTimeout}, ex, dir)
 	assert.Equal(t, checker.Pass, res.Status, describe(res))
 }
 
 func TestConcurrentChecksOfSameFolder(t *testing.T) {
 	ex := exercise(t, "circuitbreaker")
-	ck := &checker.Checker{Timeout: corpusTimeout}
+	ck := &checker.Checker{Build: testBuild, Timeout: corpusTimeout}
 	dirs := map[checker.Status]string{
 		checker.Pass: folder(t, map[string]string{"circuitbreaker.go": breaker}),
 		checker.Fail: folder(t, map[string]string{"circuitbreaker.go": waitGT(t)}),
@@ -516,7 +516,7 @@ func TestSameSeedSameResult(t *testing.T) {
 	ex := exercise(t, "circuitbreaker")
 	dir := folder(t, map[string]string{"circuitbreaker.go": lateFailureReopens(t)})
 	run := func(seed uint64) *checker.Result {
-		res := check(t, &checker.Checker{Timeout: corpusTimeout, Seed: seed}, ex, dir)
+		res := check(t, &checker.Checker{Build: testBuild, Timeout: corpusTimeout, Seed: seed}, ex, dir)
 		require.Equal(t, checker.Fail, res.Status, describe(res))
 		return res
 	}
@@ -577,7 +577,7 @@ func replay(t *testing.T, f *harness.Failure) {
 
 func TestRandomFailureIsShrunk(t *testing.T) {
 	ex := exercise(t, "circuitbreaker")
-	res := check(t, &checker.Checker{Timeout: corpusTimeout}, ex, folder(t, map[string]string{"circuitbreaker.go": lateFailureReopens(t)}))
+	res := check(t, &checker.Checker{Build: testBuild, Timeout: corpusTimeout}, ex, folder(t, map[string]string{"circuitbreaker.go": lateFailureReopens(t)}))
 	require.Equal(t, checker.Fail, res.Status, describe(res))
 	for _, tr := range res.Tests {
 		if tr.Name != "random" {
@@ -604,7 +604,7 @@ func TestRandomFailureIsShrunk(t *testing.T) {
 	// The corpus breakers that the README says only edge or random traces
 	// catch are caught by an edge trace first.
 	for _, name := range []string{"cb-fail-reopen-while-open", "cb-fail-success-closes-open"} {
-		res := check(t, &checker.Checker{Timeout: corpusTimeout}, ex, filepath.Join(corpusDir, name, "circuitbreaker"))
+		res := check(t, &checker.Checker{Build: testBuild, Timeout: corpusTimeout}, ex, filepath.Join(corpusDir, name, "circuitbreaker"))
 		require.Equal(t, checker.Fail, res.Status)
 		t.Logf("%s fails first at %s", name, res.FirstFailure().Name)
 	}
@@ -614,7 +614,7 @@ func TestTimeoutReportsStep(t *testing.T) {
 	ex := exercise(t, "circuitbreaker")
 	endless := edit(t, breaker, "func (b *CircuitBreaker) Allow(now int) bool {\n", "func (b *CircuitBreaker) Allow(now int) bool {\n\tfor now >= 0 {\n\t\tb.failures++\n\t}\n")
 	start := time.Now()
-	res := check(t, &checker.Checker{Timeout: corpusTimeout}, ex, folder(t, map[string]string{"circuitbreaker.go": endless}))
+	res := check(t, &checker.Checker{Build: testBuild, Timeout: corpusTimeout}, ex, folder(t, map[string]string{"circuitbreaker.go": endless}))
 	require.Equal(t, checker.Fail, res.Status, describe(res))
 	assert.GreaterOrEqual(t, time.Since(start), corpusTimeout*8/10, "the limit came too early")
 	first := res.FirstFailure()
@@ -643,7 +643,7 @@ func TestRandomTimeoutNamesTrace(t *testing.T) {
 	ex := exercise(t, "circuitbreaker")
 	// Hangs only with wait 6, which only the random traces use.
 	src := edit(t, breaker, "func (b *CircuitBreaker) Allow(now int) bool {\n", "func (b *CircuitBreaker) Allow(now int) bool {\n\tfor b.wait == 6 && b.state == \"open\" {\n\t\tb.failures++\n\t}\n")
-	res := check(t, &checker.Checker{Timeout: corpusTimeout}, ex, folder(t, map[string]string{"circuitbreaker.go": src}))
+	res := check(t, &checker.Checker{Build: testBuild, Timeout: corpusTimeout}, ex, folder(t, map[string]string{"circuitbreaker.go": src}))
 	require.Equal(t, checker.Fail, res.Status, describe(res))
 	first := res.FirstFailure()
 	require.NotNil(t, first)
@@ -679,7 +679,7 @@ func TestPanicReportsLearnerFrame(t *testing.T) {
 				}
 			}
 			require.NotZero(t, line)
-			res := check(t, &checker.Checker{Timeout: corpusTimeout}, ex, folder(t, map[string]string{"circuitbreaker.go": tc.src}))
+			res := check(t, &checker.Checker{Build: testBuild, Timeout: corpusTimeout}, ex, folder(t, map[string]string{"circuitbreaker.go": tc.src}))
 			require.Equal(t, checker.Fail, res.Status, describe(res))
 			first := res.FirstFailure()
 			require.NotNil(t, first)
@@ -701,14 +701,14 @@ func TestPanicReportsLearnerFrame(t *testing.T) {
 }
 
 func BenchmarkCheckReference(b *testing.B) {
-	benchmarkCheck(b, &checker.Checker{})
+	benchmarkCheck(b, &checker.Checker{Build: testBuild})
 }
 
 // BenchmarkCheckReferenceWithoutDefences is the same check with the static
 // checks, resource limits and process group off: the ratio of the two is
 // what the defences cost.
 func BenchmarkCheckReferenceWithoutDefences(b *testing.B) {
-	benchmarkCheck(b, checker.WithoutDefences(checker.Checker{}))
+	benchmarkCheck(b, checker.WithoutDefences(checker.Checker{Build: testBuild}))
 }
 
 func benchmarkCheck(b *testing.B, ck *checker.Checker) {

@@ -110,7 +110,7 @@ func warm(tb testing.TB, c *course.Course) {
 			for _, f := range files {
 				require.NoError(tb, os.WriteFile(filepath.Join(dir, f.Name), f.Data, 0o644))
 			}
-			_, err = (&checker.Checker{Timeout: corpusTimeout}).Check(context.Background(), ex, dir)
+			_, err = (&checker.Checker{Build: testBuild, Timeout: corpusTimeout}).Check(context.Background(), ex, dir)
 			require.NoError(tb, err)
 		}
 	})
@@ -209,7 +209,7 @@ func readWant(t *testing.T, caseDir string) want {
 }
 
 func checkCase(t *testing.T, ex *course.Exercise, name, dir string, wantStatus checker.Status, table *verdicts, tmp string) {
-	ck := &checker.Checker{Timeout: corpusTimeout, TempDir: tmp}
+	ck := &checker.Checker{Build: testBuild, Timeout: corpusTimeout, TempDir: tmp}
 	start := time.Now()
 	res, err := ck.Check(context.Background(), ex, dir)
 	elapsed := time.Since(start)

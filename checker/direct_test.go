@@ -58,4 +58,3 @@ func TestDirectBuildAgreesWithGoBuild(t *testing.T) {
 		}
 	}
 }
-

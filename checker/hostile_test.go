@@ -23,7 +23,7 @@ import (
 func TestHugeFileIsRefused(t *testing.T) {
 	ex := exercise(t, "circuitbreaker")
 	huge := "package circuitbreaker\n\n// " + strings.Repeat("x", 3<<20) + "\n"
-	res := check(t, &checker.Checker{Timeout: corpusTimeout}, ex, folder(t, map[string]string{
+	res := check(t, &checker.Checker{Build: testBuild, Timeout: corpusTimeout}, ex, folder(t, map[string]string{
 		"circuitbreaker.go": breaker,
 		"padding.go":        huge,
 	}))
@@ -41,7 +41,7 @@ func TestSparseTerabyteIsRefused(t *testing.T) {
 	name := filepath.Join(dir, "huge.go")
 	require.NoError(t, os.WriteFile(name, []byte("package circuitbreaker\n"), 0o644))
 	require.NoError(t, os.Truncate(name, 1<<40))
-	res := check(t, &checker.Checker{Timeout: corpusTimeout}, ex, dir)
+	res := check(t, &checker.Checker{Build: testBuild, Timeout: corpusTimeout}, ex, dir)
 	require.Equal(t, checker.Error, res.Status, describe(res))
 	assert.Equal(t, checker.ProblemTooLarge, res.Problem.Kind)
 	assert.Equal(t, "1099511627776", res.Problem.Detail, "the size the file claims, not what was read")
@@ -53,7 +53,7 @@ func TestHugeObservationIsCut(t *testing.T) {
 	src := edit(t, breaker, `func (b *CircuitBreaker) State() string { return b.state }`,
 		`func (b *CircuitBreaker) State() string { return strings.Repeat(b.state, 1<<19) }`,
 		"package circuitbreaker\n", "package circuitbreaker\n\nimport \"strings\"\n")
-	res := check(t, &checker.Checker{Timeout: corpusTimeout}, ex, folder(t, map[string]string{"circuitbreaker.go": src}))
+	res := check(t, &checker.Checker{Build: testBuild, Timeout: corpusTimeout}, ex, folder(t, map[string]string{"circuitbreaker.go": src}))
 	require.Equal(t, checker.Fail, res.Status, describe(res))
 	f := res.FirstFailure().Failure
 	require.NotNil(t, f)
@@ -124,7 +124,7 @@ func TestLearnerProgramIsConfined(t *testing.T) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		_, _ = (&checker.Checker{Timeout: 4 * time.Second, TempDir: tmp}).Check(context.Background(), ex, dir)
+		_, _ = (&checker.Checker{Build: testBuild, Timeout: 4 * time.Second, TempDir: tmp}).Check(context.Background(), ex, dir)
 	}()
 	var status string
 	for status == "" {
@@ -157,7 +157,7 @@ func TestManyFilesAreRefused(t *testing.T) {
 	for i := range 5000 {
 		files[fmt.Sprintf("f%04d.go", i)] = "package circuitbreaker\n"
 	}
-	res := check(t, &checker.Checker{Timeout: corpusTimeout}, ex, folder(t, files))
+	res := check(t, &checker.Checker{Build: testBuild, Timeout: corpusTimeout}, ex, folder(t, files))
 	require.Equal(t, checker.Error, res.Status, describe(res))
 	assert.Equal(t, checker.ProblemTooMany, res.Problem.Kind)
 }
