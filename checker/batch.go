@@ -3,6 +3,7 @@ package checker
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"go/ast"
@@ -20,6 +21,7 @@ import (
 
 	"github.com/kurs-course/kurs/internal/build"
 	"github.com/kurs-course/kurs/internal/course"
+	"github.com/kurs-course/kurs/internal/harness"
 )
 
 // Job is one exercise to check: the exercise, and the folder of the
@@ -35,6 +37,7 @@ type job struct {
 	Job
 	files []source // the learner's files, once read
 	judge string   // the judge's path, once built
+	key   string   // names everything the result depends on (see resultKey)
 	res   *Result
 }
 
@@ -66,7 +69,7 @@ func (c *Checker) CheckAll(ctx context.Context, jobs []Job) ([]*Result, error) {
 }
 
 // checkAll does CheckAll's work: it sets every job's res.
-func (c *Checker) checkAll(ctx context.Context, all []*job) error {
+func (c *Checker) checkAll(ctx context.Context, all []*job) (err error) {
 	start := time.Now()
 	var todo []*job // exercises left to build
 	for _, j := range all {
@@ -93,6 +96,30 @@ func (c *Checker) checkAll(ctx context.Context, all []*job) error {
 		}
 		j.judge = judge
 	}
+	// An exercise whose sources, course content, toolchain and limits are
+	// those of an earlier check gets that check's result: nothing it
+	// depends on changed.
+	var fresh []*job
+	for _, j := range todo {
+		if c.Reuse {
+			if j.key, err = c.resultKey(j); err != nil {
+				return err
+			}
+			if res := c.recall(j); res != nil {
+				j.res = res
+				continue
+			}
+		}
+		fresh = append(fresh, j)
+	}
+	todo = fresh
+	defer func() {
+		if err == nil {
+			for _, j := range fresh {
+				c.remember(j)
+			}
+		}
+	}()
 
 	tmp, err := os.MkdirTemp(c.TempDir, "kurs-check-")
 	if err != nil {
@@ -191,6 +218,65 @@ func (c *Checker) checkAll(ctx context.Context, all []*job) error {
 		j.res.Duration += share
 	}
 	return nil
+}
+
+// resultKey returns a name for everything the result of j depends on: the
+// module of its learner's program (the learner's files, the exercise's
+// driver and API, the harness), its judge (named by the reference's
+// content and the go command), its suite, the seed and the limits.
+func (c *Checker) resultKey(j *job) (string, error) {
+	mod, err := moduleFiles(j.Exercise, j.files, false)
+	if err != nil {
+		return "", err
+	}
+	suite, err := c.suiteFile(j.Exercise)
+	if err != nil {
+		return "", err
+	}
+	mod["\x00check"] = fmt.Appendf(nil, "result 1\njudge %s\nsuite %s\nseed %d\ntimeout %s\nmemory %d\noutput %d\nrace %t\ndefences %t\ndirect %t\n",
+		filepath.Base(j.judge), filepath.Base(suite), c.seed(), c.timeout(), c.memory(), c.outputCap(), raceSupported(), !c.noDefences, !c.noDirect)
+	return c.Build.Key(mod)
+}
+
+// recall returns the result of an earlier check of j's key, or nil.
+func (c *Checker) recall(j *job) *Result {
+	data, ok := c.Build.Recall(j.key)
+	if !ok {
+		return nil
+	}
+	var res Result
+	if json.Unmarshal(data, &res) != nil || res.Exercise != j.Exercise.ID {
+		return nil
+	}
+	res.Duration = 0
+	return &res
+}
+
+// remember keeps j's result for a later check of the same key, if the
+// same inputs always give it: a result that a busy machine may have
+// brought about (a timeout, a build limit, a race build that failed) is
+// not kept.
+func (c *Checker) remember(j *job) {
+	res := j.res
+	if j.key == "" || res == nil || res.Killed {
+		return
+	}
+	if p := res.Problem; p != nil && (p.Kind == ProblemTimeout || p.Kind == ProblemBuildLimit || p.Kind == ProblemInternal) {
+		return
+	}
+	for _, t := range res.Tests {
+		if t.Failure != nil && t.Failure.Kind == harness.Timeout {
+			return
+		}
+	}
+	if j.Exercise.Concurrent && res.Status == Pass && res.Concurrency != ConcurrencyRace && raceSupported() {
+		return
+	}
+	kept := *res
+	kept.Duration = 0
+	if data, err := json.Marshal(&kept); err == nil {
+		_ = c.Build.Remember(j.key, data)
+	}
 }
 
 // exercises returns the exercises of jobs.

@@ -62,6 +62,13 @@ type Checker struct {
 	Seed uint64
 	// TempDir is where temporary modules are made; empty means os.TempDir.
 	TempDir string
+	// Reuse lets a check whose inputs are those of an earlier one (the
+	// learner's files, the exercise's content, the toolchain, the seed and
+	// the limits) give that check's result, kept in the Builder's cache,
+	// instead of building and running again. The learner's loop sets it;
+	// a grader, whose identical submissions should each be judged, and
+	// tests of the checker itself leave it off.
+	Reuse bool
 
 	// noDefences turns off the static checks, the resource limits and the
 	// process group, so a benchmark can measure what they cost. Tests only.
@@ -179,6 +186,14 @@ func (c *Checker) timeout() time.Duration {
 		return DefaultTimeout
 	}
 	return c.Timeout
+}
+
+// outputCap returns how much of the learner's output is kept.
+func (c *Checker) outputCap() int {
+	if c.OutputCap <= 0 {
+		return DefaultOutputCap
+	}
+	return c.OutputCap
 }
 
 func (c *Checker) seed() uint64 {
@@ -304,10 +319,7 @@ func (c *Checker) run(ctx context.Context, tmp string, prog []string, judge stri
 	if memory <= 0 {
 		memory = DefaultMemory
 	}
-	limit := c.OutputCap
-	if limit <= 0 {
-		limit = DefaultOutputCap
-	}
+	limit := c.outputCap()
 	// The judge reports a timeout itself a little before the hard limit,
 	// so the learner learns which step was running.
 	soft := timeout - min(timeout/10, time.Second)

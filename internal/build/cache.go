@@ -123,7 +123,7 @@ func ensureSub(root, dir string) error {
 // recently used files go until it is at three quarters.
 const MaxCache = 1 << 30
 
-// trimSoon trims the go build cache at most once a minute, in the
+// trimSoon trims the go build cache and the results at most once a minute, in the
 // background: walking a large cache takes long, and no check needs to
 // wait for it. Close stops it.
 func (b *Builder) trimSoon() {
@@ -136,6 +136,7 @@ func (b *Builder) trimSoon() {
 	b.bg.Add(1)
 	go func() {
 		defer b.bg.Done()
+		trimResults(filepath.Join(b.dir, "results"))
 		trimCache(b.ctx, b.goCache(), MaxCache)
 	}()
 }

@@ -50,7 +50,7 @@ func serve(e *env, o *serveOptions, args []string) error {
 	for i, ex := range c.Exercises {
 		ids[i] = ex.ID
 	}
-	opt := web.Options{Workspace: ws, Course: c, Checker: &checker.Checker{Build: e.builder()}, Lang: e.p.Lang()}
+	opt := web.Options{Workspace: ws, Course: c, Checker: &checker.Checker{Build: e.builder(), Reuse: true}, Lang: e.p.Lang()}
 	// Without a watcher the UI still works; results then change only
 	// when the learner presses Check.
 	if w, werr := watch.New(ws.Dir, ids, watch.Options{Poll: poll}); werr != nil {

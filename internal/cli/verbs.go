@@ -188,7 +188,7 @@ func check(e *env, f *checkFlags, names []string) error {
 	if err != nil {
 		return err
 	}
-	s := session.New(ws, c, &checker.Checker{Build: e.builder(), Seed: f.seed, Timeout: f.timeout})
+	s := session.New(ws, c, &checker.Checker{Build: e.builder(), Seed: f.seed, Timeout: f.timeout, Reuse: true})
 	todo, untouched, err := s.Select(exs, len(names) > 0)
 	if err != nil {
 		return err

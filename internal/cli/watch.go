@@ -83,7 +83,7 @@ func watchExercises(e *env, o *watchOptions, args []string) error {
 
 	s := &watchRun{
 		e: e, ws: ws, course: c, exs: exs, w: w, out: e.Out, scr: e.screen(),
-		loop:    session.New(ws, c, &checker.Checker{Build: e.builder(), Seed: f.seed, Timeout: f.timeout}),
+		loop:    session.New(ws, c, &checker.Checker{Build: e.builder(), Seed: f.seed, Timeout: f.timeout, Reuse: true}),
 		verbose: f.verbose,
 	}
 	in := e.In
