@@ -123,9 +123,9 @@ func ensureSub(root, dir string) error {
 // recently used files go until it is at three quarters.
 const MaxCache = 1 << 30
 
-// trimSoon trims the go build cache and the results at most once a minute, in the
-// background: walking a large cache takes long, and no check needs to
-// wait for it. Close stops it.
+// trimSoon trims the go build cache and the results at most once in ten
+// minutes, in the background: walking a large cache takes long, and no
+// check needs to wait for it. Close stops it.
 func (b *Builder) trimSoon() {
 	b.trimMu.Lock()
 	defer b.trimMu.Unlock()
@@ -133,6 +133,15 @@ func (b *Builder) trimSoon() {
 		return
 	}
 	b.lastTrim = time.Now()
+	// Once in ten minutes for all kurs runs: every check is a run of its
+	// own, and walking the cache costs more than a check.
+	stamp := filepath.Join(b.dir, "trimmed")
+	if info, err := os.Stat(stamp); err == nil && time.Since(info.ModTime()) < 10*time.Minute {
+		return
+	}
+	if err := writeRecord(stamp, b.lastTrim.UTC().Format(time.RFC3339)+"\n"); err != nil {
+		return
+	}
 	b.bg.Add(1)
 	go func() {
 		defer b.bg.Done()
