@@ -41,6 +41,7 @@ cross:
 	GOOS=windows GOARCH=amd64 $(GO) build -o /dev/null ./cmd/kurs
 
 bench:
+	$(GO) run ./bench/check
 	$(GO) run ./bench/watch
 	$(GO) run ./bench/web
 	$(GO) test -run '^$$' -bench . -benchtime 20x ./checker/
