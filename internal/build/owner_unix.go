@@ -39,7 +39,7 @@ func checkDir(dir string, above bool) error {
 // since has another.
 func fileID(info os.FileInfo) string {
 	if st, ok := info.Sys().(*syscall.Stat_t); ok {
-		return fmt.Sprint(st.Dev, st.Ino, st.Size, st.Mtim.Nano(), st.Ctim.Nano())
+		return fmt.Sprint(st.Dev, st.Ino, st.Size, info.ModTime().UnixNano(), changed(st))
 	}
 	return fmt.Sprint(info.Size(), info.ModTime().UnixNano())
 }
