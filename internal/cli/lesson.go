@@ -46,6 +46,16 @@ func (e *env) screen() screen {
 	return s
 }
 
+// wrap returns the width to wrap an explanation's prose to: on a terminal
+// as the lesson's, elsewhere 0, so that a file or a pipe gets each line
+// whole, the same whatever COLUMNS says.
+func (s screen) wrap() int {
+	if !s.tty {
+		return 0
+	}
+	return min(s.width, maxTextWidth)
+}
+
 // text returns the rendering options for running text on this screen.
 func (s screen) text() termdoc.Options {
 	return termdoc.Options{Width: min(s.width, maxTextWidth), Color: s.color}

@@ -205,7 +205,7 @@ func check(e *env, f *checkFlags, names []string) error {
 		return err
 	}
 	graded := gradedOf(outs)
-	if err := report.WriteText(e.Out, e.p, graded, report.TextOptions{Verbose: f.verbose, Color: e.screen().color}); err != nil {
+	if err := report.WriteText(e.Out, e.p, graded, report.TextOptions{Verbose: f.verbose, Color: e.screen().color, Width: e.screen().wrap()}); err != nil {
 		return err
 	}
 	if len(untouched) > 0 {

@@ -262,7 +262,7 @@ func (s *watchRun) checkAndShow(ctx context.Context, exs []*course.Exercise) boo
 	}
 	graded := gradedOf(outs)
 	var b strings.Builder
-	_ = report.WriteText(&b, s.e.p, graded, report.TextOptions{Verbose: s.verbose, Color: s.scr.color})
+	_ = report.WriteText(&b, s.e.p, graded, report.TextOptions{Verbose: s.verbose, Color: s.scr.color, Width: s.scr.wrap()})
 	focusPassed, celebrated := false, false
 	for _, o := range outs {
 		if o.Result.Status != checker.Pass {

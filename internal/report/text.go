@@ -8,6 +8,7 @@ import (
 	"github.com/kurs-course/kurs/checker"
 	"github.com/kurs-course/kurs/i18n"
 	"github.com/kurs-course/kurs/internal/course"
+	"github.com/kurs-course/kurs/internal/termdoc"
 	"github.com/kurs-course/kurs/internal/textsafe"
 )
 
@@ -17,6 +18,10 @@ type TextOptions struct {
 	// Color dims the steps after a departure and marks the values that
 	// differ, with ANSI escapes: for a terminal only.
 	Color bool
+	// Width, when not 0, renders the Markdown of a quiz's feedback and
+	// wraps it to that many columns, as the lesson is: for a terminal
+	// only. 0 leaves every line as it is, for files and pipes.
+	Width int
 }
 
 // ANSI escapes of the text in a terminal.
@@ -133,7 +138,7 @@ func (e *Explanation) marked(p *i18n.Printer, opt TextOptions) string {
 			if t.Status == checker.Pass {
 				m = "✓"
 			}
-			b.WriteString(indent(m+" "+t.text(p, opt), "  ") + "\n")
+			b.WriteString(indent(m+" "+wrapped(t.text(p, opt), opt.Width-4), "  ") + "\n")
 		case t.Status == checker.Pass:
 			b.WriteString(indent(t.text(p, opt), "  ") + "\n")
 		default:
@@ -311,6 +316,21 @@ func Message(p *i18n.Printer, ex *course.Exercise, res *checker.Result) string {
 // up to the first difference. It is the text of ExplainTest.
 func Test(p *i18n.Printer, ex *course.Exercise, res *checker.Result, t *checker.Test) string {
 	return Paint(ExplainTest(p, ex, res, t).text(p, TextOptions{}), false)
+}
+
+// wrapped renders s, Markdown, as the terminal shows a lesson's text, in
+// lines of at most width columns, each after the first indented by two
+// spaces (under the text after a mark); s as it is when width is not
+// positive.
+func wrapped(s string, width int) string {
+	if width <= 0 {
+		return s
+	}
+	lines, _ := termdoc.Lines([]byte(s), termdoc.Options{Width: width - 2})
+	for len(lines) > 0 && strings.TrimSpace(lines[len(lines)-1]) == "" {
+		lines = lines[:len(lines)-1]
+	}
+	return strings.Join(lines, "\n  ")
 }
 
 func indent(s, prefix string) string {
