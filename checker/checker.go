@@ -69,6 +69,10 @@ type Checker struct {
 	// a grader, whose identical submissions should each be judged, and
 	// tests of the checker itself leave it off.
 	Reuse bool
+	// Progress, when set, is told of a stage of a check that may take a
+	// while before it begins, so that a front end can say why nothing
+	// seems to happen. It is called from the checking goroutine.
+	Progress func(exercise string, stage Stage)
 
 	// noDefences turns off the static checks, the resource limits and the
 	// process group, so a benchmark can measure what they cost. Tests only.

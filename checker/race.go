@@ -39,6 +39,17 @@ func raceSupported() bool {
 	return err == nil
 }
 
+// Stage is a stage of a check that Checker.Progress is told of.
+type Stage string
+
+// Stages.
+const (
+	// StageRace: the learner's program is built with the race detector
+	// (the first such build compiles the standard library for it, about
+	// half a minute) and its stress tests run once more.
+	StageRace Stage = "race"
+)
+
 // race runs the stress tests of a concurrent exercise once more, in the
 // learner's program built with the race detector, and merges what they
 // find into res: a stress test that passed but found a data race now
@@ -67,6 +78,9 @@ func (c *Checker) race(ctx context.Context, dir string, build func() (string, er
 		if t.Status != Pass && !strings.HasPrefix(t.Name, harness.StressPrefix) {
 			return nil
 		}
+	}
+	if c.Progress != nil {
+		c.Progress(ex.ID, StageRace)
 	}
 	prog, err := build()
 	if ctx.Err() != nil {

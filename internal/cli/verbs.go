@@ -188,7 +188,10 @@ func check(e *env, f *checkFlags, names []string) error {
 	if err != nil {
 		return err
 	}
-	s := session.New(ws, c, &checker.Checker{Build: e.builder(), Seed: f.seed, Timeout: f.timeout, Reuse: true})
+	s := session.New(ws, c, &checker.Checker{Build: e.builder(), Seed: f.seed, Timeout: f.timeout, Reuse: true,
+		Progress: func(id string, st checker.Stage) {
+			fmt.Fprintln(e.Err, e.p.T("check.stage."+string(st), "Exercise", id))
+		}})
 	todo, untouched, err := s.Select(exs, len(names) > 0)
 	if err != nil {
 		return err

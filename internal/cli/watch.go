@@ -83,9 +83,14 @@ func watchExercises(e *env, o *watchOptions, args []string) error {
 
 	s := &watchRun{
 		e: e, ws: ws, course: c, exs: exs, w: w, out: e.Out, scr: e.screen(),
-		loop:    session.New(ws, c, &checker.Checker{Build: e.builder(), Seed: f.seed, Timeout: f.timeout, Reuse: true}),
 		verbose: f.verbose,
 	}
+	// A stage that takes a while (the first race build) is said on the
+	// screen of the check, which the result then replaces.
+	s.loop = session.New(ws, c, &checker.Checker{Build: e.builder(), Seed: f.seed, Timeout: f.timeout, Reuse: true,
+		Progress: func(id string, st checker.Stage) {
+			fmt.Fprintln(s.out, e.p.T("check.stage."+string(st), "Exercise", id))
+		}})
 	in := e.In
 	if in == nil {
 		in = strings.NewReader("")
