@@ -262,7 +262,9 @@ func (v *validator) crossRefs(c *course.Course, t courseText, lines []proseLine)
 	for _, l := range lines {
 		for _, code := range l.code {
 			if m := verbRef.FindStringSubmatch(code); m != nil {
-				if _, ok := c.Exercise(m[1]); !ok {
+				// An exercise whose files could not be read is there:
+				// its own problem is reported, not every mention of it.
+				if _, ok := c.Exercise(m[1]); !ok && !v.broken["exercises/"+m[1]] {
 					v.add(t.file, l.n, CrossRef, "What", "exercise", "Name", m[1])
 				}
 			}
