@@ -139,9 +139,11 @@ func NewDocumentFor(p *i18n.Printer, graded []Graded, aud Audience) *Document {
 		if res.Status == checker.Error && res.Problem != nil {
 			e.Problem = string(res.Problem.Kind)
 		}
-		if res.Status == checker.Fail && Unchanged(g.Exercise, res) {
-			e.Skeleton = true
-		} else if res.Status == checker.Fail {
+		if res.Status == checker.Fail {
+			// The field names what the message names, also for code that
+			// behaves as the skeleton does (a bucket that starts empty is
+			// both), which the class report counts apart.
+			e.Skeleton = Unchanged(g.Exercise, res)
 			if n := NameMisconception(p, g.Exercise, res); n != nil {
 				e.Misconception = &MisconceptionRef{ID: n.ID, Title: n.Title, Maybe: n.Maybe}
 			}
