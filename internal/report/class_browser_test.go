@@ -74,8 +74,8 @@ func TestClassReportInBrowser(t *testing.T) {
 
 			first := eval(`document.querySelector("#ex-circuitbreaker ol.groups li .what").textContent`)
 			want := map[string]string{
-				"en": "60% fail seed/threshold3-wait5 first, at step 8",
-				"de": "60 % scheitern zuerst an seed/threshold3-wait5, bei Schritt 8",
+				"en": "60% fail first at the test “seed/threshold3-wait5”, at step 8",
+				"de": "60 % scheitern zuerst am Test „seed/threshold3-wait5“, bei Schritt 8",
 			}[lang]
 			assert.Equal(t, want, first, "the most common first failure comes first")
 			assert.Equal(t, "ben cara eve", eval(`[...document.querySelectorAll("#ex-circuitbreaker ol.groups:first-of-type li:first-child .subs a")].map(a => a.textContent).join(" ")`))

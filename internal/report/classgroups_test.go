@@ -43,7 +43,7 @@ func TestClassByMisconception(t *testing.T) {
 			"29% show the misconception “Add sets the count instead of adding to it”",
 			`<a class="id" href="#s1">ada</a> <a class="id" href="#s2">bob</a>`,
 			"<h4>Other mistakes, grouped by behaviour</h4>",
-			"14% fail The task&#39;s example with New(2) (seed/worked-example) first, at step 2 (and one more test)",
+			"14% fail first at the test “The task&#39;s example with New(2) (seed/worked-example)”, at step 2 (and one more test)",
 			"<h4>No attempt yet, or not testable</h4>",
 			"14% hand in the unchanged skeleton",
 			"14% hand in no code",
