@@ -31,7 +31,7 @@ const corpusDir = "testdata/submissions"
 // corpusTimeout is the time limit of a corpus check: long enough for the
 // reference on a loaded machine, short enough that the endless loops of the
 // hostile cases do not make the suite slow.
-const corpusTimeout = 3 * time.Second
+const corpusTimeout = 6 * time.Second
 
 // slack is how much longer than its time limit a check may take in all:
 // about 2 s for the hard limit and the wait for the program's output (the

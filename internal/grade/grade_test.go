@@ -32,7 +32,7 @@ const corpus = "../../checker/testdata/submissions"
 // timeout is the time limit of a check here, as in the checker's corpus
 // test: enough for the reference on a loaded machine, short enough that
 // the endless loops of the hostile cases do not make the suite slow.
-const timeout = 3 * time.Second
+const timeout = 6 * time.Second
 
 // knownBugs are corpus verdicts the checker gets wrong at the time of
 // writing (see checker/corpus_test.go); while one shows, its case is
