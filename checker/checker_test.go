@@ -142,7 +142,7 @@ func exercise(t testing.TB, id string) *course.Exercise {
 	return ex
 }
 
-// check runs ck on dir and checks that it ends within the time limit.
+// check runs ck on dir and checks that it ends (see slack).
 func check(t testing.TB, ck *checker.Checker, ex *course.Exercise, dir string) *checker.Result {
 	t.Helper()
 	timeout := ck.Timeout
@@ -153,7 +153,7 @@ func check(t testing.TB, ck *checker.Checker, ex *course.Exercise, dir string) *
 	res, err := ck.Check(context.Background(), ex, dir)
 	require.NoError(t, err)
 	require.NotNil(t, res)
-	assert.LessOrEqual(t, time.Since(start), timeout+slack, "the check took longer than its time limit allows")
+	assert.LessOrEqual(t, time.Since(start), timeout+slack, "the check did not end")
 	return res
 }
 

@@ -33,14 +33,12 @@ const corpusDir = "testdata/submissions"
 // hostile cases do not make the suite slow.
 const corpusTimeout = 6 * time.Second
 
-// slack is how much longer than its time limit a check may take in all:
-// about 2 s for the hard limit and the wait for the program's output (the
-// test program is killed one second after the limit and its pipes get one
-// more), plus the build. A warm build takes well under a second, but other
-// jobs on a 2-core machine (or a harness edit that invalidates the build
-// cache) can make it take ten; the bound is generous on purpose, since what
-// it must catch is a check that does not end.
-const slack = 3*time.Second + 10*time.Second
+// slack is how much longer than its time limit a check may take in all
+// before a test calls it hung. It is a hang detector, not a speed test:
+// the build and the wait for the judge count too, and on a loaded 2-core
+// CI runner a race build alone has taken 15 s. Speed is measured by
+// bench/check, never here.
+const slack = 2 * time.Minute
 
 // want is a case's want.json.
 type want struct {
@@ -217,7 +215,7 @@ func checkCase(t *testing.T, ex *course.Exercise, name, dir string, wantStatus c
 	require.NotNil(t, res)
 	table.add(name+"/"+ex.ID, wantStatus, res.Status, elapsed)
 
-	assert.LessOrEqual(t, elapsed, corpusTimeout+slack, "the check took longer than its time limit allows")
+	assert.LessOrEqual(t, elapsed, corpusTimeout+slack, "the check did not end")
 	assert.Equal(t, ex.ID, res.Exercise)
 	assert.Equal(t, ex.Points, res.MaxScore)
 	if !assert.Equal(t, wantStatus, res.Status, "verdict; result:\n%s", describe(res)) {

@@ -51,14 +51,17 @@ func TestLimitedFileSize(t *testing.T) {
 
 func TestLimitedCPU(t *testing.T) {
 	start := time.Now()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	// The context is only a safety net; the CPU limit must come first.
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	_, err := run(t, Command(ctx, Policy{CPU: time.Second, Confine: true}, fixture, "spin"))
 	var exit *exec.ExitError
 	if !errors.As(err, &exit) || exit.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
 		t.Fatalf("a busy loop under 1 s of CPU: %v", err)
 	}
-	if d := time.Since(start); d > 5*time.Second {
+	// Far above 1 s, so that a loaded machine does not fail it, far below
+	// the safety net.
+	if d := time.Since(start); d > time.Minute {
 		t.Fatalf("killed after %v", d)
 	}
 }
@@ -85,7 +88,8 @@ func TestCancelEndsTheGroup(t *testing.T) {
 		start := time.Now()
 		out, err := run(t, cmd)
 		cancel()
-		if err == nil || time.Since(start) > 3*time.Second {
+		// The sleeps take 60 s; ending well before that is what counts.
+		if err == nil || time.Since(start) > 30*time.Second {
 			t.Errorf("confine=%v: ended after %v with %v\n%s", confine, time.Since(start), err, out)
 		}
 		if left := group(cmd.Process.Pid); len(left) > 0 {
