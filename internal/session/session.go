@@ -34,6 +34,9 @@ type Session struct {
 	mu   sync.Mutex
 	last map[string]*Outcome
 	runs map[string]*sync.Mutex // held while the exercise is checked
+	// begun holds the exercises Select found begun, for the Check that
+	// follows it: their files are compared with the skeleton once.
+	begun map[string]bool
 }
 
 // Outcome is one check of one exercise, as the session recorded it.
@@ -59,7 +62,7 @@ func New(ws *workspace.Workspace, c *course.Course, ck *checker.Checker) *Sessio
 	for _, ex := range c.Exercises {
 		runs[ex.ID] = new(sync.Mutex)
 	}
-	return &Session{ws: ws, course: c, ck: ck, last: map[string]*Outcome{}, runs: runs}
+	return &Session{ws: ws, course: c, ck: ck, last: map[string]*Outcome{}, runs: runs, begun: map[string]bool{}}
 }
 
 // Workspace returns the session's workspace.
@@ -69,10 +72,13 @@ func (s *Session) Workspace() *workspace.Workspace { return s.ws }
 // learner named them (asked), else only those whose files differ from
 // their skeleton; untouched lists the others, which a check would only
 // tell the learner what they know: that the skeleton does not pass yet.
+// The Check of todo that follows trusts this comparison rather than
+// making it again.
 func (s *Session) Select(exs []*course.Exercise, asked bool) (todo, untouched []*course.Exercise, err error) {
 	if asked {
 		return exs, nil, nil
 	}
+	begun := map[string]bool{}
 	for _, ex := range exs {
 		u, err := s.ws.Untouched(ex)
 		if err != nil {
@@ -82,9 +88,27 @@ func (s *Session) Select(exs []*course.Exercise, asked bool) (todo, untouched []
 			untouched = append(untouched, ex)
 		} else {
 			todo = append(todo, ex)
+			begun[ex.ID] = true
 		}
 	}
+	s.mu.Lock()
+	s.begun = begun
+	s.mu.Unlock()
 	return todo, untouched, nil
+}
+
+// untouched reports whether the files of ex are its skeleton, from the
+// last Select when it found ex begun (once used, the verdict is gone),
+// else by comparing them.
+func (s *Session) untouched(ex *course.Exercise) (bool, error) {
+	s.mu.Lock()
+	begun := s.begun[ex.ID]
+	delete(s.begun, ex.ID)
+	s.mu.Unlock()
+	if begun {
+		return false, nil
+	}
+	return s.ws.Untouched(ex)
 }
 
 // Check checks exs with one build of the learner's program, records the
@@ -170,7 +194,7 @@ func (s *Session) check(ctx context.Context, exs []*course.Exercise) ([]Outcome,
 	for i, ex := range exs {
 		jobs[i] = checker.Job{Exercise: ex, Dir: s.ws.ExerciseDir(ex.ID)}
 		out[i] = Outcome{Exercise: ex, sum: s.sum(ex)}
-		u, err := s.ws.Untouched(ex)
+		u, err := s.untouched(ex)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", ex.ID, err)
 		}
