@@ -125,7 +125,7 @@ func list(e *env, _ *noOptions, args []string) error {
 				continue
 			}
 			quiz = quiz || ex.Traits().Scoring == course.PerCase
-			st := prog.State(ex.ID)
+			st := ws.StateOf(prog, ex)
 			fmt.Fprintf(tw, "  %s %s\t%s\t%s\t%s\n", stateMark(st), ex.ID, ex.Title.In(lang), e.p.T("list."+string(st)),
 				e.p.T("result.points", "Score", prog.Points(ex.ID), "Max", ex.Points))
 		}

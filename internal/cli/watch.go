@@ -427,7 +427,7 @@ func (s *watchRun) list() string {
 	}
 	var b strings.Builder
 	for _, ex := range s.exs {
-		st := prog.State(ex.ID)
+		st := s.ws.StateOf(prog, ex)
 		state, mark, score := s.e.p.T("list."+string(st)), stateMark(st), prog.Points(ex.ID)
 		focus := " "
 		if ex == s.focus {

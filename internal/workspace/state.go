@@ -75,6 +75,10 @@ const (
 	Passed          State = "passed"      // the last check passed
 	PassedBefore    State = "passed_before"
 	PassedUnchecked State = "passed_unchecked"
+	// Unchecked is an exercise that never passed and whose files are the
+	// learner's, not its skeleton, but have not been checked since they
+	// changed: a backup restored, code written and not checked yet.
+	Unchecked State = "unchecked"
 )
 
 // HasPassed reports whether the state is one of an exercise that has
@@ -97,6 +101,26 @@ func (p *Progress) State(id string) State {
 		return NotStarted
 	}
 	return Failing
+}
+
+// StateOf returns where the learner stands on ex by the progress p and
+// the exercise's files: p.State, except that an exercise whose last check
+// was forgotten or never made is NotStarted only while its files are its
+// skeleton (or gone), and Unchecked once they are the learner's. kurs
+// check decides what is begun by the same comparison.
+func (w *Workspace) StateOf(p *Progress, ex *course.Exercise) State {
+	st := p.State(ex.ID)
+	if st != NotStarted {
+		return st
+	}
+	mine, err := sourcesIfAny(w.ExerciseDir(ex.ID))
+	if err != nil || len(mine) == 0 {
+		return st
+	}
+	if u, err := w.Untouched(ex); err == nil && !u {
+		return Unchecked
+	}
+	return st
 }
 
 // Points returns the points the learner has earned on exercise id: the
