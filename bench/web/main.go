@@ -1,4 +1,5 @@
-// Command web measures how long the web UI (kurs serve) takes from a save
+// Command web weighs the pages of the web UI (kurs serve) as a browser
+// receives them, and measures how long it takes from a save
 // to the result a page shows, next to a bare `go test -count=1` of the same
 // files after the same edit, both in the same run and alternating, so that
 // the machine's load weighs on both alike (the aim: a save's result within
@@ -11,6 +12,13 @@
 //	go run ./bench/web            # 20 saves of each kind
 //	go run ./bench/web -n 50
 //	go run ./bench/web -page=false  # without Chromium
+//	go run ./bench/web -latency=false  # only weigh the pages
+//
+// The weight is that of the lesson with the circuit breaker's state
+// diagram and of the exercise page, with every asset they load, as sent
+// (compressed where the server compresses): in Chromium, every response's
+// bytes on the wire; without it, the HTML and the assets it names. It
+// also says whether the lesson's diagram arrives as <svg> in the HTML.
 //
 // It builds kurs into a temporary folder, creates a workspace there,
 // starts `kurs serve --addr 127.0.0.1:0` on it and follows its event stream
@@ -48,7 +56,11 @@ var pageRun *bool
 func main() {
 	n := flag.Int("n", 20, "number of saves to time")
 	pageRun = flag.Bool("page", true, "also time saves in a real page (needs Chromium)")
+	latency := flag.Bool("latency", true, "time saves to results (off: only weigh the pages)")
 	flag.Parse()
+	if !*latency {
+		*n = 0
+	}
 	if err := run(*n); err != nil {
 		fmt.Fprintln(os.Stderr, "bench/web:", err)
 		os.Exit(1)
@@ -92,6 +104,13 @@ func run(n int) error {
 		return fmt.Errorf("kurs serve printed %q", sc.Text())
 	}
 	go func() { _, _ = io.Copy(io.Discard, srv.Stdout) }()
+
+	if err := pageSizes(m); err != nil {
+		return err
+	}
+	if n == 0 {
+		return nil
+	}
 
 	// The event stream, as the page reads it.
 	resp, err := http.Get(m + "/events")
@@ -201,6 +220,7 @@ func run(n int) error {
 	fmt.Printf("(kurs serve's times include the watcher's %v debounce)\n", watch.DefaultDebounce)
 	fmt.Printf("ratio of medians, event / go test:   %.2fx\n", em.Seconds()/tm.Seconds())
 	fmt.Printf("ratio of medians, fetched / go test: %.2fx\n", pm.Seconds()/tm.Seconds())
+	benchutil.Summary("web: kurs serve, save to result fetched / go test -count=1 after the same edit: %.2f× (medians of %d saves, interleaved)", pm.Seconds()/tm.Seconds(), n)
 	benchutil.ReportWithin(pageTimes)
 	if !*pageRun {
 		return nil

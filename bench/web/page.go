@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"time"
 
 	"github.com/chromedp/cdproto/input"
@@ -34,26 +33,15 @@ const observe = `(() => {
 // outside the page (writing the file, as an editor does) and n saves in
 // the page's editor, each until the page shows the new verdict.
 func pageLatency(url, learner string, wrong, right []byte, n int) error {
-	chrome, err := exec.LookPath("chromium")
-	if err != nil {
-		fmt.Println("page: skipped, Chromium is not installed (apt-get install chromium)")
-		return nil
-	}
-	profile, err := os.MkdirTemp("", "kurs-bench-chromium-")
+	ctx, stop, ok, err := newChromium()
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(profile)
-	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
-		chromedp.ExecPath(chrome), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
-		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true), chromedp.UserDataDir(profile), chromedp.WindowSize(1280, 800))
-	defer cancelAlloc()
-	ctx, cancel := chromedp.NewContext(alloc)
-	defer cancel()
-	if err := chromedp.Do(ctx); err != nil {
-		return fmt.Errorf("start chromium: %w", err)
+	if !ok {
+		fmt.Println("page: skipped, Chromium is not installed (apt-get install chromium)")
+		return nil
 	}
+	defer stop()
 	within := func(d time.Duration, actions ...chromedp.Action[chromedp.Void]) error {
 		c, cancel := context.WithTimeout(ctx, d)
 		defer cancel()

@@ -236,3 +236,10 @@ func (b *lockedBuffer) String() string {
 	defer b.mu.Unlock()
 	return b.buf.String()
 }
+
+// Summary prints one of the figures a benchmark is run for, on a line of
+// its own that starts with "summary: ", so that `make bench` can gather
+// every benchmark's figures at the end of its output.
+func Summary(format string, args ...any) {
+	fmt.Printf("summary: "+format+"\n", args...)
+}
