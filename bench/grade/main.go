@@ -1,29 +1,42 @@
-// Command grade measures batch grading: it makes N synthetic submissions
-// (a mix of right, wrong and broken exercises, taken from the checker's
-// corpus), grades them with `kurs grade --submissions`, and, in the same
-// run, with the naive baseline: one `go test` process per submission and
-// exercise, run in sequence, with hidden tests written for go test
-// (testdata/*_test.go). It reports submissions per minute for both, the
-// ratio, and the cost per submission as N grows.
+// Command grade measures batch grading: `kurs grade --submissions DIR -j N`
+// against a baseline of `go test` run in N lanes, at equal parallelism, in
+// the same run.
 //
-// Run it by hand from the repository root; it is not part of `make test`:
+// The baseline is N `go test -count=1` processes at a time: each lane
+// takes the next submission and tests all its exercises' packages in one
+// `go test`, with hidden tests written for go test (testdata/*_test.go)
+// and the reference beside them, until none is left. Rounds alternate
+// which side goes first, so that the machine's load weighs on both alike.
+// It reports, per submission, the wall time (the batch's wall time divided
+// by its size) and the processor time (the process's and its children's),
+// for both, and their ratios.
 //
-//	go run ./bench/grade                  # N = 10 and 50, about 2 minutes
-//	go run ./bench/grade -n 10,50,200     # about 10 minutes on 2 cores
+// Run it from the repository's root; it is not part of `make test`:
 //
-// Every learner package gets an exported constant naming its submission
-// and the run, so no two submissions share a build, not even with an
-// earlier run: as with real students, the learner's package, the test
-// program that imports it and the link are done anew each time, for kurs
-// and for the baseline alike. Both
-// start from a warm build cache (the standard library, kurs's harness, the
-// testing package), as on a grading machine after the first run.
+//	go run ./bench/grade                 # 24 submissions, -j 2, 3 rounds: about 2 minutes when idle
+//	go run ./bench/grade -scale          # kurs's cost per submission at 10, 100 and 1,000
+//	go run ./bench/grade -profile        # where one batch's processor time goes (needs perf)
+//
+// The submissions are realistic: a mix of right (50 %), wrong (30 %) and
+// broken (20 %) exercises, taken from the checker's corpus, the cases that
+// hang or crash on purpose left out (they measure the time limit, not the
+// grader). Every learner package gets an exported constant naming its
+// submission, side and run, so that no two submissions share a build, not
+// even with an earlier run or across the two sides: as with real students,
+// each learner's package, the test program that imports it and the link
+// are done anew. Both sides start from a warm build cache (the standard
+// library, kurs's kit and judges, the testing package), as on a grading
+// machine after its first run. The baseline's modules are written before
+// its clock starts, so its time is go test's alone.
 //
 // Both sides' verdicts are checked against the corpus's want.json, so a
 // fast but wrong grader would show.
 package main
 
 import (
+	"bufio"
+	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -37,13 +50,15 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing/fstest"
 	"time"
 
 	"github.com/kurs-course/kurs/bench/internal/benchutil"
 )
 
-// exercises are the course's exercises and the corpus's prefix for each.
+// exercises are the course's exercises the mix uses, and the corpus's
+// prefix for each.
 var exercises = []struct{ id, prefix string }{
 	{"circuitbreaker", "cb"}, {"tokenbucket", "tb"}, {"bulkheadquiz", "quiz"},
 }
@@ -62,13 +77,29 @@ type variant struct {
 func main() {
 	log.SetFlags(0)
 	log.SetPrefix("bench/grade: ")
-	sizes := flag.String("n", "10,50", "numbers of submissions to measure, comma-separated")
-	jobs := flag.Int("j", runtime.NumCPU(), "kurs grade -j")
+	sizes := flag.String("n", "24", "numbers of submissions per batch, comma-separated")
+	jobs := flag.Int("j", 2, "kurs grade -j, and the number of go test lanes")
+	rounds := flag.Int("rounds", 3, "rounds per size; each round times kurs and the baseline once, alternating which goes first")
 	timeout := flag.Duration("timeout", 10*time.Second, "time limit per exercise, for kurs and go test alike")
+	scale := flag.Bool("scale", false, "measure how kurs's cost per submission scales: -n 10,100,1000, one round, the baseline only up to -baseline-max")
+	baselineMax := flag.Int("baseline-max", 0, "run the baseline only for sizes up to this (0: every size; -scale: 100)")
+	profile := flag.Bool("profile", false, "instead of timing, record one kurs batch of -n submissions with perf and show its processor time by program")
 	keep := flag.Bool("keep", false, "keep the generated submissions and print where they are")
-	withBaseline := flag.Bool("baseline", true, "also run the baseline (turn off to compare kurs settings, e.g. -j, alone)")
 	flag.Parse()
 
+	if *scale {
+		set := map[string]bool{}
+		flag.Visit(func(f *flag.Flag) { set[f.Name] = true })
+		if !set["n"] {
+			*sizes = "10,100,1000"
+		}
+		if !set["rounds"] {
+			*rounds = 1
+		}
+		if !set["baseline-max"] {
+			*baselineMax = 100
+		}
+	}
 	var ns []int
 	for _, s := range strings.Split(*sizes, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(s))
@@ -76,6 +107,9 @@ func main() {
 			log.Fatalf("-n: %q is not a number of submissions", s)
 		}
 		ns = append(ns, n)
+	}
+	if *jobs < 1 || *rounds < 1 {
+		log.Fatal("-j and -rounds must be at least 1")
 	}
 	if _, err := os.Stat("checker/testdata/submissions"); err != nil {
 		log.Fatal("run me from the repository root: go run ./bench/grade")
@@ -90,35 +124,150 @@ func main() {
 
 	kurs, err := benchutil.BuildKurs(work)
 	check(err)
-	variants := corpus()
-	b := &bench{kurs: kurs, work: work, run: time.Now().UnixNano(), jobs: *jobs, timeout: *timeout, variants: variants}
+	b := &bench{kurs: kurs, work: work, run: time.Now().UnixNano(), jobs: *jobs, timeout: *timeout, variants: corpus()}
 
-	// Warm both sides' caches with a few submissions, untimed.
-	warm := b.generate("warm", 3)
-	b.kursGrade(warm)
-	b.baseline(warm)
+	// Warm both sides' caches, untimed: kurs's kit and judges, go's
+	// standard library and testing package.
+	b.kursGrade(b.generate("warm-kurs", 2*b.jobs), nil)
+	b.baseline(b.generate("warm-go", 2*b.jobs))
 
-	fmt.Printf("%d CPUs, %s %s/%s; kurs grade -j %d; time limit %s per exercise\n\n",
-		runtime.NumCPU(), runtime.Version(), runtime.GOOS, runtime.GOARCH, *jobs, *timeout)
-	fmt.Println("| N | kurs | baseline | kurs per minute | baseline per minute | speed-up | kurs s per submission | baseline s per submission | verdicts right (kurs, baseline) | load before, after |")
-	fmt.Println("|---|---|---|---|---|---|---|---|---|---|")
+	if *profile {
+		b.profile(ns[0])
+		return
+	}
+
+	began := time.Now()
+	fmt.Printf("kurs grade --submissions DIR -j %d against go test in %d lanes: %d `go test -count=1` at a time, each lane taking the next submission and testing all its exercises' packages in one go test.\n",
+		b.jobs, b.jobs, b.jobs)
+	fmt.Printf("Submissions of %d exercises (%s), new for each side and round; rounds alternate which side goes first; warm build caches; time limit %s per exercise.\n",
+		len(exercises), ids(), b.timeout)
+	fmt.Printf("%d CPUs, %s %s/%s; load average (1 min) %s at the start.\n\n",
+		runtime.NumCPU(), runtime.Version(), runtime.GOOS, runtime.GOARCH, load())
+	fmt.Println("| N | round | side | wall | CPU | wall per submission | CPU per submission | verdicts right | load before, after |")
+	fmt.Println("|---|---|---|---|---|---|---|---|---|")
+	type sizeResult struct {
+		n               int
+		kurs, base      []sample
+		wallRat, cpuRat []float64 // baseline / kurs, per round
+		withBaseline    bool
+	}
+	var results []sizeResult
 	for _, n := range ns {
-		set := b.generate(fmt.Sprintf("n%d", n), n)
-		before := load()
-		kd, kRight := b.kursGrade(set)
-		bd, bRight := time.Duration(0), 0
-		if *withBaseline {
-			bd, bRight = b.baseline(set)
+		r := sizeResult{n: n, withBaseline: *baselineMax == 0 || n <= *baselineMax}
+		for round := range *rounds {
+			kursSet := b.generate(fmt.Sprintf("n%d-r%d-kurs", n, round), n)
+			var baseSet *set
+			if r.withBaseline {
+				baseSet = b.generate(fmt.Sprintf("n%d-r%d-go", n, round), n)
+			}
+			var ks, bs sample
+			runKurs := func() {
+				before := load()
+				ks = b.kursGrade(kursSet, nil)
+				fmt.Println(row(n, round+1, "kurs grade -j "+strconv.Itoa(b.jobs), ks, before))
+			}
+			runBase := func() {
+				before := load()
+				bs = b.baseline(baseSet)
+				fmt.Println(row(n, round+1, fmt.Sprintf("go test, %d lanes", b.jobs), bs, before))
+			}
+			if !r.withBaseline {
+				runKurs()
+			} else if round%2 == 0 {
+				runKurs()
+				runBase()
+			} else {
+				runBase()
+				runKurs()
+			}
+			r.kurs = append(r.kurs, ks)
+			if r.withBaseline {
+				r.base = append(r.base, bs)
+				r.wallRat = append(r.wallRat, bs.wall.Seconds()/ks.wall.Seconds())
+				r.cpuRat = append(r.cpuRat, bs.cpu.Seconds()/ks.cpu.Seconds())
+			}
+			if !*keep {
+				os.RemoveAll(kursSet.dir)
+				if baseSet != nil {
+					os.RemoveAll(baseSet.dir)
+				}
+			}
 		}
-		total := n * len(exercises)
-		perMin := func(d time.Duration) float64 { return float64(n) / d.Minutes() }
-		fmt.Printf("| %d | %.1f s | %.1f s | %.0f | %.0f | %.2f× | %.3f | %.3f | %d/%d, %d/%d | %s, %s |\n",
-			n, kd.Seconds(), bd.Seconds(), perMin(kd), perMin(bd), bd.Seconds()/kd.Seconds(),
-			kd.Seconds()/float64(n), bd.Seconds()/float64(n), kRight, total, bRight, total, before, load())
-		if !*keep {
-			os.RemoveAll(set.dir)
+		results = append(results, r)
+	}
+
+	fmt.Printf("\nPer submission, median of the rounds (ratio: go test in %d lanes / kurs grade -j %d, median of the rounds' ratios; above 1, kurs is faster):\n\n", b.jobs, b.jobs)
+	fmt.Println("| N | kurs wall | go test wall | wall ratio | kurs CPU | go test CPU | CPU ratio |")
+	fmt.Println("|---|---|---|---|---|---|---|")
+	for _, r := range results {
+		kw, kc := medianPer(r.kurs, r.n)
+		if !r.withBaseline {
+			fmt.Printf("| %d | %.3f s | — | — | %.3f s | — | — |\n", r.n, kw, kc)
+			continue
+		}
+		bw, bc := medianPer(r.base, r.n)
+		fmt.Printf("| %d | %.3f s | %.3f s | %.2f× | %.3f s | %.3f s | %.2f× |\n",
+			r.n, kw, bw, median(r.wallRat), kc, bc, median(r.cpuRat))
+	}
+	fmt.Println()
+	for _, r := range results {
+		if r.withBaseline {
+			benchutil.Summary("grade: %d submissions, go test in %d lanes / kurs grade -j %d, per submission: wall %.2f×, CPU %.2f× (aim: at least 2.5× wall)",
+				r.n, b.jobs, b.jobs, median(r.wallRat), median(r.cpuRat))
 		}
 	}
+	if len(results) > 1 {
+		first, last := results[0], results[len(results)-1]
+		fw, fc := medianPer(first.kurs, first.n)
+		lw, lc := medianPer(last.kurs, last.n)
+		benchutil.Summary("grade: kurs per submission at %d / at %d submissions: wall %.2f×, CPU %.2f× (aim: flat, 1.0×)",
+			last.n, first.n, lw/fw, lc/fc)
+	}
+	fmt.Printf("\nThe run took %s; load average (1 min) %s at the end.\n", time.Since(began).Round(time.Second), load())
+}
+
+// ids names the mix's exercises.
+func ids() string {
+	var s []string
+	for _, ex := range exercises {
+		s = append(s, ex.id)
+	}
+	return strings.Join(s, ", ")
+}
+
+// sample is one timed batch: its wall time, the processor time of the
+// processes and their children, and how many verdicts were right of how
+// many.
+type sample struct {
+	wall, cpu    time.Duration
+	right, total int
+}
+
+func row(n, round int, side string, s sample, before string) string {
+	return fmt.Sprintf("| %d | %d | %s | %.1f s | %.1f s | %.3f s | %.3f s | %d/%d | %s, %s |",
+		n, round, side, s.wall.Seconds(), s.cpu.Seconds(), s.wall.Seconds()/float64(n), s.cpu.Seconds()/float64(n),
+		s.right, s.total, before, load())
+}
+
+// medianPer returns the median wall and processor time per submission of
+// samples of batches of n.
+func medianPer(ss []sample, n int) (wall, cpu float64) {
+	var w, c []float64
+	for _, s := range ss {
+		w, c = append(w, s.wall.Seconds()/float64(n)), append(c, s.cpu.Seconds()/float64(n))
+	}
+	return median(w), median(c)
+}
+
+// median returns the middle one of xs (of an even number, the mean of
+// the two in the middle).
+func median(xs []float64) float64 {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }
 
 type bench struct {
@@ -132,6 +281,7 @@ type bench struct {
 // set is a folder of generated submissions and the verdict each exercise
 // of each should get, keyed by "submission/exercise".
 type set struct {
+	name string
 	dir  string
 	ids  []string
 	want map[string]string
@@ -178,9 +328,9 @@ func corpus() map[string]map[string][]variant {
 // submission is right (50 %), wrong (30 %) or broken (20 %), cycling
 // through the corpus's variants.
 func (b *bench) generate(name string, n int) *set {
-	s := &set{dir: filepath.Join(b.work, name), want: map[string]string{}}
+	s := &set{name: name, dir: filepath.Join(b.work, name), want: map[string]string{}}
 	for i := range n {
-		id := fmt.Sprintf("student%03d", i)
+		id := fmt.Sprintf("student%04d", i)
 		s.ids = append(s.ids, id)
 		for e, ex := range exercises {
 			k := (i*len(exercises) + e) % 10
@@ -221,24 +371,34 @@ func (b *bench) generate(name string, n int) *set {
 	return s
 }
 
-// kursGrade grades the set with kurs and returns the time it took and how
-// many verdicts were right.
-func (b *bench) kursGrade(s *set) (time.Duration, int) {
-	out := filepath.Join(b.work, "kurs.json")
-	start := time.Now()
+// kursArgs are the arguments of kurs grade for the set s, writing JSON to
+// out.
+func (b *bench) kursArgs(s *set, out string) []string {
 	args := []string{"grade", "--submissions", s.dir, "--format", "json", "--output", out,
 		"-j", strconv.Itoa(b.jobs), "--timeout", b.timeout.String()}
 	for _, ex := range exercises {
 		args = append(args, ex.id) // the course has more; the mix has these
 	}
-	cmd := exec.Command(b.kurs, args...)
-	cmd.Stderr = os.Stderr
+	return args
+}
+
+// kursGrade grades the set with kurs, run under wrap when it is given
+// (a profiler's command line), and returns the sample.
+func (b *bench) kursGrade(s *set, wrap []string) sample {
+	out := filepath.Join(b.work, "kurs.json")
+	argv := append(slices.Clone(wrap), b.kurs)
+	argv = append(argv, b.kursArgs(s, out)...)
+	cmd := exec.Command(argv[0], argv[1:]...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	start := time.Now()
 	err := cmd.Run()
-	elapsed := time.Since(start)
+	sm := sample{wall: time.Since(start), total: len(s.want)}
 	var exit *exec.ExitError
 	if err != nil && !(errors.As(err, &exit) && exit.ExitCode() == 1) {
-		log.Fatalf("kurs grade: %v", err)
+		log.Fatalf("kurs grade: %v\n%s", err, stderr.Bytes())
 	}
+	sm.cpu = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 	data, err := os.ReadFile(out)
 	check(err)
 	var doc struct {
@@ -248,54 +408,143 @@ func (b *bench) kursGrade(s *set) (time.Duration, int) {
 		}
 	}
 	check(json.Unmarshal(data, &doc))
-	right := 0
 	for _, sub := range doc.Submissions {
 		for _, ex := range sub.Exercises {
 			if s.want[sub.ID+"/"+ex.ID] == ex.Status {
-				right++
+				sm.right++
 			}
 		}
 	}
-	return elapsed, right
+	return sm
 }
 
-// baseline grades the set the naive way: for each submission and exercise
-// in turn, a module with the learner's files, the hidden _test.go file and
-// the reference, and one `go test` of it. A build failure is the verdict
-// error, a failing test fail.
-func (b *bench) baseline(s *set) (time.Duration, int) {
-	right := 0
-	start := time.Now()
+// baseline grades the set with go test in b.jobs lanes: each submission
+// is a module with the learner's packages, the hidden _test.go files and
+// the references, written before the clock starts; each lane runs one
+// `go test -count=1` of the next submission's exercise packages until
+// none is left. A package that does not build is the verdict error, a
+// failing test fail.
+func (b *bench) baseline(s *set) sample {
+	root := filepath.Join(b.work, "baseline-"+s.name)
+	var pkgs []string
+	for _, ex := range exercises {
+		pkgs = append(pkgs, "./"+ex.id)
+	}
 	for _, id := range s.ids {
+		mod := filepath.Join(root, id)
+		check(os.MkdirAll(mod, 0o755))
+		check(os.WriteFile(filepath.Join(mod, "go.mod"), []byte("module bench\n\ngo 1.22\n"), 0o644))
 		for _, ex := range exercises {
-			mod := filepath.Join(b.work, "baseline", id, ex.id)
-			check(os.MkdirAll(mod, 0o755))
-			check(os.WriteFile(filepath.Join(mod, "go.mod"), []byte("module bench\n\ngo 1.22\n"), 0o644))
 			check(os.CopyFS(filepath.Join(mod, ex.id), os.DirFS(filepath.Join(s.dir, id, ex.id))))
 			check(writeReference(filepath.Join(mod, "reference", ex.id), ex.id))
 			hidden, err := os.ReadFile(filepath.Join("bench", "grade", "testdata", ex.id+"_test.go"))
 			check(err)
 			check(os.WriteFile(filepath.Join(mod, ex.id, "hidden_test.go"), hidden, 0o644))
-
-			cmd := exec.Command("go", "test", "-count=1", "-timeout", b.timeout.String(), "./"+ex.id)
-			cmd.Dir = mod
-			cmd.Env = benchutil.BaselineEnv()
-			out, err := cmd.CombinedOutput()
-			verdict := "pass"
-			switch {
-			case err == nil:
-			case strings.Contains(string(out), "[build failed]") || strings.Contains(string(out), "[setup failed]"):
-				verdict = "error"
-			default:
-				verdict = "fail"
-			}
-			if s.want[id+"/"+ex.id] == verdict {
-				right++
-			}
-			check(os.RemoveAll(mod))
 		}
 	}
-	return time.Since(start), right
+	defer os.RemoveAll(root)
+
+	next := make(chan string)
+	go func() {
+		for _, id := range s.ids {
+			next <- id
+		}
+		close(next)
+	}()
+	var (
+		mu sync.Mutex
+		sm = sample{total: len(s.want)}
+		wg sync.WaitGroup
+	)
+	start := time.Now()
+	for range b.jobs {
+		wg.Go(func() {
+			for id := range next {
+				args := append([]string{"test", "-count=1", "-timeout", b.timeout.String()}, pkgs...)
+				cmd := exec.Command("go", args...)
+				cmd.Dir = filepath.Join(root, id)
+				cmd.Env = benchutil.BaselineEnv()
+				out, err := cmd.CombinedOutput()
+				var exit *exec.ExitError
+				if err != nil && !errors.As(err, &exit) {
+					log.Fatalf("go test: %v", err)
+				}
+				verdicts := goTestVerdicts(out)
+				mu.Lock()
+				sm.cpu += cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+				for _, ex := range exercises {
+					if v, ok := verdicts[ex.id]; ok && v == s.want[id+"/"+ex.id] {
+						sm.right++
+					}
+				}
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	sm.wall = time.Since(start)
+	return sm
+}
+
+// goTestVerdicts reads go test's summary lines, one per package: "ok",
+// "FAIL … [build failed]" (or setup failed) for a package that does not
+// build, else "FAIL". It returns the verdict by exercise.
+func goTestVerdicts(out []byte) map[string]string {
+	v := map[string]string{}
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	for sc.Scan() {
+		f := strings.Fields(sc.Text())
+		if len(f) < 2 || !strings.HasPrefix(f[1], "bench/") {
+			continue
+		}
+		id := strings.TrimPrefix(f[1], "bench/")
+		switch {
+		case f[0] == "ok":
+			v[id] = "pass"
+		case f[0] == "FAIL" && (strings.Contains(sc.Text(), "[build failed]") || strings.Contains(sc.Text(), "[setup failed]")):
+			v[id] = "error"
+		case f[0] == "FAIL":
+			v[id] = "fail"
+		}
+	}
+	return v
+}
+
+// profile grades n new submissions with kurs under `perf record` (which
+// follows kurs's children) and prints the processor time by program, and
+// the wall time per submission.
+func (b *bench) profile(n int) {
+	if _, err := exec.LookPath("perf"); err != nil {
+		log.Fatal("-profile needs perf (Debian: linux-perf)")
+	}
+	data := filepath.Join(b.work, "perf.data")
+	s := b.generate(fmt.Sprintf("profile-n%d", n), n)
+	before := load()
+	sm := b.kursGrade(s, []string{"perf", "record", "-q", "-F", "999", "-o", data, "--"})
+	fmt.Printf("kurs grade --submissions DIR -j %d of %d submissions under perf record -F 999: wall %.1f s (%.3f s per submission), CPU %.1f s (%.3f s per submission), %d/%d verdicts right, load %s, %s\n\n",
+		b.jobs, n, sm.wall.Seconds(), sm.wall.Seconds()/float64(n), sm.cpu.Seconds(), sm.cpu.Seconds()/float64(n), sm.right, sm.total, before, load())
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, "perf", "report", "-i", data, "--sort", "comm", "--stdio", "-q").Output()
+	if err != nil {
+		log.Fatalf("perf report: %v", err)
+	}
+	fmt.Println("Processor time by program (perf's comm: kurs is kurs itself and its launchers, compile and link the Go tools, kurs-learner the learner's programs; a judge is named after its exercise):")
+	fmt.Println()
+	fmt.Println("| program | share | CPU s per submission |")
+	fmt.Println("|---|---|---|")
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	for sc.Scan() {
+		f := strings.Fields(sc.Text())
+		if len(f) < 2 || !strings.HasSuffix(f[0], "%") {
+			continue
+		}
+		pct, err := strconv.ParseFloat(strings.TrimSuffix(f[0], "%"), 64)
+		if err != nil || pct < 0.5 {
+			continue
+		}
+		fmt.Printf("| %s | %.1f %% | %.3f |\n", strings.Join(f[1:], " "), pct, pct/100*sm.cpu.Seconds()/float64(n))
+	}
 }
 
 // writeReference writes the reference package of exercise id into dir:
@@ -341,7 +590,7 @@ func onlyGo(dir string) fs.FS {
 }
 
 // load returns the one-minute load average where the system tells it: on
-// a shared machine, other work takes cores from the parallel grader first.
+// a shared machine, other work takes cores from both sides.
 func load() string {
 	data, err := os.ReadFile("/proc/loadavg")
 	if err != nil {
