@@ -40,15 +40,29 @@ cross:
 	GOOS=darwin GOARCH=arm64 $(GO) build -o /dev/null ./cmd/kurs
 	GOOS=windows GOARCH=amd64 $(GO) build -o /dev/null ./cmd/kurs
 
+## bench: every benchmark, kurs against its go baseline interleaved in one run (bench/check, bench/start, bench/grade, bench/web, bench/watch, those that exist), then every ratio they found, gathered as a summary (their `summary:` lines, else the lines that name a ratio); outputs in bin/bench/. About 15 minutes on an idle 2-core machine. BENCH_SCALE=1 adds kurs grade of 10, 100 and 1,000 submissions (about 10 more minutes)
+BENCH_SCALE ?=
 bench:
-	$(GO) run ./bench/check
-	$(GO) run ./bench/watch
-	$(GO) run ./bench/web
-	$(GO) test -run '^$$' -bench . -benchtime 20x ./checker/
+	@mkdir -p bin/bench && rm -f bin/bench/*.txt
+	@for b in check start grade web watch; do \
+		test -d bench/$$b || continue; \
+		echo "== go run ./bench/$$b"; \
+		bash -o pipefail -c '$(GO) run ./bench/'$$b' | tee bin/bench/'$$b'.txt' || exit 1; \
+	done
+	@if [ -n "$(BENCH_SCALE)" ]; then \
+		echo "== go run ./bench/grade -scale"; \
+		bash -o pipefail -c '$(GO) run ./bench/grade -scale | tee bin/bench/grade-scale.txt' || exit 1; \
+	fi
+	@echo; echo "== summary (load average now: $$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null))"; \
+	for f in bin/bench/*.txt; do \
+		if grep -q '^summary: ' $$f; then grep '^summary: ' $$f | sed 's/^summary: //'; \
+		else grep -iE 'ratio|×' $$f | sed "s|^|$$(basename $$f .txt): |"; fi; \
+	done
 
-## bench-grade: batch grading against one go test per submission and exercise (N=200 by hand: go run ./bench/grade -n 200)
+## bench-grade: batch grading against go test in as many lanes as kurs's -j, and kurs's cost per submission from 10 to 1,000 submissions
 bench-grade:
-	$(GO) run ./bench/grade -n 10,50
+	$(GO) run ./bench/grade
+	$(GO) run ./bench/grade -scale
 
 ## mutants: mutation testing of the hidden tests (about 3 minutes for the whole course)
 mutants:
