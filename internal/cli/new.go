@@ -89,7 +89,7 @@ func scaffoldNew(e *env, o *newOptions, args []string) error {
 	// the hint names the folder.
 	courseFlag := " --course ."
 	if e.g.course != "" {
-		courseFlag = " --course " + e.g.course
+		courseFlag = " --course " + shellWord(e.g.course)
 	}
 	next := key("validate.new_next_", what)
 	if what == "exercise" && course.Kind(kind) == course.KindQuiz {
@@ -115,7 +115,7 @@ func (e *env) newCourse(dir string) error {
 	if err := e.createFiles(root, files, e.p.T("validate.new_created_course", "Dir", dir)); err != nil {
 		return err
 	}
-	fmt.Fprintln(e.Out, e.p.T("validate.new_next_course", "Dir", dir))
+	fmt.Fprintln(e.Out, e.p.T("validate.new_next_course", "Dir", shellWord(dir)))
 	return nil
 }
 

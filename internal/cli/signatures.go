@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/kurs-course/kurs/internal/validate"
 	"github.com/kurs-course/kurs/internal/workspace"
@@ -12,17 +13,28 @@ import (
 // misconceptionReport prints kurs validate's warnings and, with record,
 // writes the misconceptions' signatures into the course's folder.
 func (e *env) misconceptionReport(rep *validate.Report, record bool) error {
-	for _, w := range rep.Warnings {
-		fmt.Fprintln(e.Out, e.p.T("validate.warning", "Text", e.problemText(w)))
-	}
-	if !record {
-		return nil
-	}
 	dir := e.g.course
 	if dir == "" {
 		if ws, err := e.workspace(); err == nil && ws.Config.Course != "" && ws.Config.Course != "embedded" {
 			dir = ws.Config.Course
 		}
+	}
+	for _, w := range rep.Warnings {
+		if w.Kind == validate.SignaturesStale {
+			if record && dir != "" {
+				continue // recorded below
+			}
+			// The command to run names the course as the author did.
+			course := e.p.T("validate.course_placeholder")
+			if dir != "" {
+				course = shellWord(dir)
+			}
+			w.Args = append(w.Args[:len(w.Args):len(w.Args)], "Course", course)
+		}
+		fmt.Fprintln(e.Out, e.p.T("validate.warning", "Text", e.problemText(w)))
+	}
+	if !record {
+		return nil
 	}
 	if dir == "" {
 		// The embedded course cannot be written to.
@@ -43,4 +55,18 @@ func (e *env) misconceptionReport(rep *validate.Report, record bool) error {
 		fmt.Fprintln(e.Out, e.p.T("validate.signatures_written", "File", f.Path))
 	}
 	return nil
+}
+
+// shellWord returns s as one word for a POSIX shell: as it is when it
+// holds nothing a shell would read differently, else in double quotes
+// (messages put commands in single quotes), or in single quotes when
+// double quotes would expand it.
+func shellWord(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./:@%+=,-") == "" {
+		return s
+	}
+	if !strings.ContainsAny(s, "$`\\\"!") {
+		return `"` + s + `"`
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

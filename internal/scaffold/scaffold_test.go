@@ -157,7 +157,17 @@ func TestNewCourseIsValid(t *testing.T) {
 	require.NoError(t, err)
 	m := fstest.MapFS{}
 	add(m, files)
-	assert.Empty(t, problems(t, m))
+	r, err := validate.Run(context.Background(), m, validate.Options{Jobs: 2})
+	require.NoError(t, err)
+	assert.Empty(t, r.Problems)
+	assert.Empty(t, r.Warnings, "a new course needs no kurs validate --signatures")
+	// The recorded signatures are those validate --signatures writes; when
+	// the example changes, write its output to
+	// templates/example/signatures.json.
+	require.Len(t, r.Signatures, 1)
+	sig := r.Signatures[0]
+	require.Contains(t, m, sig.Path)
+	assert.Equal(t, string(sig.Data), string(m[sig.Path].Data))
 	assert.Contains(t, m, "docs/schema/exercise.schema.json")
 	assert.Contains(t, m, "docs/schema/lesson.schema.json")
 	assert.Contains(t, string(m["exercises/counterquiz/exercise.json"].Data), `"$schema": "../../docs/schema/exercise.schema.json"`)
