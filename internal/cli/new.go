@@ -69,6 +69,9 @@ func scaffoldNew(e *env, o *newOptions, args []string) error {
 		return e.usageErr("validate.new_args")
 	}
 	if err != nil {
+		if se, ok := scaffold.IsError(err); ok && se.Kind == scaffold.NoCourse {
+			se.Args = append(se.Args, "Dir", root)
+		}
 		return e.newError(fsys, id, err)
 	}
 	if what == "driver" {

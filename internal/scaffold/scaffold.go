@@ -55,6 +55,7 @@ const (
 	BadKind       = "bad_kind"        // --kind names no kind of exercise
 	BadLessonID   = "bad_lesson_id"   // not lower-case letters, digits and hyphens
 	Exists        = "exists"          // the lesson or exercise exists already
+	NoCourse      = "no_course"       // no lessons or exercises folder: no course to add to
 	NoLesson      = "no_lesson"       // an exercise needs a lesson, and there is none
 	UnknownLesson = "unknown_lesson"  // --lesson names no lesson
 	UnknownEx     = "unknown_exercise"
@@ -111,6 +112,13 @@ func Exercise(fsys fs.FS, id, lesson string, kind course.Kind) ([]File, error) {
 	}
 	ls := lessons(fsys)
 	if len(ls) == 0 {
+		// A folder with neither lessons nor exercises is no course yet:
+		// the author most likely wants one, which kurs new course makes.
+		_, lerr := fs.Stat(fsys, "lessons")
+		_, xerr := fs.Stat(fsys, "exercises")
+		if lerr != nil && xerr != nil {
+			return nil, &Error{Kind: NoCourse, Args: []any{"ID", id}}
+		}
 		return nil, &Error{Kind: NoLesson}
 	}
 	var l *course.Lesson

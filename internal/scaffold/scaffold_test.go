@@ -36,7 +36,11 @@ func kind(t *testing.T, err error) string {
 func TestNewCourseListsWhatIsLeft(t *testing.T) {
 	m := fstest.MapFS{}
 	_, err := scaffold.Exercise(m, "fixedwindow", "", course.KindTrace)
+	assert.Equal(t, scaffold.NoCourse, kind(t, err), "an exercise needs a course")
+	m["exercises/other/exercise.json"] = &fstest.MapFile{Data: []byte(`{"id": "other"}`)}
+	_, err = scaffold.Exercise(m, "fixedwindow", "", course.KindTrace)
 	assert.Equal(t, scaffold.NoLesson, kind(t, err), "an exercise needs a lesson")
+	delete(m, "exercises/other/exercise.json")
 
 	files, err := scaffold.Lesson(m, "limits")
 	require.NoError(t, err)
