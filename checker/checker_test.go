@@ -597,7 +597,7 @@ func TestRandomFailureIsShrunk(t *testing.T) {
 	replay(t, f)
 
 	msg := report.Message(i18n.New("en"), ex, res)
-	assert.Contains(t, msg, fmt.Sprintf("shrunk from %d", f.Original))
+	assert.Contains(t, msg, fmt.Sprintf("cut down from %d steps", f.Original))
 	assert.Contains(t, msg, f.Call)
 	t.Logf("random trace %d shrunk from %d to %d steps:\n%s", f.Index, f.Original, f.Step, msg)
 
