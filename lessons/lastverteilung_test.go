@@ -197,7 +197,7 @@ type lbLang struct {
 var lbLangs = []lbLang{
 	{code: "de", decimal: ",", thousand: ".", policy: map[string]string{
 		"random": "Zufall", "roundrobin": "Round Robin", "leastconn": "Least Connections",
-		"leasttime": "Least Time", "twochoices": "Zwei Wahlmöglichkeiten",
+		"leasttime": "Least Time", "twochoices": "Zwei Wahlen",
 	}},
 	{code: "en", decimal: ".", thousand: ",", policy: map[string]string{
 		"random": "Random", "roundrobin": "Round robin", "leastconn": "Least connections",
@@ -338,7 +338,7 @@ func lbTables() []lbTable {
 
 	herd := lbTable{name: "independent balancers",
 		header: map[string][]string{
-			"de": {"Balancer", "Least Connections: Mittel", "Least Connections: p99", "Zwei Wahlmöglichkeiten: Mittel", "Zwei Wahlmöglichkeiten: p99"},
+			"de": {"Balancer", "Least Connections: Mittel", "Least Connections: p99", "Zwei Wahlen: Mittel", "Zwei Wahlen: p99"},
 			"en": {"Balancers", "Least connections: mean", "Least connections: p99", "Two choices: mean", "Two choices: p99"},
 		}}
 	for _, k := range lbHerdBalancers {
@@ -355,7 +355,7 @@ func lbTables() []lbTable {
 
 	stale := lbTable{name: "shared stale snapshot",
 		header: map[string][]string{
-			"de": {"Schnappschuss alle", "Least Connections: Mittel", "Least Connections: p99", "Zwei Wahlmöglichkeiten: Mittel", "Zwei Wahlmöglichkeiten: p99"},
+			"de": {"Schnappschuss alle", "Least Connections: Mittel", "Least Connections: p99", "Zwei Wahlen: Mittel", "Zwei Wahlen: p99"},
 			"en": {"Snapshot every", "Least connections: mean", "Least connections: p99", "Two choices: mean", "Two choices: p99"},
 		}}
 	for _, f := range lbRefreshes {

@@ -1,6 +1,5 @@
-// Package twochoices ist Übung 2 der Lektion „Lastverteilung“: die Macht der
-// zwei Wahlmöglichkeiten (Power of Two Choices), wobei der Aufrufer zufällig
-// zieht.
+// Package twochoices ist Übung 2 der Lektion „Lastverteilung“: zwei Wahlen
+// (Power of Two Choices), wobei der Aufrufer zufällig zieht.
 //
 // Der Aufrufer zieht zwei verschiedene Backends zufällig und übergibt sie an
 // Pick; der Balancer schickt die Verbindung an das weniger beschäftigte der
