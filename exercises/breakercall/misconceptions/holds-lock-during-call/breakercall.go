@@ -1,0 +1,93 @@
+// Package breakercall holds the misconception "holds-lock-during-call" of the exercise
+// "breakercall": the reference solution with one mistake.
+package breakercall
+
+import (
+	"errors"
+	"sync"
+)
+
+// ErrOpen is what Call returns, without calling fn, while the breaker
+// refuses calls.
+var ErrOpen = errors.New("breakercall: circuit open")
+
+// Breaker wraps calls to one dependency. After threshold consecutive
+// failures it opens and fails fast; wait time units after it opened it lets
+// one probe call through, which closes it again or reopens it.
+//
+// A Breaker is safe for concurrent use.
+type Breaker struct {
+	threshold, wait int
+	now             func() int
+
+	mu       sync.Mutex
+	state    string // "closed", "open" or "half_open"
+	failures int    // consecutive failures while closed
+	openedAt int    // when it last opened, read from now
+}
+
+// New returns a closed breaker that opens after threshold consecutive
+// failures and probes again wait time units later; now tells the time.
+func New(threshold, wait int, now func() int) *Breaker {
+	return &Breaker{threshold: threshold, wait: wait, now: now, state: "closed"}
+}
+
+// State returns "closed", "open" or, while a probe runs, "half_open".
+func (b *Breaker) State() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.state
+}
+
+// Call calls fn unless the breaker is open, and returns fn's error. While
+// the breaker is open, and while its probe runs, Call returns ErrOpen at
+// once without calling fn.
+func (b *Breaker) Call(fn func() error) error {
+	// The mistake: the lock is held while fn runs, so every other caller,
+	// even one that only asks for State, waits until fn has returned.
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if !b.allow() {
+		return ErrOpen
+	}
+	err := fn()
+	b.record(err)
+	return err
+}
+
+// allow reports whether a call may go through and starts the probe when the
+// wait is over.
+func (b *Breaker) allow() bool {
+	switch b.state {
+	case "closed":
+		return true
+	case "open":
+		if b.now()-b.openedAt >= b.wait {
+			b.state = "half_open"
+			return true
+		}
+	}
+	return false
+}
+
+// record counts the outcome of a call that went through. The time of
+// opening is read after fn returned: the failure happened when the call
+// gave up, not when it started.
+func (b *Breaker) record(err error) {
+	if err == nil {
+		b.failures = 0
+		if b.state == "half_open" {
+			b.state = "closed"
+		}
+		return
+	}
+	switch b.state {
+	case "half_open":
+		b.state, b.openedAt = "open", b.now()
+	case "closed":
+		b.failures++
+		if b.failures >= b.threshold {
+			b.state, b.openedAt = "open", b.now()
+		}
+	}
+}
