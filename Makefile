@@ -40,7 +40,7 @@ cross:
 	GOOS=darwin GOARCH=arm64 $(GO) build -o /dev/null ./cmd/kurs
 	GOOS=windows GOARCH=amd64 $(GO) build -o /dev/null ./cmd/kurs
 
-## bench: every benchmark, kurs against its go baseline interleaved in one run (bench/check, bench/start, bench/grade, bench/web, bench/watch, those that exist), then every ratio they found, gathered as a summary (their `summary:` lines, else the lines that name a ratio); outputs in bin/bench/. About 15 minutes on an idle 2-core machine. BENCH_SCALE=1 adds kurs grade of 10, 100 and 1,000 submissions (about 10 more minutes)
+## bench: every benchmark, kurs against its go baseline interleaved in one run (bench/check, bench/start, bench/grade, bench/web, bench/watch, those that exist), then every ratio they found, gathered as a summary (their `summary:` lines, else the lines that name a ratio or a quotient); outputs in bin/bench/. About 15 minutes on an idle 2-core machine. BENCH_SCALE=1 adds kurs grade of 10, 100 and 1,000 submissions (about 10 more minutes)
 BENCH_SCALE ?=
 bench:
 	@mkdir -p bin/bench && rm -f bin/bench/*.txt
@@ -56,7 +56,7 @@ bench:
 	@echo; echo "== summary (load average now: $$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null))"; \
 	for f in bin/bench/*.txt; do \
 		if grep -q '^summary: ' $$f; then grep '^summary: ' $$f | sed 's/^summary: //'; \
-		else grep -iE 'ratio|×' $$f | sed "s|^|$$(basename $$f .txt): |"; fi; \
+		else grep -iE 'ratio|×| / ' $$f | sed "s|^|$$(basename $$f .txt): |"; fi; \
 	done
 
 ## bench-grade: batch grading against go test in as many lanes as kurs's -j, and kurs's cost per submission from 10 to 1,000 submissions

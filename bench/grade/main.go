@@ -36,6 +36,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -82,7 +83,7 @@ func main() {
 	rounds := flag.Int("rounds", 3, "rounds per size; each round times kurs and the baseline once, alternating which goes first")
 	timeout := flag.Duration("timeout", 10*time.Second, "time limit per exercise, for kurs and go test alike")
 	scale := flag.Bool("scale", false, "measure how kurs's cost per submission scales: -n 10,100,1000, one round, the baseline only up to -baseline-max")
-	baselineMax := flag.Int("baseline-max", 0, "run the baseline only for sizes up to this (0: every size; -scale: 100)")
+	baselineMax := flag.Int("baseline-max", -1, "run the baseline only for sizes up to this (-1: every size, 0: none; -scale: 100)")
 	profile := flag.Bool("profile", false, "instead of timing, record one kurs batch of -n submissions with perf and show its processor time by program")
 	keep := flag.Bool("keep", false, "keep the generated submissions and print where they are")
 	flag.Parse()
@@ -153,7 +154,7 @@ func main() {
 	}
 	var results []sizeResult
 	for _, n := range ns {
-		r := sizeResult{n: n, withBaseline: *baselineMax == 0 || n <= *baselineMax}
+		r := sizeResult{n: n, withBaseline: *baselineMax < 0 || n <= *baselineMax}
 		for round := range *rounds {
 			kursSet := b.generate(fmt.Sprintf("n%d-r%d-kurs", n, round), n)
 			var baseSet *set
@@ -520,31 +521,56 @@ func (b *bench) profile(n int) {
 	data := filepath.Join(b.work, "perf.data")
 	s := b.generate(fmt.Sprintf("profile-n%d", n), n)
 	before := load()
-	sm := b.kursGrade(s, []string{"perf", "record", "-q", "-F", "999", "-o", data, "--"})
+	sm := b.kursGrade(s, []string{"perf", "record", "-q", "-g", "-F", "999", "-o", data, "--"})
 	fmt.Printf("kurs grade --submissions DIR -j %d of %d submissions under perf record -F 999: wall %.1f s (%.3f s per submission), CPU %.1f s (%.3f s per submission), %d/%d verdicts right, load %s, %s\n\n",
 		b.jobs, n, sm.wall.Seconds(), sm.wall.Seconds()/float64(n), sm.cpu.Seconds(), sm.cpu.Seconds()/float64(n), sm.right, sm.total, before, load())
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	out, err := exec.CommandContext(ctx, "perf", "report", "-i", data, "--sort", "comm", "--stdio", "-q").Output()
+	out, err := exec.CommandContext(ctx, "perf", "report", "-i", data, "--no-children", "-g", "none", "--sort", "comm,dso", "--stdio", "-q").Output()
 	if err != nil {
 		log.Fatalf("perf report: %v", err)
 	}
-	fmt.Println("Processor time by program (perf's comm: kurs is kurs itself and its launchers, compile and link the Go tools, kurs-learner the learner's programs; a judge is named after its exercise):")
-	fmt.Println()
-	fmt.Println("| program | share | CPU s per submission |")
-	fmt.Println("|---|---|---|")
+	// Each line: the share, the program (perf's comm) and where in it
+	// (its own code, a library, or the kernel on its behalf).
+	type part struct{ all, kernel float64 }
+	parts := map[string]*part{}
+	var kernel float64
 	sc := bufio.NewScanner(bytes.NewReader(out))
 	for sc.Scan() {
 		f := strings.Fields(sc.Text())
-		if len(f) < 2 || !strings.HasSuffix(f[0], "%") {
+		if len(f) < 3 || !strings.HasSuffix(f[0], "%") {
 			continue
 		}
 		pct, err := strconv.ParseFloat(strings.TrimSuffix(f[0], "%"), 64)
-		if err != nil || pct < 0.5 {
+		if err != nil {
 			continue
 		}
-		fmt.Printf("| %s | %.1f %% | %.3f |\n", strings.Join(f[1:], " "), pct, pct/100*sm.cpu.Seconds()/float64(n))
+		comm := f[1]
+		if parts[comm] == nil {
+			parts[comm] = &part{}
+		}
+		parts[comm].all += pct
+		if f[len(f)-1] == "[kernel.kallsyms]" {
+			parts[comm].kernel += pct
+			kernel += pct
+		}
 	}
+	comms := make([]string, 0, len(parts))
+	for c := range parts {
+		comms = append(comms, c)
+	}
+	slices.SortFunc(comms, func(a, b string) int { return cmp.Compare(parts[b].all, parts[a].all) })
+	fmt.Println("Processor time by program (perf's comm: compile and link are the Go tools, exe the launchers (kurs started again), kurs the grader itself, kurs-learner the learner's programs; a judge is named after its exercise), each with the kernel's time on its behalf:")
+	fmt.Println()
+	fmt.Println("| program | share | of which in the kernel | CPU s per submission |")
+	fmt.Println("|---|---|---|---|")
+	per := sm.cpu.Seconds() / float64(n) / 100
+	for _, c := range comms {
+		if p := parts[c]; p.all >= 0.5 {
+			fmt.Printf("| %s | %.1f %% | %.1f %% | %.3f |\n", c, p.all, p.kernel, p.all*per)
+		}
+	}
+	fmt.Printf("\nIn the kernel, all programs together: %.1f %%.\n", kernel)
 }
 
 // writeReference writes the reference package of exercise id into dir:
