@@ -57,10 +57,11 @@ type globals struct {
 // workspace and course once found.
 type env struct {
 	IO
-	ctx  context.Context
-	g    globals
-	p    *i18n.Printer
-	verb string
+	ctx context.Context
+	g   globals
+	p   *i18n.Printer
+	// verb is the verb that runs, nil until Main has found it.
+	verb *verb
 	// build is the run's Builder, made on first use (see builder); Main
 	// closes it.
 	build *build.Builder
@@ -76,6 +77,10 @@ type verb struct {
 	// help returns the verb's help when it is more than its message
 	// help.VERB, such as a list made from a registry.
 	help func(e *env) string
+	// graderLang: the verb speaks the grader's language (--lang, or the
+	// environment) and never the workspace's, because the kurs.toml it
+	// might find is not the user's: grade reads students' submissions.
+	graderLang bool
 }
 
 // command registers the verb name, whose options O are set by flags and
@@ -230,7 +235,7 @@ func Main(ctx context.Context, args []string, io IO) int {
 		e.settleLang()
 		return e.exit(e.usageErr("error.unknown_verb", "Verb", name))
 	}
-	e.verb = name
+	e.verb = v
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(io.Err)
 	fs.Usage = func() {}
@@ -245,12 +250,9 @@ func Main(ctx context.Context, args []string, io IO) int {
 	fs.SetOutput(discard{})
 	pos, err := parse(fs, rest[1:])
 	// Every message, a usage error in the first line included, speaks the
-	// workspace's language: settle it before the verb can complain. Not
-	// for grade: a submission's kurs.toml is the student's, and the
-	// grader's language speaks.
-	if name != "grade" {
-		e.settleLang()
-	}
+	// workspace's language: settle it before the verb can complain
+	// (settleLang leaves a verb that speaks the grader's language alone).
+	e.settleLang()
 	if err != nil {
 		return e.exit(errors.Join(e.usageErr("error.flag", "Err", flagError(e.p, err, rest[1:])),
 			e.usageErr("error.see_help", "Verb", name)))
@@ -268,10 +270,10 @@ func Main(ctx context.Context, args []string, io IO) int {
 
 // settleLang chooses the language as a verb with a workspace would: the
 // workspace's language counts, when there is one. Help needs no
-// workspace, but speaks the learner's language. Grading takes nothing
-// from a submission's kurs.toml, its language included.
+// workspace, but speaks the learner's language. A verb that speaks the
+// grader's language takes nothing from a kurs.toml, its language included.
 func (e *env) settleLang() {
-	if e.verb != "grade" {
+	if e.verb == nil || !e.verb.graderLang {
 		_, _ = e.workspace()
 	}
 }

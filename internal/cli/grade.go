@@ -67,6 +67,8 @@ func (f *gradeFlags) register(fs *flag.FlagSet) {
 func gradeVerb() *verb {
 	v := command("grade", (*gradeFlags).register, gradeSubmissions)
 	v.help = gradeHelp
+	// Grading takes nothing from a submission but its exercise sources.
+	v.graderLang = true
 	return v
 }
 
