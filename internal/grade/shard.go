@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"io/fs"
 	"path"
 	"slices"
@@ -118,6 +119,10 @@ func Merge(docs []*Document) (*Document, error) {
 // the embedded course and a folder with the same files have the same hash.
 func CourseHash(fsys fs.FS) (string, error) {
 	h := sha256.New()
+	// The files stream through one buffer: kurs version hashes the
+	// embedded course at every start, and reading each file whole would
+	// copy the course onto the heap.
+	buf := make([]byte, 32<<10)
 	for _, top := range []string{"lessons", "exercises"} {
 		err := fs.WalkDir(fsys, top, func(name string, d fs.DirEntry, err error) error {
 			if err != nil {
@@ -132,17 +137,35 @@ func CourseHash(fsys fs.FS) (string, error) {
 			if d.IsDir() {
 				return nil
 			}
-			data, err := fs.ReadFile(fsys, name)
-			if err != nil {
-				return err
-			}
-			fmt.Fprintf(h, "%s\x00%d\x00", name, len(data))
-			h.Write(data)
-			return nil
+			return hashFile(h, fsys, name, buf)
 		})
 		if err != nil {
 			return "", err
 		}
 	}
 	return "sha256:" + hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// hashFile adds the file name of fsys to h: its name, its length and its
+// bytes, read through buf. A file whose length changes while it is read
+// is an error rather than a hash of neither version.
+func hashFile(h io.Writer, fsys fs.FS, name string, buf []byte) error {
+	f, err := fsys.Open(name)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(h, "%s\x00%d\x00", name, info.Size())
+	n, err := io.CopyBuffer(h, f, buf)
+	if err != nil {
+		return err
+	}
+	if n != info.Size() {
+		return fmt.Errorf("%s changed while it was hashed", name)
+	}
+	return nil
 }
