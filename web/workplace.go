@@ -18,6 +18,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/kurs-course/kurs/checker"
@@ -55,7 +56,7 @@ type codeMark struct {
 
 // compilerPos finds the first FILE.go:LINE[:COL]: in compiler output,
 // which the checker has already made relative to the workspace.
-var compilerPos = regexp.MustCompile(`(?m)^\s*([^\s:]+\.go):(\d+)(?::\d+)?: `)
+var compilerPos = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^\s*([^\s:]+\.go):(\d+)(?::\d+)?: `) })
 
 // markOf returns the line a result points at: where the build or the
 // static checks stopped, where a panic happened, or else the declaration
@@ -69,7 +70,7 @@ func (s *Server) markOf(ex *course.Exercise, res *checker.Result) codeMark {
 		if pr.File != "" && pr.Line > 0 {
 			return codeMark{File: pr.File, Line: pr.Line}
 		}
-		if m := compilerPos.FindStringSubmatch(pr.Detail); m != nil {
+		if m := compilerPos().FindStringSubmatch(pr.Detail); m != nil {
 			line, _ := strconv.Atoi(m[2])
 			return codeMark{File: m[1], Line: line}
 		}

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/kurs-course/kurs/checker"
 	"github.com/kurs-course/kurs/i18n"
@@ -128,7 +129,7 @@ func position(res *checker.Result) (file string, line int) {
 			return pr.File, pr.Line
 		}
 		if pr.Kind == checker.ProblemCompile || pr.Kind == checker.ProblemAPI {
-			if m := compilerPos.FindStringSubmatch(pr.Detail); m != nil {
+			if m := compilerPos().FindStringSubmatch(pr.Detail); m != nil {
 				line, _ = strconv.Atoi(m[2])
 				return m[1], line
 			}
@@ -145,7 +146,7 @@ func position(res *checker.Result) (file string, line int) {
 // the checker has already made relative to the workspace. The file name
 // may hold anything but a line break, a colon and a comma too
 // ("we,ird:50%.go:3:5: …"): it ends at the first ".go:LINE".
-var compilerPos = regexp.MustCompile(`(?m)^[ \t]*(\S[^\n]*?\.go):(\d+)(?::\d+)?: `)
+var compilerPos = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^[ \t]*(\S[^\n]*?\.go):(\d+)(?::\d+)?: `) })
 
 // frame splits the source position of a panic, as the harness reports it
 // ("github.com/kurs-course/kurs/circuitbreaker/circuitbreaker.go:43"), into

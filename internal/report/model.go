@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/kurs-course/kurs/checker"
 	"github.com/kurs-course/kurs/i18n"
@@ -513,7 +514,7 @@ func splitObs(observe, obs string, n int) []string {
 	return out
 }
 
-var label = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_]*) (\S+)$`)
+var label = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_]*) (\S+)$`) })
 
 // labelled splits "a 1, b 2" into its labels and values.
 func labelled(s string) (labels, values []string, ok bool) {
@@ -522,7 +523,7 @@ func labelled(s string) (labels, values []string, ok bool) {
 		return nil, nil, false
 	}
 	for _, p := range parts {
-		m := label.FindStringSubmatch(p)
+		m := label().FindStringSubmatch(p)
 		if m == nil {
 			return nil, nil, false
 		}

@@ -3,6 +3,7 @@ package termdoc
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Symbols for mermaid's [*], as UML draws them.
@@ -17,10 +18,14 @@ type transition struct{ from, to, label string }
 var (
 	// flowEdge matches one edge of a flowchart: A --> B, A -->|label| B,
 	// A -- label --> B, A ==> B and A -.-> B.
-	flowEdge = regexp.MustCompile(`^(.+?)\s*(?:--\s+(.+?)\s+-->|-->\s*(?:\|(.+?)\|)?|==>\s*(?:\|(.+?)\|)?|-\.->\s*(?:\|(.+?)\|)?)\s*(.+)$`)
+	flowEdge = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(.+?)\s*(?:--\s+(.+?)\s+-->|-->\s*(?:\|(.+?)\|)?|==>\s*(?:\|(.+?)\|)?|-\.->\s*(?:\|(.+?)\|)?)\s*(.+)$`)
+	})
 	// flowNode matches a node with a shape, A[text], A(text), A{text},
 	// A((text)), A([text]) or A>text], and captures its text.
-	flowNode = regexp.MustCompile(`^([\w-]+)\s*(?:\[\[|\[\(|\(\[|\(\(|\[|\(|\{|>)\s*"?(.*?)"?\s*(?:\]\]|\)\]|\]\)|\)\)|\]|\)|\})$`)
+	flowNode = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^([\w-]+)\s*(?:\[\[|\[\(|\(\[|\(\(|\[|\(|\{|>)\s*"?(.*?)"?\s*(?:\]\]|\)\]|\]\)|\)\)|\]|\)|\})$`)
+	})
 )
 
 // diagram renders a mermaid state diagram or flowchart as a list of its
@@ -53,7 +58,7 @@ func diagram(src string, width int) []string {
 			to, label, _ := strings.Cut(rest, ":")
 			ts = append(ts, transition{state(from, startState), state(to, endState), strings.TrimSpace(label)})
 		case "flowchart", "graph":
-			m := flowEdge.FindStringSubmatch(line)
+			m := flowEdge().FindStringSubmatch(line)
 			if m == nil {
 				continue
 			}
@@ -118,7 +123,7 @@ func state(s, star string) string {
 // node returns a flowchart node's id and notes its text in names.
 func node(s string, names map[string]string) string {
 	s = strings.TrimSpace(s)
-	if m := flowNode.FindStringSubmatch(s); m != nil {
+	if m := flowNode().FindStringSubmatch(s); m != nil {
 		names[m[1]] = m[2]
 		return m[1]
 	}

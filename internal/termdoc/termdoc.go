@@ -19,6 +19,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -65,8 +66,9 @@ const (
 const nbsp = '\uE000'
 
 // markdown is the parser: CommonMark with GitHub's tables, strikethrough,
-// task lists and autolinks, as the web UI renders lessons.
-var markdown = goldmark.New(goldmark.WithExtensions(extension.GFM))
+// task lists and autolinks, as the web UI renders lessons. It is made on
+// first use: making it costs every start of kurs otherwise.
+var markdown = sync.OnceValue(func() goldmark.Markdown { return goldmark.New(goldmark.WithExtensions(extension.GFM)) })
 
 // Render writes the Markdown document src to w as terminal text.
 func Render(w io.Writer, src []byte, opt Options) error {
@@ -94,7 +96,7 @@ func Lines(src []byte, opt Options) ([]string, []Heading) {
 	if opt.Width <= 0 {
 		opt.Width = DefaultWidth
 	}
-	doc := markdown.Parser().Parse(text.NewReader(src))
+	doc := markdown().Parser().Parse(text.NewReader(src))
 	r := &renderer{src: src, opt: opt}
 	plain := &renderer{src: src}
 	var lines []string

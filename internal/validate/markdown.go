@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/yuin/goldmark"
 	gast "github.com/yuin/goldmark/ast"
@@ -68,7 +69,7 @@ type marker struct {
 	table    *table
 }
 
-var delimiterRow = regexp.MustCompile(`^\|(\s*:?-{3,}:?\s*\|)+\s*$`)
+var delimiterRow = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\|(\s*:?-{3,}:?\s*\|)+\s*$`) })
 
 // parseDoc reads a Markdown file; problems in its markers are reported.
 func (v *validator) parseDoc(file, lang string, data []byte) *doc {
@@ -110,7 +111,7 @@ func (v *validator) parseDoc(file, lang string, data []byte) *doc {
 		if level := headingLevel(ln); level > 0 {
 			d.headings = append(d.headings, heading{level: level, line: i + 1})
 		}
-		if strings.HasPrefix(trimmed, "|") && i+1 < len(lines) && delimiterRow.MatchString(strings.TrimSpace(lines[i+1])) {
+		if strings.HasPrefix(trimmed, "|") && i+1 < len(lines) && delimiterRow().MatchString(strings.TrimSpace(lines[i+1])) {
 			t := &table{line: i + 1, header: splitRow(ln)}
 			j := i + 2
 			for ; j < len(lines) && strings.HasPrefix(strings.TrimSpace(lines[j]), "|"); j++ {
@@ -156,7 +157,9 @@ func splitRow(s string) []string {
 }
 
 // columnKind matches the kinds of a marker's columns.
-var columnKind = regexp.MustCompile(`^(-|calls|expect|next|(arg[1-9]?|ret|before|after)(\+(arg[1-9]?|ret|before|after))*)$`)
+var columnKind = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(-|calls|expect|next|(arg[1-9]?|ret|before|after)(\+(arg[1-9]?|ret|before|after))*)$`)
+})
 
 // parseMarker reads a kurs:trace comment, reporting what it cannot read.
 func (v *validator) parseMarker(file string, line int, body string) *marker {
@@ -185,7 +188,7 @@ func (v *validator) parseMarker(file string, line int, body string) *marker {
 		case "columns":
 			m.columns = strings.Split(val, ",")
 			for _, c := range m.columns {
-				if !columnKind.MatchString(c) {
+				if !columnKind().MatchString(c) {
 					return bad("column", c)
 				}
 			}
@@ -415,7 +418,7 @@ func nodeOffset(n gast.Node, src []byte) int {
 }
 
 // sectionID matches the ids the web UI gives headings: s1, s2, ….
-var sectionID = regexp.MustCompile(`^s([1-9][0-9]*)$`)
+var sectionID = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^s([1-9][0-9]*)$`) })
 
 // target returns why a link's destination leads nowhere, or "". Links
 // with a scheme (https:, mailto:) are not followed: kurs works offline.
@@ -464,7 +467,7 @@ func (v *validator) target(dir, dest string, image bool, sections int) string {
 }
 
 func checkFragment(frag string, sections int) string {
-	m := sectionID.FindStringSubmatch(frag)
+	m := sectionID().FindStringSubmatch(frag)
 	if m == nil {
 		return "anchor"
 	}
@@ -475,7 +478,7 @@ func checkFragment(frag string, sections int) string {
 }
 
 // inlineCode finds code spans on a line.
-var inlineCode = regexp.MustCompile("`[^`]+`")
+var inlineCode = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("`[^`]+`") })
 
 // codeMention returns the first line where id appears in code (a code span
 // or block), or 0.
@@ -491,7 +494,7 @@ func codeMention(d *doc, id string) int {
 		if inFence && word.MatchString(ln) {
 			return i + 1
 		}
-		for _, span := range inlineCode.FindAllString(ln, -1) {
+		for _, span := range inlineCode().FindAllString(ln, -1) {
 			if word.MatchString(span) {
 				return i + 1
 			}

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/kurs-course/kurs/internal/course"
 )
@@ -49,10 +50,10 @@ func proseLines(data []byte) []proseLine {
 			continue
 		}
 		p := proseLine{n: i + 1}
-		for _, c := range codeSpan.FindAllString(ln, -1) {
+		for _, c := range codeSpan().FindAllString(ln, -1) {
 			p.code = append(p.code, strings.Trim(c, "`"))
 		}
-		p.text = codeSpan.ReplaceAllStringFunc(ln, func(s string) string { return strings.Repeat(" ", len(s)) })
+		p.text = codeSpan().ReplaceAllStringFunc(ln, func(s string) string { return strings.Repeat(" ", len(s)) })
 		out = append(out, p)
 	}
 	return out
@@ -93,18 +94,18 @@ func (v *validator) prose(c *course.Course) {
 	for _, ex := range c.Exercises {
 		suite := path.Join("exercises", ex.ID, "testdata", "suite.json")
 		for i, st := range ex.Suite.Tests {
-			if m := englishQuote.FindString(ex.Suite.Titles[st.Name]["de"]); m != "" {
+			if m := englishQuote().FindString(ex.Suite.Titles[st.Name]["de"]); m != "" {
 				v.add(suite, v.at(suite, fmt.Sprintf("tests.%d.title.de", i)), Quotes, "Text", strings.TrimSpace(m))
 			}
 		}
 		file := path.Join("exercises", ex.ID, "exercise.json")
-		if m := englishQuote.FindString(ex.Title["de"]); m != "" {
+		if m := englishQuote().FindString(ex.Title["de"]); m != "" {
 			v.add(file, v.at(file, "title.de"), Quotes, "Text", strings.TrimSpace(m))
 		}
 	}
 	for _, l := range c.Lessons {
 		file := path.Join("lessons", l.ID, "lesson.json")
-		if m := englishQuote.FindString(l.Title["de"]); m != "" {
+		if m := englishQuote().FindString(l.Title["de"]); m != "" {
 			v.add(file, v.at(file, "title.de"), Quotes, "Text", strings.TrimSpace(m))
 		}
 	}
@@ -121,12 +122,12 @@ func (v *validator) prose(c *course.Course) {
 // englishQuote finds what German does not write: an opening “ (after a
 // space or at the start, before a word), a ” at all, or a straight " that
 // opens a quotation.
-var englishQuote = regexp.MustCompile(`(?:^|[\s(])“\S|”|(?:^|[\s(])"\p{L}`)
+var englishQuote = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?:^|[\s(])“\S|”|(?:^|[\s(])"\p{L}`) })
 
 // quotes reports English quotation marks in a German text.
 func (v *validator) quotes(t courseText, lines []proseLine) {
 	for _, l := range lines {
-		if m := englishQuote.FindString(l.text); m != "" {
+		if m := englishQuote().FindString(l.text); m != "" {
 			v.add(t.file, l.n, Quotes, "Text", strings.TrimSpace(m))
 		}
 	}
@@ -135,7 +136,9 @@ func (v *validator) quotes(t courseText, lines []proseLine) {
 // randomPhrase finds a number of random traces as a text states it:
 // "1,000 random traces", "über tausend Zufallsspuren", "a thousand random
 // runs".
-var randomPhrase = regexp.MustCompile(`(?i)((?:over|more than|about|über|mehr als|etwa|rund)\s+)?(a thousand|thousand|tausend|\d{1,3}(?:[.,  ]\d{3})+|\d+)\s+(?:random traces|random runs|zufallsspuren|zufällige abläufe|zufällige spuren)`)
+var randomPhrase = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)((?:over|more than|about|über|mehr als|etwa|rund)\s+)?(a thousand|thousand|tausend|\d{1,3}(?:[.,  ]\d{3})+|\d+)\s+(?:random traces|random runs|zufallsspuren|zufällige abläufe|zufällige spuren)`)
+})
 
 // randomCount reports a number of random traces that is not what the
 // suite runs: an exercise's texts must state its own count exactly; a
@@ -158,7 +161,7 @@ func (v *validator) randomCount(c *course.Course, t courseText, lines []proseLin
 		return
 	}
 	for _, l := range lines {
-		for _, m := range randomPhrase.FindAllStringSubmatch(l.text, -1) {
+		for _, m := range randomPhrase().FindAllStringSubmatch(l.text, -1) {
 			said := strings.TrimSpace(m[0])
 			n := 1000
 			if d := strings.Map(func(r rune) rune {
@@ -187,27 +190,37 @@ func randomTraces(ex *course.Exercise) int {
 
 var (
 	// verbRef finds an exercise named by a command: "kurs check ID".
-	verbRef = regexp.MustCompile(`^kurs (?:check|hint|try|reset|restore|solution) ([a-z][a-z0-9]*)\b`)
+	verbRef = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^kurs (?:check|hint|try|reset|restore|solution) ([a-z][a-z0-9]*)\b`)
+	})
 	// testRef finds a hidden test named by its id in a code span.
-	testRef = regexp.MustCompile(`^(?:seed|edge|lesson|concurrent|random|stress|sim)/[a-z0-9/-]+(?:…)?$`)
+	testRef = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(?:seed|edge|lesson|concurrent|random|stress|sim)/[a-z0-9/-]+(?:…)?$`)
+	})
 	// stepRef finds a step of a lesson: "Schritt 3", "steps 2 to 7",
 	// "step 1 of the lesson".
-	stepRef = regexp.MustCompile(`\b(?:aus|in|zu|von|nach|siehe|from|of|in|see|to)\s+(?:den\s+|the\s+)?(?:Schritten|Schritt|steps|step)\s+(\d+)(?:\s+(?:bis|to|und|and)\s+(\d+))?`)
+	stepRef = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\b(?:aus|in|zu|von|nach|siehe|from|of|in|see|to)\s+(?:den\s+|the\s+)?(?:Schritten|Schritt|steps|step)\s+(\d+)(?:\s+(?:bis|to|und|and)\s+(\d+))?`)
+	})
 	// pitfallRef finds a pitfall by its number.
-	pitfallRef = regexp.MustCompile(`\b(?:Stolperfalle|pitfall)\s+(\d+)`)
+	pitfallRef = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b(?:Stolperfalle|pitfall)\s+(\d+)`) })
 	// exerciseRef finds an exercise of a lesson by its number.
-	exerciseRef = regexp.MustCompile(`\b(?:Übung|exercise)\s+(\d+)\b`)
+	exerciseRef = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b(?:Übung|exercise)\s+(\d+)\b`) })
 	// lessonRef finds a lesson named by its title.
-	lessonRef = regexp.MustCompile(`\b(?:Lektion|lesson)\s+[„"“]([^“"”]+)[“"”]`)
+	lessonRef = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\b(?:Lektion|lesson)\s+[„"“]([^“"”]+)[“"”]`)
+	})
 	// chapterRef finds a chapter, which a course of lessons does not have.
-	chapterRef = regexp.MustCompile(`(?i)\b(?:kapitels?|chapter(?:'s)?)\b`)
+	chapterRef = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\b(?:kapitels?|chapter(?:'s)?)\b`) })
 	// sourceRef finds a source cited in a lesson's body.
-	sourceRef = regexp.MustCompile(`(?i)\b(?:die|der|the)\s+(?:\p{L}+\s+)?(?:quelle|source)\b`)
+	sourceRef = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(?:die|der|the)\s+(?:\p{L}+\s+)?(?:quelle|source)\b`)
+	})
 	// stepHeading and pitfallItem count a lesson's steps and pitfalls.
-	stepHeading = regexp.MustCompile(`^###\s+(?:Schritt|Step)\s+(\d+)`)
-	pitfallItem = regexp.MustCompile(`^(\d+)\.\s`)
+	stepHeading = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^###\s+(?:Schritt|Step)\s+(\d+)`) })
+	pitfallItem = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(\d+)\.\s`) })
 	// exerciseHeading counts a lesson's exercises.
-	exerciseHeading = regexp.MustCompile(`^###\s+(?:Übung|Exercise)\s+(\d+)`)
+	exerciseHeading = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^###\s+(?:Übung|Exercise)\s+(\d+)`) })
 )
 
 // outline is what a lesson has that texts refer to by number.
@@ -229,16 +242,16 @@ func outlineOf(lines []proseLine) outline {
 				o.sourceAt = l.n
 			}
 		}
-		if m := stepHeading.FindStringSubmatch(t); m != nil {
+		if m := stepHeading().FindStringSubmatch(t); m != nil {
 			n, _ := strconv.Atoi(m[1])
 			o.steps = max(o.steps, n)
 		}
-		if m := exerciseHeading.FindStringSubmatch(t); m != nil {
+		if m := exerciseHeading().FindStringSubmatch(t); m != nil {
 			n, _ := strconv.Atoi(m[1])
 			o.exercises = max(o.exercises, n)
 		}
 		if section == "Stolperfallen" || section == "Pitfalls" {
-			if m := pitfallItem.FindStringSubmatch(t); m != nil {
+			if m := pitfallItem().FindStringSubmatch(t); m != nil {
 				n, _ := strconv.Atoi(m[1])
 				o.pitfalls = max(o.pitfalls, n)
 			}
@@ -261,14 +274,14 @@ func (v *validator) crossRefs(c *course.Course, t courseText, lines []proseLine)
 	inLesson := t.ex == nil
 	for _, l := range lines {
 		for _, code := range l.code {
-			if m := verbRef.FindStringSubmatch(code); m != nil {
+			if m := verbRef().FindStringSubmatch(code); m != nil {
 				// An exercise whose files could not be read is there:
 				// its own problem is reported, not every mention of it.
 				if _, ok := c.Exercise(m[1]); !ok && !v.broken["exercises/"+m[1]] {
 					v.add(t.file, l.n, CrossRef, "What", "exercise", "Name", m[1])
 				}
 			}
-			if testRef.MatchString(code) && !v.hasTest(c, t, code) {
+			if testRef().MatchString(code) && !v.hasTest(c, t, code) {
 				v.add(t.file, l.n, CrossRef, "What", "test", "Name", code)
 			}
 		}
@@ -278,7 +291,7 @@ func (v *validator) crossRefs(c *course.Course, t courseText, lines []proseLine)
 		// A lesson's steps, pitfalls and exercises; an exercise's texts
 		// name its lesson's steps ("aus Schritt 3 der Lektion").
 		if !otherPart(l.text) && (inLesson || lessonStep(l.text)) {
-			for _, m := range stepRef.FindAllStringSubmatch(l.text, -1) {
+			for _, m := range stepRef().FindAllStringSubmatch(l.text, -1) {
 				for _, g := range m[1:] {
 					if n, err := strconv.Atoi(g); err == nil && n > o.steps {
 						v.add(t.file, l.n, CrossRef, "What", "step", "Name", g)
@@ -286,29 +299,29 @@ func (v *validator) crossRefs(c *course.Course, t courseText, lines []proseLine)
 				}
 			}
 		}
-		for _, m := range pitfallRef.FindAllStringSubmatch(l.text, -1) {
+		for _, m := range pitfallRef().FindAllStringSubmatch(l.text, -1) {
 			if n, _ := strconv.Atoi(m[1]); n > o.pitfalls && !otherPart(l.text) {
 				v.add(t.file, l.n, CrossRef, "What", "pitfall", "Name", m[1])
 			}
 		}
 		if inLesson {
-			for _, m := range exerciseRef.FindAllStringSubmatch(l.text, -1) {
+			for _, m := range exerciseRef().FindAllStringSubmatch(l.text, -1) {
 				if n, _ := strconv.Atoi(m[1]); n > o.exercises && !otherPart(l.text) {
 					v.add(t.file, l.n, CrossRef, "What", "exercise", "Name", m[1])
 				}
 			}
 		}
-		for _, m := range lessonRef.FindAllStringSubmatch(l.text, -1) {
+		for _, m := range lessonRef().FindAllStringSubmatch(l.text, -1) {
 			if !hasLesson(c, t.lang, m[1]) {
 				v.add(t.file, l.n, CrossRef, "What", "lesson", "Name", m[1])
 			}
 		}
 		inSource := inLesson && o.sourceAt > 0 && l.n >= o.sourceAt
-		if m := chapterRef.FindString(l.text); m != "" && !inSource {
+		if m := chapterRef().FindString(l.text); m != "" && !inSource {
 			v.add(t.file, l.n, Chapter, "Text", m)
 		}
 		if inLesson && !inSource && !o.source {
-			if m := sourceRef.FindString(l.text); m != "" {
+			if m := sourceRef().FindString(l.text); m != "" {
 				v.add(t.file, l.n, SourceUnnamed, "Text", m)
 			}
 		}

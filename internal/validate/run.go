@@ -323,7 +323,7 @@ func (v *validator) skeletonResult(e *exCode, lang string, res *checker.Result) 
 }
 
 // compilerPos finds "ID/file.go:LINE" in compiler output.
-var compilerPos = regexp.MustCompile(`(?m)^([a-z][a-z0-9]*)/([^/:\s]+\.go):(\d+)`)
+var compilerPos = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^([a-z][a-z0-9]*)/([^/:\s]+\.go):(\d+)`) })
 
 // locate maps a checker Problem, which names the learner's files as
 // ID/file.go, to the course's files under sub (solution or skeleton/LANG).
@@ -340,7 +340,7 @@ func (v *validator) locate(e *exCode, sub string, files []course.File, p *checke
 	if p.File != "" {
 		return path.Join(e.dir(), sub, path.Base(p.File)), p.Line, detail
 	}
-	if m := compilerPos.FindStringSubmatch(p.Detail); m != nil && m[1] == e.ex.ID {
+	if m := compilerPos().FindStringSubmatch(p.Detail); m != nil && m[1] == e.ex.ID {
 		n, _ := strconv.Atoi(m[3])
 		return path.Join(e.dir(), sub, m[2]), n, detail
 	}

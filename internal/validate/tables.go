@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -82,7 +83,7 @@ func (v *validator) compare(d *doc, t *table, test *harness.Test, r replayed) {
 			if col >= len(rw.cells) {
 				break
 			}
-			calls := callRE.FindAllStringSubmatch(rw.cells[col], -1)
+			calls := callRE().FindAllStringSubmatch(rw.cells[col], -1)
 			first := k
 			for _, cl := range calls {
 				want := "—"
@@ -139,7 +140,7 @@ func (v *validator) compare(d *doc, t *table, test *harness.Test, r replayed) {
 }
 
 // callRE finds calls written in a cell, e.g. `b.Allow(9)` or Success().
-var callRE = regexp.MustCompile(`\b([A-Z][A-Za-z0-9_]*)\(([^()]*)\)`)
+var callRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b([A-Z][A-Za-z0-9_]*)\(([^()]*)\)`) })
 
 func sameArgs(written string, args []float64) bool {
 	var parts []string
@@ -283,7 +284,7 @@ func startsWithWord(s, w string) bool {
 }
 
 // codeSpan finds `code` in a cell.
-var codeSpan = regexp.MustCompile("`([^`]*)`")
+var codeSpan = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("`([^`]*)`") })
 
 // expect checks an "expect" cell: the literals written as code in it are
 // the row's results in order (bools and numbers) and, for a "quoted"
@@ -305,7 +306,7 @@ func (v *validator) expect(d *doc, cell string, r replayed, first, last int) (bo
 
 	var gotRets []string
 	gotObs := ""
-	for _, m := range codeSpan.FindAllStringSubmatch(cell, -1) {
+	for _, m := range codeSpan().FindAllStringSubmatch(cell, -1) {
 		lit := strings.TrimSpace(m[1])
 		switch {
 		case lit == "true" || lit == "false":
