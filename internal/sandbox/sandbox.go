@@ -199,6 +199,18 @@ func Command(ctx context.Context, p Policy, name string, args ...string) *exec.C
 	return command(ctx, p, Layers(), name, args)
 }
 
+// CommandFrom is [Command] with launcher, another binary that links this
+// package, as the launcher instead of the running one; "" means the running
+// one. It lets a benchmark or a test measure kurs's launcher from a program
+// of its own. Where there is no launcher it is Command.
+func CommandFrom(ctx context.Context, launcher string, p Policy, name string, args ...string) *exec.Cmd {
+	cmd := command(ctx, p, Layers(), name, args)
+	if launcher != "" && cmd.Args[0] == marker {
+		cmd.Path = launcher
+	}
+	return cmd
+}
+
 // Trusted returns a command that runs a program kurs built from its own
 // code, such as a judge, without the launcher: in its own process group,
 // ended with everything it started when ctx is cancelled or by Kill, and
