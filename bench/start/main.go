@@ -1,0 +1,210 @@
+// Command start measures how fast kurs starts: `kurs version` and
+// `kurs help` against `go version`, and kurs as the sandbox's launcher
+// against a static Go binary that does nothing, all in the same run, round
+// by round and in alternating order, so that the machine's load weighs on
+// both sides alike. It reports the median wall and processor time of each
+// and the ratios of the medians.
+//
+// Run it from the repository's root:
+//
+//	go run ./bench/start          # 41 rounds
+//	go run ./bench/start -n 101
+//
+// The launcher is measured as a check uses it: kurs, started as the
+// launcher, sets the limits of an unconfined policy and executes the
+// static binary (launcher → static), and the same with the confinement a
+// learner's program gets (seccomp, Landlock, namespaces); its baseline is
+// the static binary started directly. What a launcher adds is the
+// difference; kurs's start as a launcher should be close to any static
+// binary's. kurs is built as `make build` builds it.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/kurs-course/kurs/bench/internal/benchutil"
+	"github.com/kurs-course/kurs/internal/sandbox"
+)
+
+func main() {
+	n := flag.Int("n", 41, "number of rounds")
+	flag.Parse()
+	if *n < 1 {
+		fmt.Fprintln(os.Stderr, "bench/start: -n must be at least 1")
+		os.Exit(2)
+	}
+	if err := run(*n); err != nil {
+		fmt.Fprintln(os.Stderr, "bench/start:", err)
+		os.Exit(1)
+	}
+}
+
+// sample is one run of a command: its wall time and its processor time
+// (user and system, the program it executed included).
+type sample struct{ wall, cpu time.Duration }
+
+// subject is one command measured, made afresh for each run.
+type subject struct {
+	label string
+	cmd   func() *exec.Cmd
+	runs  []sample
+}
+
+func (s *subject) run() error {
+	cmd := s.cmd()
+	var out strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &out
+	start := time.Now()
+	err := cmd.Run()
+	wall := time.Since(start)
+	if err != nil {
+		return fmt.Errorf("%s: %v\n%s", s.label, err, out.String())
+	}
+	s.runs = append(s.runs, sample{wall, cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()})
+	return nil
+}
+
+// median returns the middle value of the runs' field f.
+func (s *subject) median(f func(sample) time.Duration) time.Duration {
+	var ds []time.Duration
+	for _, r := range s.runs {
+		ds = append(ds, f(r))
+	}
+	return benchutil.Median(ds)
+}
+
+func wall(s sample) time.Duration { return s.wall }
+func cpu(s sample) time.Duration  { return s.cpu }
+
+// pair is a command and its baseline, run one after the other.
+type pair struct{ kurs, base *subject }
+
+func run(n int) error {
+	if _, err := os.Stat(filepath.Join("cmd", "kurs")); err != nil {
+		return errors.New("run me from the repository's root")
+	}
+	dir, err := os.MkdirTemp("", "kurs-bench-start-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	kurs, err := benchutil.BuildKurs(dir)
+	if err != nil {
+		return err
+	}
+	static, err := buildStatic(dir)
+	if err != nil {
+		return err
+	}
+	goCmd, err := exec.LookPath("go")
+	if err != nil {
+		return err
+	}
+	ctx := context.Background()
+	// kurs in English and outside any workspace, as a first `kurs help`.
+	env := append(os.Environ(), "KURS_LANG=en")
+	plain := func(name string, args ...string) func() *exec.Cmd {
+		return func() *exec.Cmd {
+			cmd := exec.Command(name, args...)
+			cmd.Dir, cmd.Env = dir, env
+			return cmd
+		}
+	}
+	launched := func(p sandbox.Policy) func() *exec.Cmd {
+		return func() *exec.Cmd { return sandbox.CommandFrom(ctx, kurs, p, static) }
+	}
+	goVersion := func() *subject { return &subject{label: "go version", cmd: plain(goCmd, "version")} }
+	staticAlone := func() *subject { return &subject{label: "static binary", cmd: plain(static)} }
+	pairs := []pair{
+		{&subject{label: "kurs version", cmd: plain(kurs, "version")}, goVersion()},
+		{&subject{label: "kurs help", cmd: plain(kurs, "help")}, goVersion()},
+		{&subject{label: "launcher → static binary", cmd: launched(sandbox.Policy{})}, staticAlone()},
+		{&subject{label: "confined launcher → static binary", cmd: launched(sandbox.Policy{Confine: true})}, staticAlone()},
+	}
+	fmt.Printf("kurs %s, go %s, %d rounds; sandbox layers: %s\n", kurs, goCmd, n, sandbox.Layers())
+	// One unmeasured round loads the binaries into the page cache.
+	for _, p := range pairs {
+		for _, s := range []*subject{p.kurs, p.base} {
+			if err := s.run(); err != nil {
+				return err
+			}
+			s.runs = nil
+		}
+	}
+	for i := range n {
+		for _, p := range pairs {
+			order := []*subject{p.kurs, p.base}
+			if i%2 == 1 {
+				order[0], order[1] = order[1], order[0]
+			}
+			for _, s := range order {
+				if err := s.run(); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	fmt.Printf("%-36s %12s %12s\n", "median of "+fmt.Sprint(n), "wall", "cpu")
+	for _, p := range pairs {
+		for _, s := range []*subject{p.kurs, p.base} {
+			fmt.Printf("%-36s %10.2fms %10.2fms\n", s.label, ms(s.median(wall)), ms(s.median(cpu)))
+		}
+		fmt.Printf("%-36s %11.2f× %11.2f×\n", "  ratio", ratio(p.kurs.median(wall), p.base.median(wall)), ratio(p.kurs.median(cpu), p.base.median(cpu)))
+		fmt.Printf("%-36s %11.2f× %11.2f×\n", "  median of the rounds' ratios", roundRatio(p, wall), roundRatio(p, cpu))
+	}
+	return nil
+}
+
+// roundRatio is the median, over the rounds, of kurs's time over its
+// baseline's in the same round: less swayed by load that changes between
+// rounds than the ratio of the medians.
+func roundRatio(p pair, f func(sample) time.Duration) float64 {
+	var rs []float64
+	for i := range p.kurs.runs {
+		rs = append(rs, ratio(f(p.kurs.runs[i]), f(p.base.runs[i])))
+	}
+	slices.Sort(rs)
+	return rs[len(rs)/2]
+}
+
+func ratio(a, b time.Duration) float64 {
+	if b == 0 {
+		return 0
+	}
+	return float64(a) / float64(b)
+}
+
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+// buildStatic builds a Go program that does nothing, statically linked, as
+// the go command builds a learner's program.
+func buildStatic(dir string) (string, error) {
+	src := filepath.Join(dir, "static")
+	if err := os.MkdirAll(src, 0o755); err != nil {
+		return "", err
+	}
+	for name, data := range map[string]string{
+		"go.mod":  "module example.com/static\n\ngo 1.22\n",
+		"main.go": "package main\n\nfunc main() {}\n",
+	} {
+		if err := os.WriteFile(filepath.Join(src, name), []byte(data), 0o644); err != nil {
+			return "", err
+		}
+	}
+	bin := filepath.Join(dir, "static-binary")
+	cmd := exec.Command("go", "build", "-o", bin, ".")
+	cmd.Dir, cmd.Env = src, benchutil.BaselineEnv()
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("build the static binary: %v\n%s", err, out)
+	}
+	return bin, nil
+}
