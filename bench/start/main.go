@@ -158,8 +158,10 @@ func run(n int) error {
 		for _, s := range []*subject{p.kurs, p.base} {
 			fmt.Printf("%-36s %10.2fms %10.2fms\n", s.label, ms(s.median(wall)), ms(s.median(cpu)))
 		}
-		fmt.Printf("%-36s %11.2f× %11.2f×\n", "  ratio", ratio(p.kurs.median(wall), p.base.median(wall)), ratio(p.kurs.median(cpu), p.base.median(cpu)))
-		fmt.Printf("%-36s %11.2f× %11.2f×\n", "  median of the rounds' ratios", roundRatio(p, wall), roundRatio(p, cpu))
+		fmt.Printf("%s / %s: wall %.2f×, cpu %.2f× (median of the rounds' ratios: wall %.2f×, cpu %.2f×)\n",
+			p.kurs.label, p.base.label,
+			ratio(p.kurs.median(wall), p.base.median(wall)), ratio(p.kurs.median(cpu), p.base.median(cpu)),
+			roundRatio(p, wall), roundRatio(p, cpu))
 	}
 	return nil
 }
