@@ -120,6 +120,7 @@ func run(n int) error {
 	benchutil.Report("go test -count=1 after the same edit:", testTimes)
 	fmt.Printf("(kurs watch's times include the %v debounce)\n", watch.DefaultDebounce)
 	fmt.Printf("ratio of medians, watch / go test: %.2fx\n", benchutil.Median(watchTimes).Seconds()/benchutil.Median(testTimes).Seconds())
+	benchutil.Summary("watch: kurs watch, save to result / go test -count=1 after the same edit: %.2f× (medians of %d saves, interleaved)", benchutil.Median(watchTimes).Seconds()/benchutil.Median(testTimes).Seconds(), n)
 	benchutil.ReportWithin(watchTimes)
 	return nil
 }
