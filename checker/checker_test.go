@@ -157,15 +157,16 @@ func check(t testing.TB, ck *checker.Checker, ex *course.Exercise, dir string) *
 	return res
 }
 
+// TestReferencePasses: every exercise's reference passes, all of them
+// checked in one build by warm.
 func TestReferencePasses(t *testing.T) {
 	c := loadCourse(t)
 	warm(t, c)
-	for _, ex := range c.Exercises {
+	require.Len(t, references, len(c.Exercises))
+	for i, ex := range c.Exercises {
 		t.Run(ex.ID, func(t *testing.T) {
-			t.Parallel()
-			files, err := ex.Solution()
-			require.NoError(t, err)
-			res := check(t, &checker.Checker{Build: testBuild, Timeout: corpusTimeout}, ex, courseFiles(t, files))
+			res := references[i]
+			require.Equal(t, ex.ID, res.Exercise)
 			require.Equal(t, checker.Pass, res.Status, describe(res))
 			assert.Equal(t, ex.Points, res.Score)
 			assert.Equal(t, res.MaxScore, res.Score)
@@ -180,36 +181,52 @@ func TestReferencePasses(t *testing.T) {
 	}
 }
 
+// TestSkeletonFails: every exercise's skeleton, in each language, fails
+// every test with a failure that says where; the skeletons of one
+// language are checked in one build.
 func TestSkeletonFails(t *testing.T) {
 	c := loadCourse(t)
 	warm(t, c)
-	for _, ex := range c.Exercises {
-		for _, lang := range course.Languages {
-			t.Run(ex.ID+"/"+lang, func(t *testing.T) {
-				t.Parallel()
+	for _, lang := range course.Languages {
+		t.Run(lang, func(t *testing.T) {
+			t.Parallel()
+			var jobs []checker.Job
+			for _, ex := range c.Exercises {
 				files, err := ex.Skeleton(lang)
 				require.NoError(t, err)
-				res := check(t, &checker.Checker{Build: testBuild, Timeout: corpusTimeout}, ex, courseFiles(t, files))
-				require.Equal(t, checker.Fail, res.Status, describe(res))
-				assert.Nil(t, res.Problem)
-				assert.Zero(t, res.Score)
-				require.Len(t, res.Tests, len(ex.Suite.Tests))
-				for _, tr := range res.Tests {
-					if strings.HasPrefix(tr.Name, "concurrent/") {
-						// A stress test checks safety (never more slots in
-						// use than the pool has), which a skeleton that
-						// hands out nothing keeps; its traces fail it.
-						continue
+				jobs = append(jobs, checker.Job{Exercise: ex, Dir: courseFiles(t, files)})
+			}
+			ck := &checker.Checker{Build: testBuild, Timeout: 3 * corpusTimeout}
+			start := time.Now()
+			results, err := ck.CheckAll(context.Background(), jobs)
+			require.NoError(t, err)
+			require.Len(t, results, len(jobs))
+			assert.LessOrEqual(t, time.Since(start), time.Duration(2*len(jobs))*ck.Timeout+slack, "the check did not end")
+			for i, ex := range c.Exercises {
+				t.Run(ex.ID, func(t *testing.T) {
+					res := results[i]
+					require.Equal(t, ex.ID, res.Exercise)
+					require.Equal(t, checker.Fail, res.Status, describe(res))
+					assert.Nil(t, res.Problem)
+					assert.Zero(t, res.Score)
+					require.Len(t, res.Tests, len(ex.Suite.Tests))
+					for _, tr := range res.Tests {
+						if strings.HasPrefix(tr.Name, "concurrent/") {
+							// A stress test checks safety (never more slots in
+							// use than the pool has), which a skeleton that
+							// hands out nothing keeps; its traces fail it.
+							continue
+						}
+						assert.Equal(t, checker.Fail, tr.Status, tr.Name)
+						assert.False(t, tr.Missing, tr.Name)
+						if assert.NotNil(t, tr.Failure, tr.Name) {
+							assertFailure(t, &tr, res)
+						}
 					}
-					assert.Equal(t, checker.Fail, tr.Status, tr.Name)
-					assert.False(t, tr.Missing, tr.Name)
-					if assert.NotNil(t, tr.Failure, tr.Name) {
-						assertFailure(t, &tr, res)
-					}
-				}
-				assert.NotEmpty(t, report.Message(i18n.New(lang), ex, res))
-			})
-		}
+					assert.NotEmpty(t, report.Message(i18n.New(lang), ex, res))
+				})
+			}
+		})
 	}
 }
 

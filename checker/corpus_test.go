@@ -94,24 +94,50 @@ func loadCourse(tb testing.TB) *course.Course {
 	return c
 }
 
-var warmOnce sync.Once
+var (
+	warmOnce sync.Once
+	// references are the results of warm's check of every reference, in
+	// the order of the course's exercises; TestReferencePasses checks them.
+	references []*checker.Result
+	warmErr    error
+)
 
-// warm checks each reference once, so that the standard library, the harness
-// and the references are in the build cache before checks are timed.
+// warm checks every reference once, in one build, so that the standard
+// library, the harness, a kit of every exercise, the judges and the
+// references are in the cache before the checks of the tests.
 func warm(tb testing.TB, c *course.Course) {
 	tb.Helper()
 	warmOnce.Do(func() {
-		for _, ex := range c.Exercises {
-			dir := tb.TempDir()
-			files, err := ex.Solution()
-			require.NoError(tb, err)
-			for _, f := range files {
-				require.NoError(tb, os.WriteFile(filepath.Join(dir, f.Name), f.Data, 0o644))
-			}
-			_, err = (&checker.Checker{Build: testBuild, Timeout: corpusTimeout}).Check(context.Background(), ex, dir)
-			require.NoError(tb, err)
+		dir, err := os.MkdirTemp("", "kurs-warm-")
+		if err != nil {
+			warmErr = err
+			return
 		}
+		defer os.RemoveAll(dir)
+		var jobs []checker.Job
+		for _, ex := range c.Exercises {
+			files, err := ex.Solution()
+			if err != nil {
+				warmErr = err
+				return
+			}
+			exDir := filepath.Join(dir, ex.ID)
+			for _, f := range files {
+				p := filepath.Join(exDir, filepath.FromSlash(f.Name))
+				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+					warmErr = err
+					return
+				}
+				if err := os.WriteFile(p, f.Data, 0o644); err != nil {
+					warmErr = err
+					return
+				}
+			}
+			jobs = append(jobs, checker.Job{Exercise: ex, Dir: exDir})
+		}
+		references, warmErr = (&checker.Checker{Build: testBuild, Timeout: 3 * corpusTimeout}).CheckAll(context.Background(), jobs)
 	})
+	require.NoError(tb, warmErr, "checking the references")
 }
 
 // verdicts collects expected and actual verdicts for the table that
@@ -131,6 +157,16 @@ func (v *verdicts) add(name string, want, got checker.Status, d time.Duration) {
 	v.mu.Unlock()
 }
 
+// TestCorpus checks every case of the corpus and pins its verdict, and
+// for errors its problem. Most cases are checked in rounds with CheckAll,
+// as grading checks a submission: round k puts the k-th case of every
+// exercise into one build, so right, wrong, refused and non-compiling
+// exercises share a build and each must still get the verdict it gets
+// alone. The cases that crash during initialisation share rounds of their
+// own: CheckAll must then check each exercise alone, and each crash stays
+// its own exercise's. The cases that spend their time limit on purpose
+// (see slow, and a hang during initialisation) are checked alone with
+// Check, in parallel, so that no round waits for them.
 func TestCorpus(t *testing.T) {
 	c := loadCourse(t)
 	warm(t, c)
@@ -139,31 +175,45 @@ func TestCorpus(t *testing.T) {
 
 	table := &verdicts{}
 	seen := map[string]bool{}
+	var normal, faults, alone []corpusCase
+	for _, e := range entries {
+		if !e.IsDir() {
+			continue
+		}
+		name := e.Name()
+		caseDir := filepath.Join(corpusDir, name)
+		w := readWant(t, caseDir)
+		for _, id := range sortedKeys(w.Exercises) {
+			seen[name+"/"+id] = true
+			ex, ok := c.Exercise(id)
+			require.True(t, ok, "%s: want.json names unknown exercise %s", name, id)
+			k := corpusCase{name: name, ex: ex, dir: filepath.Join(caseDir, id), want: w.Exercises[id]}
+			switch pw := problems[name+"/"+id]; {
+			case slow(name) || pw.kind == checker.ProblemTimeout:
+				alone = append(alone, k)
+			case pw.kind == checker.ProblemCrash:
+				faults = append(faults, k)
+			default:
+				normal = append(normal, k)
+			}
+		}
+	}
+	require.Greater(t, len(rounds(faults)[0]), 1, "no two cases crash during initialisation: a round that holds such a crash is untested")
 	// Every check works below tmp; afterwards nothing of it may be left,
 	// running or on disk, and the submissions must be untouched.
 	tmp := t.TempDir()
 	before := snapshot(t, corpusDir)
 	t.Run("cases", func(t *testing.T) {
-		for _, e := range entries {
-			if !e.IsDir() {
-				continue
-			}
-			name := e.Name()
-			caseDir := filepath.Join(corpusDir, name)
-			w := readWant(t, caseDir)
-			for id := range w.Exercises {
-				seen[name+"/"+id] = true
-			}
-			t.Run(name, func(t *testing.T) {
+		for i, round := range append(rounds(normal), rounds(faults)...) {
+			t.Run(fmt.Sprintf("round%02d", i), func(t *testing.T) {
 				t.Parallel()
-				for _, id := range sortedKeys(w.Exercises) {
-					t.Run(id, func(t *testing.T) {
-						t.Parallel()
-						ex, ok := c.Exercise(id)
-						require.True(t, ok, "want.json names unknown exercise %s", id)
-						checkCase(t, ex, name, filepath.Join(caseDir, id), w.Exercises[id], table, tmp)
-					})
-				}
+				checkRound(t, round, table, tmp)
+			})
+		}
+		for _, k := range alone {
+			t.Run(k.name+"/"+k.ex.ID, func(t *testing.T) {
+				t.Parallel()
+				checkRound(t, []corpusCase{k}, table, tmp)
 			})
 		}
 	})
@@ -179,6 +229,67 @@ func TestCorpus(t *testing.T) {
 	}
 	sort.Strings(table.rows)
 	t.Logf("verdicts (case/exercise, want, got, duration):\n%s", strings.Join(table.rows, "\n"))
+}
+
+// corpusCase is one exercise of one case of the corpus.
+type corpusCase struct {
+	name string // the case's folder
+	ex   *course.Exercise
+	dir  string // the exercise's folder in the case
+	want checker.Status
+}
+
+// rounds splits cases into rounds that hold each exercise once at most:
+// round k holds the k-th case of every exercise.
+func rounds(cases []corpusCase) [][]corpusCase {
+	var out [][]corpusCase
+	n := map[string]int{}
+	for _, k := range cases {
+		i := n[k.ex.ID]
+		n[k.ex.ID]++
+		if i == len(out) {
+			out = append(out, nil)
+		}
+		out[i] = append(out[i], k)
+	}
+	return out
+}
+
+// checkRound checks the cases of round in one build: with Check when it
+// is a single case, else with CheckAll. Each case is a subtest of its
+// own, named case/exercise.
+func checkRound(t *testing.T, round []corpusCase, table *verdicts, tmp string) {
+	// Timeout: the rounds run side by side, each with up to twelve
+	// programs and judges, and a stress test wants the processor for a
+	// while: more time than one check alone needs. A single case is one
+	// that spends its limit on purpose: it gets the limit a check alone
+	// gets.
+	ck := &checker.Checker{Build: testBuild, Timeout: 3 * corpusTimeout, TempDir: tmp}
+	var results []*checker.Result
+	start := time.Now()
+	if len(round) == 1 {
+		ck.Timeout = corpusTimeout
+		res, err := ck.Check(context.Background(), round[0].ex, round[0].dir)
+		require.NoError(t, err)
+		results = []*checker.Result{res}
+	} else {
+		jobs := make([]checker.Job, len(round))
+		for i, k := range round {
+			jobs[i] = checker.Job{Exercise: k.ex, Dir: k.dir}
+		}
+		var err error
+		results, err = ck.CheckAll(context.Background(), jobs)
+		require.NoError(t, err)
+		require.Len(t, results, len(round))
+	}
+	// A hang detector, not a speed test: every exercise of a round may
+	// use its limit, once in the round and once alone.
+	assert.LessOrEqual(t, time.Since(start), time.Duration(2*len(round))*ck.Timeout+slack, "the check did not end")
+	for i, k := range round {
+		t.Run(k.name+"/"+k.ex.ID, func(t *testing.T) {
+			checkCase(t, k.ex, k.name, k.want, results[i], table)
+		})
+	}
 }
 
 // readWant reads a case's want.json and checks that it names exactly the
@@ -206,16 +317,10 @@ func readWant(t *testing.T, caseDir string) want {
 	return w
 }
 
-func checkCase(t *testing.T, ex *course.Exercise, name, dir string, wantStatus checker.Status, table *verdicts, tmp string) {
-	ck := &checker.Checker{Build: testBuild, Timeout: corpusTimeout, TempDir: tmp}
-	start := time.Now()
-	res, err := ck.Check(context.Background(), ex, dir)
-	elapsed := time.Since(start)
-	require.NoError(t, err)
+func checkCase(t *testing.T, ex *course.Exercise, name string, wantStatus checker.Status, res *checker.Result, table *verdicts) {
 	require.NotNil(t, res)
-	table.add(name+"/"+ex.ID, wantStatus, res.Status, elapsed)
+	table.add(name+"/"+ex.ID, wantStatus, res.Status, res.Duration)
 
-	assert.LessOrEqual(t, elapsed, corpusTimeout+slack, "the check did not end")
 	assert.Equal(t, ex.ID, res.Exercise)
 	assert.Equal(t, ex.Points, res.MaxScore)
 	if !assert.Equal(t, wantStatus, res.Status, "verdict; result:\n%s", describe(res)) {
@@ -361,3 +466,10 @@ func sortedKeys[V any](m map[string]V) []string {
 
 // missingID matches how i18n shows a message id that its catalog lacks.
 var missingID = regexp.MustCompile(`\[[a-z_]+(\.[a-z_]+)+\]`)
+
+// slow are corpus cases that spend their time limit on purpose: they are
+// checked alone, so that no round waits for their limit.
+func slow(name string) bool {
+	return slices.ContainsFunc([]string{"busy", "wait-for-token", "memory-bomb", "stack-overflow", "hang", "spin", "sleep", "deadlock", "blocks"},
+		func(s string) bool { return strings.Contains(name, s) })
+}
