@@ -2,13 +2,9 @@ package kurs_test
 
 import (
 	"bytes"
-	"context"
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -20,7 +16,6 @@ import (
 	"github.com/yuin/goldmark/text"
 
 	"github.com/kurs-course/kurs"
-	"github.com/kurs-course/kurs/checker"
 	"github.com/kurs-course/kurs/internal/course"
 )
 
@@ -69,53 +64,6 @@ func indexOf(list []string, s string) int {
 		}
 	}
 	return -1
-}
-
-func writeFiles(t *testing.T, dir string, files []course.File) {
-	t.Helper()
-	require.NoError(t, os.MkdirAll(dir, 0o755))
-	for _, f := range files {
-		require.NoError(t, os.WriteFile(filepath.Join(dir, f.Name), f.Data, 0o644))
-	}
-}
-
-// TestReferencePassesSkeletonFails checks every exercise the way a learner
-// meets it: the reference solution passes every hidden test, and each
-// skeleton builds but fails every test (fail, not error).
-func TestReferencePassesSkeletonFails(t *testing.T) {
-	c := loadCourse(t)
-	ck := &checker.Checker{}
-	for _, ex := range c.Exercises {
-		t.Run(ex.ID+"/reference", func(t *testing.T) {
-			sol, err := ex.Solution()
-			require.NoError(t, err)
-			dir := filepath.Join(t.TempDir(), ex.ID)
-			writeFiles(t, dir, sol)
-			res, err := ck.Check(context.Background(), ex, dir)
-			require.NoError(t, err)
-			require.Equal(t, checker.Pass, res.Status, "problem: %+v, first failure: %+v", res.Problem, res.FirstFailure())
-			assert.Equal(t, ex.Points, res.Score)
-		})
-		for _, lang := range course.Languages {
-			t.Run(ex.ID+"/skeleton-"+lang, func(t *testing.T) {
-				sk, err := ex.Skeleton(lang)
-				require.NoError(t, err)
-				dir := filepath.Join(t.TempDir(), ex.ID)
-				writeFiles(t, dir, sk)
-				res, err := ck.Check(context.Background(), ex, dir)
-				require.NoError(t, err)
-				require.Equal(t, checker.Fail, res.Status, "problem: %+v", res.Problem)
-				assert.Zero(t, res.Score)
-				for _, tr := range res.Tests {
-					if strings.HasPrefix(tr.Name, "concurrent/") {
-						continue // safety only: a pool that hands out nothing keeps it
-					}
-					assert.Equal(t, checker.Fail, tr.Status, tr.Name)
-					assert.NotNil(t, tr.Failure, "%s sent no failure", tr.Name)
-				}
-			})
-		}
-	}
 }
 
 // TestSkeletonsAreDocumented checks that every exported name in a skeleton
