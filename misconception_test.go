@@ -17,18 +17,59 @@ import (
 	"github.com/kurs-course/kurs/internal/report"
 )
 
-// checkFiles checks files as a learner's code for ex, in a folder of its
-// own named like the exercise.
-func checkFiles(t *testing.T, ck *checker.Checker, ex *course.Exercise, files []course.File) *checker.Result {
+// checkRounds checks the learner's code of each item, files[i] for
+// exs[i], the way grading checks a submission: round k puts the k-th
+// item of every exercise into one learner's program, built once
+// (checker.CheckAll), each exercise still run in a process of its own.
+func checkRounds(t *testing.T, ck *checker.Checker, exs []*course.Exercise, files [][]course.File) []*checker.Result {
 	t.Helper()
-	dir := filepath.Join(t.TempDir(), ex.ID)
-	require.NoError(t, os.MkdirAll(dir, 0o755))
-	for _, f := range files {
-		require.NoError(t, os.WriteFile(filepath.Join(dir, f.Name), f.Data, 0o644))
+	type at struct {
+		i   int
+		dir string
 	}
-	res, err := ck.Check(context.Background(), ex, dir)
-	require.NoError(t, err)
-	return res
+	var rounds [][]at
+	n := map[string]int{}
+	for i, ex := range exs {
+		k := n[ex.ID]
+		n[ex.ID]++
+		if k == len(rounds) {
+			rounds = append(rounds, nil)
+		}
+		dir := filepath.Join(t.TempDir(), ex.ID)
+		require.NoError(t, os.MkdirAll(dir, 0o755))
+		for _, f := range files[i] {
+			require.NoError(t, os.WriteFile(filepath.Join(dir, f.Name), f.Data, 0o644))
+		}
+		rounds[k] = append(rounds[k], at{i, dir})
+	}
+	results := make([]*checker.Result, len(exs))
+	var wg sync.WaitGroup
+	errs := make([]error, len(rounds))
+	sem := make(chan struct{}, 2)
+	for r, round := range rounds {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			jobs := make([]checker.Job, len(round))
+			for j, a := range round {
+				jobs[j] = checker.Job{Exercise: exs[a.i], Dir: a.dir}
+			}
+			res, err := ck.CheckAll(context.Background(), jobs)
+			if err != nil {
+				errs[r] = err
+				return
+			}
+			for j, a := range round {
+				results[a.i] = res[j]
+			}
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		require.NoError(t, err)
+	}
+	return results
 }
 
 // TestMisconceptionsRecognised measures how often kurs names the mistake
@@ -75,18 +116,15 @@ func TestMisconceptionsRecognised(t *testing.T) {
 		require.NoError(t, err)
 		items = append(items, &item{ex: ex, name: ex.ID + " (reference)", files: sol, correct: true})
 	}
-	ck := &checker.Checker{}
-	var wg sync.WaitGroup
-	sem := make(chan struct{}, 2)
-	for _, it := range items {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer func() { <-sem; wg.Done() }()
-			it.res = checkFiles(t, ck, it.ex, it.files)
-		}()
+	exs := make([]*course.Exercise, len(items))
+	files := make([][]course.File, len(items))
+	for i, it := range items {
+		exs[i], files[i] = it.ex, it.files
 	}
-	wg.Wait()
+	for i, res := range checkRounds(t, &checker.Checker{}, exs, files) {
+		require.Equal(t, items[i].ex.ID, res.Exercise, items[i].name)
+		items[i].res = res
+	}
 	named, wrong := 0, 0
 	for _, it := range items {
 		r := report.Recognise(it.ex, it.res)
