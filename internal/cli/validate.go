@@ -44,9 +44,12 @@ func validateCourse(e *env, o *validateOptions, args []string) error {
 	if err != nil {
 		return err
 	}
+	progress, stop := e.validateProgress()
 	rep, err := validate.Run(e.ctx, fsys, validate.Options{
 		Checker: &checker.Checker{Build: e.builder(), Timeout: o.timeout}, Jobs: o.jobs, Mutants: o.mutants,
+		Progress: progress,
 	})
+	stop()
 	if err != nil {
 		return err // exit says "interrupted" once the context has ended
 	}

@@ -72,8 +72,14 @@ func (v *validator) misconceptions(ctx context.Context, c *course.Course, codes 
 			runs = append(runs, &run{e: e, m: m})
 		}
 	}
+	var of []*exCode
+	for _, r := range runs {
+		of = append(of, r.e)
+	}
+	progress := v.track(PhaseMisconceptions, of)
 	each(ctx, v.opts.jobs(), runs, func(r *run) {
 		r.res, r.err = checkFiles(ctx, &ck, r.e.checked(), r.m.Files)
+		progress.ran(r.e)
 	})
 	if err := ctx.Err(); err != nil {
 		return nil, err

@@ -98,8 +98,14 @@ func (v *validator) mutants(ctx context.Context, c *course.Course, codes map[str
 			runs = append(runs, &run{sum: sum, e: e, m: m})
 		}
 	}
+	var of []*exCode
+	for _, r := range runs {
+		of = append(of, r.e)
+	}
+	progress := v.track(PhaseMutants, of)
 	each(ctx, v.opts.jobs(), runs, func(r *run) {
 		r.res, r.err = checkFiles(ctx, &ck, r.e.checked(), r.m.Files)
+		progress.ran(r.e)
 	})
 	if err := ctx.Err(); err != nil {
 		return nil, 0, err

@@ -57,12 +57,18 @@ func (v *validator) run(ctx context.Context, c *course.Course, codes map[string]
 			first = append(first, &job{e: e, kind: "replay"})
 		}
 	}
+	var all []*exCode
+	for _, j := range slices.Concat(first, second) {
+		all = append(all, j.e)
+	}
+	progress := v.track(PhaseChecks, all)
 	ck := v.opts.checker()
 	seed := ck.Seed
 	if seed == 0 {
 		seed = checker.DefaultSeed
 	}
 	do := func(j *job) {
+		defer progress.ran(j.e)
 		switch j.kind {
 		case "reference":
 			j.res, j.err = checkFiles(ctx, ck, j.e.checked(), j.e.solution)
@@ -100,7 +106,13 @@ func (v *validator) run(ctx context.Context, c *course.Course, codes map[string]
 		}
 	}
 	// A reference with no trace left to run has nothing to be checked on.
-	second = slices.DeleteFunc(second, func(j *job) bool { return len(j.e.checked().Suite.Tests) == 0 })
+	second = slices.DeleteFunc(second, func(j *job) bool {
+		if len(j.e.checked().Suite.Tests) == 0 {
+			progress.ran(j.e)
+			return true
+		}
+		return false
+	})
 	each(ctx, v.opts.jobs(), second, do)
 	if err := ctx.Err(); err != nil {
 		return nil, err

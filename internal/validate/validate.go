@@ -155,6 +155,9 @@ type Options struct {
 	Jobs int
 	// Mutants asks for mutation testing of the hidden tests.
 	Mutants bool
+	// Progress, when set, hears how far each phase that runs code is. It
+	// is called from one goroutine at a time, not always the same one.
+	Progress func(Progress)
 }
 
 func (o Options) jobs() int {
