@@ -20,6 +20,11 @@ const (
 	// submission has no .go file for circuitbreaker") and tell no one to
 	// run kurs init, check or hint, which a teacher has no use for.
 	Teacher
+	// Student is who submitted the code to a grader and reads its verdict
+	// there (Gradescope): spoken to as a learner is, but without kurs at
+	// hand, so told to change the code and submit it again, never to run
+	// kurs hint or kurs init.
+	Student
 )
 
 // MessageFor is Message for aud.

@@ -195,11 +195,12 @@ func JSON(w io.Writer, doc any) error {
 
 // explain returns what a student reads about one exercise where a grading
 // platform shows one text per exercise (Gradescope): the explanation that
-// kurs check shows, without colour, in at most limit bytes. What the code
+// kurs check shows, with advice a student without kurs can follow (see
+// Student), without colour, in at most limit bytes. What the code
 // printed gives way first, with the note on how much of it was cut; only
 // an explanation too long by itself is cut at its end.
 func explain(p *i18n.Printer, g Graded, limit int) string {
-	e := Explain(p, g.Exercise, g.Result, Options{})
+	e := Explain(p, g.Exercise, g.Result, Options{Audience: Student})
 	render := func() string {
 		s := strings.TrimRight(e.Text(p, TextOptions{}), "\n")
 		if c := Concurrency(p, g.Result); c != "" {

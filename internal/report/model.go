@@ -163,6 +163,9 @@ const (
 type Options struct {
 	// Verbose explains every failing test, not only the first.
 	Verbose bool
+	// Audience is whom the explanation speaks to: Learner (the zero
+	// value) or Student.
+	Audience Audience
 }
 
 // Explain turns an exercise's result into its explanation, in p's
@@ -181,7 +184,7 @@ func Explain(p *i18n.Printer, ex *course.Exercise, res *checker.Result, opt Opti
 		e.Title = ex.Title.In(p.Lang())
 	}
 	if res.Status == checker.Error {
-		e.Problem = textsafe.Text(p, Problem(p, res.Problem), textsafe.MessageMax)
+		e.Problem = textsafe.Text(p, problem(p, res.Problem, opt.Audience, res.Exercise), textsafe.MessageMax)
 		return e
 	}
 	quiz := ex != nil && ex.Traits().ExplainAll
@@ -203,6 +206,9 @@ func Explain(p *i18n.Printer, ex *course.Exercise, res *checker.Result, opt Opti
 		e.Misconception = NameMisconception(p, ex, res)
 		e.Output, e.OutputCut = textsafe.Text(p, res.Output, textsafe.OutputMax), res.Truncated
 		e.Next = p.T("result.next", "Exercise", res.Exercise)
+		if opt.Audience == Student {
+			e.Next = p.T("student.result.next", "Exercise", res.Exercise)
+		}
 	}
 	return e
 }
@@ -674,15 +680,17 @@ func Problem(p *i18n.Printer, pr *checker.Problem) string {
 // problem explains why the exercise could not be tested to aud: to a
 // teacher in the words of a teacher.problem.KIND message where there is
 // one (they speak about the submission, and tell no one what to do next),
-// else in the learner's.
+// to a student in those of a student.problem.KIND message (they speak
+// about the submission, and send no one to kurs), else in the learner's.
 func problem(p *i18n.Printer, pr *checker.Problem, aud Audience, exercise string) string {
 	if pr == nil {
 		return p.T("problem.unknown")
 	}
 	T := p.T
-	if aud == Teacher {
+	prefix := map[Audience]string{Teacher: "teacher.", Student: "student."}[aud]
+	if prefix != "" {
 		T = func(id string, args ...any) string {
-			if tid := "teacher." + id; i18n.Has(p.Lang(), tid) {
+			if tid := prefix + id; i18n.Has(p.Lang(), tid) {
 				id = tid
 			}
 			return p.T(id, append(args, "Exercise", exercise)...)
