@@ -160,7 +160,7 @@ func TestLessonPageWeight(t *testing.T) {
 		}
 		return body, len(raw)
 	}
-	page, total := get("/lesson/resilienz-2/")
+	page, total := get("/lesson/resilience-2/") // the English workspace's address
 	assert.Regexp(t, `<figure class="diagram"><svg `, string(page), "the diagram arrives as SVG")
 	assets := regexp.MustCompile(`(?:src|href)="(/assets/[^"]+)"`).FindAllStringSubmatch(string(page), -1)
 	require.NotEmpty(t, assets)

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"log"
 	"net/http"
+	"net/url"
 	"path"
 	"path/filepath"
 	"strings"
@@ -218,6 +219,9 @@ func (s *Server) lesson(w http.ResponseWriter, r *http.Request) {
 		s.notFound(w, r)
 		return
 	}
+	if s.toLessonIn(w, r, l) {
+		return
+	}
 	src, err := l.Markdown(p.Lang())
 	if err != nil {
 		src, err = l.Markdown("en")
@@ -242,6 +246,26 @@ func (s *Server) lesson(w http.ResponseWriter, r *http.Request) {
 	// The other language's page has the lesson's id in that language.
 	pg.SwitchURL = "/lesson/" + lessonID(l, pg.Other) + "/?lang=" + pg.Other
 	s.render(w, r, http.StatusOK, "lesson", "layout", pg)
+}
+
+// toLessonIn redirects a request for lesson l by its id in another
+// language than the learner's (chosen in the page, else the workspace's)
+// to its address in the learner's language, and reports whether it did: a
+// lesson's address names its language, and the page's text follows the
+// learner. An address with ?lang= is a choice of its own and is served as
+// asked.
+func (s *Server) toLessonIn(w http.ResponseWriter, r *http.Request, l *course.Lesson) bool {
+	if r.URL.Query().Has("lang") {
+		return false
+	}
+	id := lessonID(l, s.printer(w, r).Lang())
+	if r.PathValue("id") == id {
+		return false
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Add("Vary", "Cookie")
+	http.Redirect(w, r, "/lesson/"+url.PathEscape(id)+"/", http.StatusFound)
+	return true
 }
 
 // lessonID returns the id by which a page in lang links lesson l: its id in

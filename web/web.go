@@ -27,6 +27,7 @@ import (
 	"html/template"
 	"net"
 	"net/http"
+	"strings"
 	"sync"
 	"time"
 
@@ -243,8 +244,12 @@ func (s *Server) handler() http.Handler {
 	// A lesson's address ends in a slash, so that its figures, linked
 	// relative to the Markdown file, are found next to it.
 	mux.HandleFunc("GET /lesson/{id}", func(w http.ResponseWriter, r *http.Request) {
-		if _, ok := s.course.Lesson(r.PathValue("id")); !ok {
+		l, ok := s.course.Lesson(r.PathValue("id"))
+		if !ok {
 			s.notFound(w, r)
+			return
+		}
+		if s.toLessonIn(w, r, l) {
 			return
 		}
 		u := *r.URL
@@ -270,6 +275,30 @@ func (s *Server) handler() http.Handler {
 	mux.HandleFunc("GET /favicon.ico", func(w http.ResponseWriter, r *http.Request) {
 		s.assets.byName["favicon.svg"].serve(w, r, false)
 	})
-	mux.HandleFunc("/", s.notFound)
+	// An address the server has, asked with another method (a form's
+	// address typed into the browser), is 405 with the methods it takes.
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		if allow := allowedMethods(mux, r); allow != "" {
+			w.Header().Set("Allow", allow)
+			s.message(w, r, http.StatusMethodNotAllowed, s.printer(w, r).T("web.error.method",
+				"Path", r.URL.Path, "Method", r.Method, "Allow", allow))
+			return
+		}
+		s.notFound(w, r)
+	})
 	return s.guard(mux)
+}
+
+// allowedMethods returns the methods, comma-separated, by which mux
+// answers the path of r other than by its catch-all "/"; "" when none.
+func allowedMethods(mux *http.ServeMux, r *http.Request) string {
+	var allow []string
+	for _, m := range []string{http.MethodGet, http.MethodHead, http.MethodPost} {
+		other := *r
+		other.Method = m
+		if _, pattern := mux.Handler(&other); pattern != "" && pattern != "/" {
+			allow = append(allow, m)
+		}
+	}
+	return strings.Join(allow, ", ")
 }

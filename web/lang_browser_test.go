@@ -1,0 +1,44 @@
+package web_test
+
+import (
+	"testing"
+
+	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/assert"
+
+	"github.com/kurs-course/kurs/internal/browsertest"
+)
+
+// TestAddressesInTheBrowser: a lesson opened by its address in the other
+// language (a link someone shared) lands at its address in the learner's
+// language, with the text in that language; and a form's address opened
+// in the browser says which method it takes (405, with Allow), in the
+// learner's language, instead of "there is nothing".
+func TestAddressesInTheBrowser(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the browser test takes a while; skipped with -short")
+	}
+	browsertest.Path(t)
+	dir := newWorkspace(t, "de")
+	srv := serve(t, dir, "127.0.0.1:0")
+	b := tab{t, browsertest.Start(t, 1280, 800)}
+
+	b.do("open the English address", chromedp.Navigate(srv.url+"/lesson/resilience-2/"), chromedp.WaitVisible(chromedp.CSS("article.lesson")))
+	assert.Equal(t, "/lesson/resilienz-2/", b.eval("the address", `location.pathname`))
+	assert.Equal(t, "de", b.eval("the language", `document.documentElement.lang`))
+	assert.Contains(t, b.eval("the heading", `document.querySelector("article.lesson h1").textContent`), "Resilienz Teil 2")
+
+	// The learner chooses English; the German address leads there now.
+	b.do("switch to English", chromedp.Click(chromedp.CSS("#lang-switch")))
+	b.waitFor("the English lesson", `document.documentElement.lang === "en" && location.pathname === "/lesson/resilience-2/"`)
+	b.do("open the German address", chromedp.Navigate(srv.url+"/lesson/resilienz-2"), chromedp.WaitVisible(chromedp.CSS("article.lesson")))
+	assert.Equal(t, "/lesson/resilience-2/", b.eval("the address", `location.pathname`))
+	assert.Contains(t, b.eval("the heading", `document.querySelector("article.lesson h1").textContent`), "Resilience part 2")
+
+	// A form's address, typed into the address bar.
+	b.do("open the check button's address", chromedp.Navigate(srv.url+"/exercise/circuitbreaker/check"), chromedp.WaitVisible(chromedp.CSS("#message")))
+	assert.Equal(t, "/exercise/circuitbreaker/check takes only POST requests, not GET.", b.eval("the message", `document.getElementById("message").textContent`))
+	assert.Equal(t, "405 POST", b.eval("the status", `fetch(location.href).then(r => r.status + " " + r.headers.get("Allow"))`))
+	b.do("in German", chromedp.Navigate(srv.url+"/exercise/circuitbreaker/hint?lang=de"), chromedp.WaitVisible(chromedp.CSS("#message")))
+	assert.Equal(t, "/exercise/circuitbreaker/hint nimmt nur POST-Anfragen an, keine GET-Anfragen.", b.eval("the message", `document.getElementById("message").textContent`))
+}
