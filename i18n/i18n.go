@@ -6,6 +6,7 @@ package i18n
 
 import (
 	"embed"
+	"errors"
 	"fmt"
 	"io/fs"
 	"sort"
@@ -29,17 +30,16 @@ var Languages = []string{"en", "de"}
 // Printer formats messages in one language.
 type Printer struct {
 	lang string
-	// loc is made on the first message: a verb that prints nothing, or
-	// settles on another language first, parses no catalog.
-	loc func() *goi18n.Localizer
 }
 
 // New returns a Printer for lang ("de" or "en"; anything else means "en").
+// It parses no catalog: the first message from an area of kurs parses
+// that area's catalogs.
 func New(lang string) *Printer {
 	if !Supported(lang) {
 		lang = "en"
 	}
-	return &Printer{lang: lang, loc: sync.OnceValue(func() *goi18n.Localizer { return goi18n.NewLocalizer(bundle(lang), lang) })}
+	return &Printer{lang: lang}
 }
 
 // Lang returns the Printer's language.
@@ -58,7 +58,7 @@ func (p *Printer) T(id string, kv ...any) string {
 		// Messages with a Count may have forms for one and other.
 		cfg.PluralCount = n
 	}
-	s, err := p.loc().Localize(cfg)
+	s, err := localize(p.lang, cfg)
 	if err != nil {
 		return "[" + id + "]"
 	}
@@ -67,8 +67,34 @@ func (p *Printer) T(id string, kv ...any) string {
 
 // Has reports whether the catalog of lang has a message id.
 func Has(lang, id string) bool {
-	_, err := goi18n.NewLocalizer(bundle(lang), lang).Localize(&goi18n.LocalizeConfig{MessageID: id, DefaultMessage: nil})
+	if !Supported(lang) {
+		lang = "en"
+	}
+	_, err := localize(lang, &goi18n.LocalizeConfig{MessageID: id})
 	return err == nil
+}
+
+// localize formats the message cfg.MessageID in lang from the catalogs of
+// the area that holds it. The areas whose English catalog names the id
+// are tried first; the others only when those lack it, which the catalog
+// tests rule out.
+func localize(lang string, cfg *goi18n.LocalizeConfig) (string, error) {
+	quoted := `"` + cfg.MessageID + `"`
+	var err error = &goi18n.MessageNotFoundErr{MessageID: cfg.MessageID}
+	for _, named := range []bool{true, false} {
+		for _, a := range areas() {
+			if strings.Contains(a.en, quoted) != named {
+				continue
+			}
+			var s string
+			s, err = a.localizer[lang]().Localize(cfg)
+			var missing *goi18n.MessageNotFoundErr
+			if !errors.As(err, &missing) {
+				return s, err
+			}
+		}
+	}
+	return "", err
 }
 
 // Keys returns the message ids of lang's catalogs, sorted.
@@ -146,39 +172,49 @@ func Choose(flag, workspace string, getenv func(string) string) string {
 	return "en"
 }
 
-// bundle returns the catalogs of lang, with English's as the fallback,
-// loaded once on first use: they are embedded and never change, and
-// parsing them is most of what starting kurs costs, so only the language
-// in use is parsed.
-func bundle(lang string) *goi18n.Bundle {
-	if load, ok := bundles[lang]; ok {
-		return load()
-	}
-	return bundles["en"]()
+// area is one area's catalogs (messages/AREA.LANG.toml), parsed per
+// language on first use, with English's as the fallback. They are
+// embedded and never change. Parsing every catalog took most of what
+// kurs help costs; a verb parses the areas it speaks from, in its
+// language.
+type area struct {
+	// en is the English catalog's text, which names every id of the area.
+	en        string
+	localizer map[string]func() *goi18n.Localizer
 }
 
-// bundles holds a loader per language.
-var bundles = func() map[string]func() *goi18n.Bundle {
-	m := map[string]func() *goi18n.Bundle{}
-	for _, lang := range Languages {
-		langs := []string{"en"}
-		if lang != "en" {
-			langs = append(langs, lang)
+// areas lists the catalogs' areas, read (not parsed) once.
+var areas = sync.OnceValue(func() []*area {
+	files, _ := fs.Glob(catalogs, "messages/*.en.toml")
+	var out []*area
+	for _, name := range files {
+		data, err := catalogs.ReadFile(name)
+		if err != nil {
+			panic(fmt.Sprintf("i18n: catalog %s: %v", name, err)) // embedded
 		}
-		m[lang] = sync.OnceValue(func() *goi18n.Bundle { return loadBundle(langs...) })
+		prefix := strings.TrimSuffix(name, "en.toml")
+		a := &area{en: string(data), localizer: map[string]func() *goi18n.Localizer{}}
+		for _, lang := range Languages {
+			a.localizer[lang] = sync.OnceValue(func() *goi18n.Localizer {
+				files := []string{prefix + "en.toml"}
+				if lang != "en" {
+					files = append(files, prefix+lang+".toml")
+				}
+				return goi18n.NewLocalizer(loadBundle(files), lang)
+			})
+		}
+		out = append(out, a)
 	}
-	return m
-}()
+	return out
+})
 
-func loadBundle(langs ...string) *goi18n.Bundle {
+// loadBundle parses the catalog files into one bundle.
+func loadBundle(files []string) *goi18n.Bundle {
 	b := goi18n.NewBundle(language.English)
 	b.RegisterUnmarshalFunc("toml", toml.Unmarshal)
-	for _, lang := range langs {
-		files, _ := fs.Glob(catalogs, "messages/*."+lang+".toml")
-		for _, name := range files {
-			if _, err := b.LoadMessageFileFS(catalogs, name); err != nil {
-				panic(fmt.Sprintf("i18n: catalog %s: %v", name, err)) // embedded; the tests catch this
-			}
+	for _, name := range files {
+		if _, err := b.LoadMessageFileFS(catalogs, name); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			panic(fmt.Sprintf("i18n: catalog %s: %v", name, err)) // embedded; the tests catch this
 		}
 	}
 	return b
