@@ -2,10 +2,8 @@ package sandbox
 
 import (
 	"cmp"
-	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"runtime"
 	"sync"
 	"syscall"
@@ -84,7 +82,7 @@ func confine(sp *spec, st Status) {
 var layers = sync.OnceValue(probe)
 
 // probe measures what this system gives: seccomp and Landlock by asking
-// the kernel, namespaces by starting the launcher in them.
+// the kernel, namespaces by starting a child in them.
 func probe() Status {
 	st := Status{ProcessGroup: true, Rlimits: true, NoNewPrivs: true, NoPrivileges: true}
 	var notes []string
@@ -125,22 +123,27 @@ func probe() Status {
 	return st
 }
 
-// startProbe runs the launcher in the namespaces of ns and reports whether
-// it started and ended well.
+// startProbe reports whether a child can start in the namespaces of ns.
+// The child executes a path that cannot exist: its exec fails inside the
+// namespaces, after the clone and the writing of its id maps succeeded,
+// and it never starts the launcher, which costs a start of kurs.
 func startProbe(ns Status) error {
-	cmd := exec.Command(self())
-	cmd.Args = []string{marker, `{"Probe":true}`}
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	setNamespaces(cmd.SysProcAttr, ns)
-	if err := cmd.Run(); err != nil {
-		var errno syscall.Errno
-		if errors.As(err, &errno) {
-			return errno
-		}
+	attr := &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	setNamespaces(attr, ns)
+	pid, err := syscall.ForkExec(noProgram, []string{noProgram}, &syscall.ProcAttr{Sys: attr})
+	switch {
+	case err == syscall.ENOTDIR || err == syscall.ENOENT:
+		return nil // ForkExec reaped the child
+	case err != nil:
 		return err
 	}
-	return nil
+	var ws syscall.WaitStatus
+	_, _ = syscall.Wait4(pid, &ws, 0, nil)
+	return fmt.Errorf("%s exists and ran: %v", noProgram, ws)
 }
+
+// noProgram is a path that names no file: /dev/null is not a folder.
+const noProgram = "/dev/null/kurs-namespace-probe"
 
 // execute executes the program: plainly, or after confining this thread.
 func execute(sp *spec, argv, env []string) error {

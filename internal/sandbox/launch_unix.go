@@ -35,9 +35,6 @@ func launch(encoded string, argv []string) error {
 	if err := json.Unmarshal([]byte(encoded), &sp); err != nil {
 		return fmt.Errorf("bad policy: %v", err)
 	}
-	if sp.Probe {
-		os.Exit(0)
-	}
 	// Confinement is applied to this thread alone and inherited by the
 	// program that this thread executes.
 	runtime.LockOSThread()

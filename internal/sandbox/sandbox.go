@@ -179,7 +179,7 @@ func (s Status) String() string {
 }
 
 // Layers reports which layers this system gives a child that Command
-// starts. On Linux it is measured once, by starting the launcher in fresh
+// starts. On Linux it is measured once, by starting a child in fresh
 // namespaces, and then kept.
 func Layers() Status { return layers() }
 
@@ -246,7 +246,6 @@ type spec struct {
 	Path     string `json:",omitempty"` // the program to execute
 	Seccomp  bool   `json:",omitempty"` // apply the seccomp filter
 	Landlock int    `json:",omitempty"` // apply Landlock at this ABI
-	Probe    bool   `json:",omitempty"` // exit 0 at once (Layers)
 	// PlanOnStdin: run the Plan on standard input instead of Path.
 	PlanOnStdin bool `json:",omitempty"`
 	// Uid and Gid: the ids a confined program runs as if the launcher
