@@ -16,7 +16,7 @@
 // learner's program gets (seccomp, Landlock, namespaces); its baseline is
 // the static binary started directly. What a launcher adds is the
 // difference; kurs's start as a launcher should be close to any static
-// binary's. kurs is built as `make build` builds it.
+// binary's. kurs is built by `make build`, as a user builds it.
 package main
 
 import (
@@ -97,7 +97,7 @@ func run(n int) error {
 		return err
 	}
 	defer os.RemoveAll(dir)
-	kurs, err := benchutil.BuildKurs(dir)
+	kurs, err := buildKurs(dir)
 	if err != nil {
 		return err
 	}
@@ -186,6 +186,16 @@ func ratio(a, b time.Duration) float64 {
 }
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+// buildKurs builds kurs into dir as `make build` builds it, flags and
+// environment included, and returns its path.
+func buildKurs(dir string) (string, error) {
+	kurs := filepath.Join(dir, "kurs")
+	if out, err := exec.Command("make", "-s", "build", "BIN="+kurs).CombinedOutput(); err != nil {
+		return "", fmt.Errorf("make build: %v\n%s", err, out)
+	}
+	return kurs, nil
+}
 
 // buildStatic builds a Go program that does nothing, statically linked, as
 // the go command builds a learner's program.
