@@ -16,7 +16,6 @@ import (
 
 	"github.com/kurs-course/kurs/checker"
 	"github.com/kurs-course/kurs/i18n"
-	"github.com/kurs-course/kurs/internal/course"
 	"github.com/kurs-course/kurs/internal/grade"
 	"github.com/kurs-course/kurs/internal/report"
 )
@@ -163,14 +162,11 @@ func TestCourseHash(t *testing.T) {
 	require.NoError(t, err)
 }
 
-// TestJUnitOfTheCorpusValidates grades every submission of the checker's
-// corpus in every exercise of the course and checks its JUnit against
-// the schema of what Jenkins xunit accepts: right, wrong, non-building, panicking,
-// hanging and hostile submissions alike.
-func TestJUnitOfTheCorpusValidates(t *testing.T) {
-	if testing.Short() {
-		t.Skip("grades the whole corpus")
-	}
+// junitValidates checks the JUnit of results, TestBatch's grading of
+// every submission of the checker's corpus in every exercise of the
+// course, against the schema of what Jenkins xunit accepts: right, wrong,
+// non-building, panicking, hanging and hostile submissions alike.
+func junitValidates(t *testing.T, results []grade.Result) {
 	lint, err := exec.LookPath("xmllint")
 	if err != nil {
 		if os.Getenv("CI") != "" {
@@ -178,13 +174,6 @@ func TestJUnitOfTheCorpusValidates(t *testing.T) {
 		}
 		t.Skip("skipping: xmllint is not installed (apt-get install -y libxml2-utils)")
 	}
-	c, err := course.Load(os.DirFS("../.."))
-	require.NoError(t, err)
-	subs, err := grade.Find(corpus, c.Exercises)
-	require.NoError(t, err)
-	results, err := newGrader(c.Exercises, 2).Run(context.Background(), subs)
-	require.NoError(t, err)
-
 	dir := t.TempDir()
 	args := []string{"--noout", "--nonet", "--schema", "../report/testdata/junit.xsd"}
 	for _, r := range results {
