@@ -2,6 +2,7 @@ package checker_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -15,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/kurs-course/kurs/checker"
+	"github.com/kurs-course/kurs/internal/build"
 	"github.com/kurs-course/kurs/internal/harness"
 )
 
@@ -73,10 +75,10 @@ func TestCompileBombsAreTheLearnersError(t *testing.T) {
 		fmt.Fprintf(&doubling, "const s%d = s%d + s%d\n", i, i-1, i-1)
 	}
 	doubling.WriteString("var Bomb = len(s30)\n")
-	cache := t.TempDir()
+	cache := linkedCache(t)
 	t.Setenv("KURS_CACHE", cache)
 	// What a correct check leaves: the standard library and the harness,
-	// compiled once.
+	// compiled once (here: linked from the shared cache).
 	_, err := (&checker.Checker{}).Check(context.Background(), ex, folder(t, map[string]string{"circuitbreaker.go": breaker}))
 	require.NoError(t, err)
 	stdCache := dirSize(t, filepath.Join(cache, "go-build"))
@@ -95,6 +97,54 @@ func TestCompileBombsAreTheLearnersError(t *testing.T) {
 			assert.Less(t, dirSize(t, filepath.Join(cache, "go-build"))-stdCache, int64(64<<20), "what the bomb left in the cache")
 		})
 	}
+}
+
+// linkedCache returns a new cache folder of the test's own whose go build
+// cache holds, as hard links, the entries of the shared one: the standard
+// library and the harness, which the checks of the other tests compiled,
+// are not compiled again, and what a check adds lands in this folder
+// alone. Where a link cannot be made, the entry is left out and only
+// compiled again.
+func linkedCache(t *testing.T) string {
+	t.Helper()
+	shared, _ := build.DefaultDir()
+	cache := filepath.Join(t.TempDir(), "cache")
+	dst := filepath.Join(cache, "go-build")
+	require.NoError(t, os.MkdirAll(dst, 0o700))
+	src := filepath.Join(shared, "go-build")
+	dirs, err := os.ReadDir(src)
+	if err != nil {
+		t.Logf("nothing to link from %s: %v", src, err)
+		return cache
+	}
+	linked := 0
+	for _, d := range dirs {
+		// Only the entries, in their sub-folders: go writes the files at
+		// the top (trim.txt) in place, which a link would share.
+		if !d.IsDir() {
+			continue
+		}
+		require.NoError(t, os.Mkdir(filepath.Join(dst, d.Name()), 0o700))
+		files, err := os.ReadDir(filepath.Join(src, d.Name()))
+		if err != nil {
+			continue
+		}
+		for _, f := range files {
+			if !f.Type().IsRegular() {
+				continue
+			}
+			if err := os.Link(filepath.Join(src, d.Name(), f.Name()), filepath.Join(dst, d.Name(), f.Name())); err != nil {
+				if errors.Is(err, fs.ErrNotExist) {
+					continue // trimmed meanwhile
+				}
+				t.Logf("linking the shared go build cache: %v; the rest is compiled again", err)
+				return cache
+			}
+			linked++
+		}
+	}
+	t.Logf("linked %d entries of the shared go build cache", linked)
+	return cache
 }
 
 // dirSize is the total size of the files under dir.
