@@ -15,6 +15,7 @@
 //
 //	go run ./bench/grade                 # 24 submissions, -j 2, 3 rounds: about 2 minutes when idle
 //	go run ./bench/grade -scale          # kurs's cost per submission at 10, 100 and 1,000
+//	                                     # (and, on stderr, so far at each tenth of a batch of 100 or more)
 //	go run ./bench/grade -profile        # where one batch's processor time goes (needs perf)
 //
 // The submissions are realistic: a mix of right (50 %), wrong (30 %) and
@@ -47,6 +48,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"slices"
 	"strconv"
@@ -384,16 +386,48 @@ func (b *bench) kursArgs(s *set, out string) []string {
 }
 
 // kursGrade grades the set with kurs, run under wrap when it is given
-// (a profiler's command line), and returns the sample.
+// (a profiler's command line), and returns the sample. For a batch of at
+// least 100, it prints kurs's cost per submission so far at each tenth
+// of the batch that kurs reports, so that a long batch shows whether
+// its cost grows as it goes.
 func (b *bench) kursGrade(s *set, wrap []string) sample {
 	out := filepath.Join(b.work, "kurs.json")
 	argv := append(slices.Clone(wrap), b.kurs)
 	argv = append(argv, b.kursArgs(s, out)...)
 	cmd := exec.Command(argv[0], argv[1:]...)
 	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
+	pr, pw, err := os.Pipe()
+	check(err)
+	cmd.Stderr = pw
 	start := time.Now()
-	err := cmd.Run()
+	check(cmd.Start())
+	pw.Close()
+	read := make(chan struct{})
+	go func() {
+		defer close(read)
+		sc := bufio.NewScanner(pr)
+		for sc.Scan() {
+			line := sc.Text()
+			stderr.WriteString(line + "\n")
+			m := progressLine.FindStringSubmatch(line)
+			if m == nil || len(s.ids) < 100 || wrap != nil {
+				continue
+			}
+			done, _ := strconv.Atoi(m[1])
+			if done == 0 {
+				continue
+			}
+			wall := time.Since(start).Seconds()
+			cpu := "?"
+			if c, ok := cpuSoFar(cmd.Process.Pid); ok {
+				cpu = fmt.Sprintf("%.3f s", c.Seconds()/float64(done))
+			}
+			log.Printf("kurs at %d of %d: so far %.3f s wall and %s CPU per submission; load %s", done, len(s.ids), wall/float64(done), cpu, load())
+		}
+	}()
+	err = cmd.Wait()
+	<-read
+	pr.Close()
 	sm := sample{wall: time.Since(start), total: len(s.want)}
 	var exit *exec.ExitError
 	if err != nil && !(errors.As(err, &exit) && exit.ExitCode() == 1) {
@@ -485,6 +519,36 @@ func (b *bench) baseline(s *set) sample {
 	wg.Wait()
 	sm.wall = time.Since(start)
 	return sm
+}
+
+// progressLine is kurs grade's report, in a log, of each tenth of a batch
+// graded: "30/300 submissions graded" (in any language, the numbers first).
+var progressLine = regexp.MustCompile(`^(\d+)/(\d+)\s`)
+
+// cpuSoFar returns the processor time that process pid and the children
+// it has waited for have used, where /proc tells it.
+func cpuSoFar(pid int) (time.Duration, bool) {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0, false
+	}
+	// The fields after the command's name, which is in parentheses and
+	// may hold spaces: utime, stime, cutime and cstime are the 12th to
+	// the 15th of them, in clock ticks (100 a second on Linux).
+	_, rest, ok := strings.Cut(string(data), ") ")
+	f := strings.Fields(rest)
+	if !ok || len(f) < 15 {
+		return 0, false
+	}
+	var ticks int64
+	for _, x := range f[11:15] {
+		n, err := strconv.ParseInt(x, 10, 64)
+		if err != nil {
+			return 0, false
+		}
+		ticks += n
+	}
+	return time.Duration(ticks) * 10 * time.Millisecond, true
 }
 
 // goTestVerdicts reads go test's summary lines, one per package: "ok",
