@@ -81,6 +81,10 @@ type verb struct {
 	// environment) and never the workspace's, because the kurs.toml it
 	// might find is not the user's: grade reads students' submissions.
 	graderLang bool
+	// quick: the verb ends at once and leaves nothing to clean up, so
+	// Ctrl-C may end kurs as it ends any program, and Run sets up no
+	// signal handling, which costs every start two threads.
+	quick bool
 }
 
 // command registers the verb name, whose options O are set by flags and
@@ -194,9 +198,28 @@ func (e *env) usageErr(id string, kv ...any) error { return &usageError{e.p.T(id
 // Run is the kurs command as a whole: Main with the process's streams,
 // ending the run early, and cleanly, on Ctrl-C or SIGTERM.
 func Run(args []string) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	ctx := context.Background()
+	if !quick(args) {
+		var stop context.CancelFunc
+		ctx, stop = signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+		defer stop()
+	}
 	return Main(ctx, args, System())
+}
+
+// quick reports whether args run a quick verb, or only print usage or a
+// usage error.
+func quick(args []string) bool {
+	_, rest := peekGlobals(args)
+	if len(rest) == 0 {
+		return true
+	}
+	for _, v := range verbs() {
+		if v.name == rest[0] {
+			return v.quick
+		}
+	}
+	return true
 }
 
 // Main runs kurs with args (without the program name) and returns the exit

@@ -268,7 +268,11 @@ func hint(e *env, _ *noOptions, args []string) error {
 	return nil
 }
 
-func helpVerb() *verb { return command("help", nil, help) }
+func helpVerb() *verb {
+	v := command("help", nil, help)
+	v.quick = true
+	return v
+}
 
 // help explains kurs, or one verb, in the learner's language.
 func help(e *env, _ *noOptions, args []string) error {

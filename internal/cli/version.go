@@ -14,7 +14,11 @@ import (
 // version and VCS revision that the go command records.
 var version string
 
-func versionVerb() *verb { return command("version", nil, showVersion) }
+func versionVerb() *verb {
+	v := command("version", nil, showVersion)
+	v.quick = true
+	return v
+}
 
 // showVersion prints kurs's version, the VCS revision it was built from
 // when the go command recorded one, the Go version, and the content hash
