@@ -225,7 +225,7 @@ func check(e *env, f *checkFlags, names []string) error {
 func gradedOf(outs []session.Outcome) []report.Graded {
 	graded := make([]report.Graded, len(outs))
 	for i, o := range outs {
-		graded[i] = report.Graded{Exercise: o.Exercise, Result: o.Result}
+		graded[i] = report.Graded{Exercise: o.Exercise, Result: o.Result, Untouched: o.Untouched}
 	}
 	return graded
 }

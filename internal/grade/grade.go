@@ -255,9 +255,13 @@ func (g *Grader) checkAll(ctx context.Context, s Submission) ([]report.Graded, [
 		}
 		return graded, errs
 	}
+	ws := &workspace.Workspace{Dir: s.Dir}
 	for k, j := range at {
 		steady(results[k])
 		graded[j].Result = results[k]
+		// An untouched skeleton is no attempt; a file that cannot be
+		// compared counts as one.
+		graded[j].Untouched, _ = ws.Untouched(g.Exercises[j])
 	}
 	return graded, nil
 }

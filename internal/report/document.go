@@ -49,8 +49,8 @@ type Exercise struct {
 	// Problem is why no test could run (checker.ProblemKind: "no_files",
 	// "compile", …) when the status is error.
 	Problem string `json:"problem,omitempty"`
-	// Skeleton reports a failing exercise whose code behaves as the
-	// unchanged skeleton does: no real attempt yet.
+	// Skeleton reports a failing exercise whose files are its unchanged
+	// skeleton (see Graded.Untouched): no attempt yet.
 	Skeleton bool `json:"skeleton,omitempty"`
 }
 
@@ -104,6 +104,11 @@ type Run struct {
 type Graded struct {
 	Exercise *course.Exercise
 	Result   *checker.Result
+	// Untouched says the exercise's files were its skeleton, byte for
+	// byte, when they were checked (see workspace.Workspace.Untouched):
+	// no attempt yet. Whoever checked the files knows it; code that only
+	// behaves as the skeleton does is an attempt.
+	Untouched bool
 }
 
 // NewDocument builds the result document, with messages in p's language.
@@ -140,10 +145,11 @@ func NewDocumentFor(p *i18n.Printer, graded []Graded, aud Audience) *Document {
 			e.Problem = string(res.Problem.Kind)
 		}
 		if res.Status == checker.Fail {
-			// The field names what the message names, also for code that
-			// behaves as the skeleton does (a bucket that starts empty is
-			// both), which the class report counts apart.
-			e.Skeleton = Unchanged(g.Exercise, res)
+			// From the files, as kurs check decides what is begun: code
+			// that behaves as the skeleton does (a bucket that starts
+			// empty) is an attempt, with a misconception of its own, and
+			// the class report counts only untouched skeletons apart.
+			e.Skeleton = g.Untouched
 			if n := NameMisconception(p, g.Exercise, res); n != nil {
 				e.Misconception = &MisconceptionRef{ID: n.ID, Title: n.Title, Maybe: n.Maybe}
 			}

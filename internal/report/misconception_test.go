@@ -129,16 +129,19 @@ func TestMisconceptionInEveryFormat(t *testing.T) {
 	}
 }
 
-// TestUnchangedSkeleton: a result with the skeleton's signature is marked
-// as no attempt in the result document, and names no misconception.
+// TestUnchangedSkeleton: an untouched skeleton is marked as no attempt in
+// the result document, and names no misconception; code that only behaves
+// as the skeleton does is an attempt.
 func TestUnchangedSkeleton(t *testing.T) {
 	ex := counterWithSignature(t)
 	res := counterResult("3", true)
 	res.Tests[0].Failure = &harness.Failure{Kind: harness.Mismatch, New: []float64{2}, Step: 0, Observe: "Value()",
 		Want: harness.Result{Obs: "2"}, Got: harness.Result{Obs: "0"}}
 	assert.True(t, Unchanged(ex, res))
-	doc := NewDocument(i18n.New("en"), []Graded{{Exercise: ex, Result: res}})
+	doc := NewDocument(i18n.New("en"), []Graded{{Exercise: ex, Result: res, Untouched: true}})
 	assert.True(t, doc.Exercises[0].Skeleton)
 	assert.Nil(t, doc.Exercises[0].Misconception)
+	doc = NewDocument(i18n.New("en"), []Graded{{Exercise: ex, Result: res}})
+	assert.False(t, doc.Exercises[0].Skeleton, "code that behaves as the skeleton is an attempt")
 	assert.False(t, Unchanged(ex, counterResult("3", true)))
 }
