@@ -1,10 +1,13 @@
 package web_test
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/kurs-course/kurs/internal/browsertest"
 )
@@ -13,15 +16,27 @@ import (
 // language (a link someone shared) lands at its address in the learner's
 // language, with the text in that language; and a form's address opened
 // in the browser says which method it takes (405, with Allow), in the
-// learner's language, instead of "there is nothing".
+// learner's language, instead of "there is nothing". On the way, the
+// overview shows an exercise whose code no check has seen yet (written
+// while kurs serve was not running, or a backup restored) as begun, as
+// kurs list does, not as "not started".
 func TestAddressesInTheBrowser(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the browser test takes a while; skipped with -short")
 	}
 	browsertest.Path(t)
 	dir := newWorkspace(t, "de")
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "bulkheadquiz", "bulkheadquiz.go"),
+		[]byte("package bulkheadquiz\n\nvar Answer = [2]string{\"B\", \"A\"}\n"), 0o644))
 	srv := serve(t, dir, "127.0.0.1:0")
 	b := tab{t, browsertest.Start(t, 1280, 800)}
+	state := func(id string) string {
+		return b.eval("the state of "+id, `document.querySelector('li[data-exercise="`+id+`"] .state').textContent`)
+	}
+
+	b.do("open the overview", chromedp.Navigate(srv.url+"/"), chromedp.WaitVisible(chromedp.CSS("#progress")))
+	assert.Equal(t, "begonnen, noch nicht geprüft", state("bulkheadquiz"))
+	assert.Equal(t, "nicht begonnen", state("tokenbucket"))
 
 	b.do("open the English address", chromedp.Navigate(srv.url+"/lesson/resilience-2/"), chromedp.WaitVisible(chromedp.CSS("article.lesson")))
 	assert.Equal(t, "/lesson/resilienz-2/", b.eval("the address", `location.pathname`))
@@ -34,6 +49,9 @@ func TestAddressesInTheBrowser(t *testing.T) {
 	b.do("open the German address", chromedp.Navigate(srv.url+"/lesson/resilienz-2"), chromedp.WaitVisible(chromedp.CSS("article.lesson")))
 	assert.Equal(t, "/lesson/resilience-2/", b.eval("the address", `location.pathname`))
 	assert.Contains(t, b.eval("the heading", `document.querySelector("article.lesson h1").textContent`), "Resilience part 2")
+	b.do("open the overview", chromedp.Navigate(srv.url+"/"), chromedp.WaitVisible(chromedp.CSS("#progress")))
+	assert.Equal(t, "begun, not checked yet", state("bulkheadquiz"))
+	assert.Equal(t, "not started", state("tokenbucket"))
 
 	// A form's address, typed into the address bar.
 	b.do("open the check button's address", chromedp.Navigate(srv.url+"/exercise/circuitbreaker/check"), chromedp.WaitVisible(chromedp.CSS("#message")))

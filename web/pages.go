@@ -137,7 +137,7 @@ func wantsFragment(r *http.Request) bool { return r.Header.Get("X-Kurs-Fragment"
 // exerciseView is an exercise in a list, with the learner's progress.
 type exerciseView struct {
 	ID, Title string
-	State     string // "not_started", "failing" or "passed"
+	State     string // "not_started", "unchecked", "failing" or "passed"
 	Score     int
 	Points    int
 }
@@ -170,6 +170,11 @@ func (s *Server) exerciseViews(p *i18n.Printer, prog *workspace.Progress, ids fu
 			case st.Status != "":
 				v.State = "failing"
 			}
+		}
+		// Code of the learner's that no check has seen (a backup
+		// restored): begun, as kurs list says.
+		if v.State == "not_started" && s.ws.StateOf(prog, ex) == workspace.Unchecked {
+			v.State = "unchecked"
 		}
 		out = append(out, v)
 	}
