@@ -181,7 +181,7 @@ func (c *Checker) checkAll(ctx context.Context, all []*job) (err error) {
 			break
 		}
 	}
-	raceProg := c.raceBuild(ctx, filepath.Dir(prog))
+	raceProg := c.raceBuild(ctx, filepath.Dir(prog), final)
 	for n, j := range todo {
 		ex, res := j.Exercise, j.res
 		run := time.Now()

@@ -143,11 +143,12 @@ func (c *Checker) race(ctx context.Context, dir string, build func() (string, er
 	return nil
 }
 
-// raceBuild returns a function that builds the learner's program in the
-// module at dir with the race detector the first time it is called, and
-// returns the same program or error every time.
-func (c *Checker) raceBuild(ctx context.Context, dir string) func() (string, error) {
-	return sync.OnceValues(func() (string, error) { return c.Build.Race(ctx, dir) })
+// raceBuild returns a function that builds the learner's program of the
+// module mod, written at dir, with the race detector the first time it is
+// called, and returns the same program or error every time. The Builder
+// keeps the program by mod's content: the same sources are built once.
+func (c *Checker) raceBuild(ctx context.Context, dir string, mod map[string][]byte) func() (string, error) {
+	return sync.OnceValues(func() (string, error) { return c.Build.Race(ctx, dir, mod) })
 }
 
 // raceReport returns the race detector's reports from a program's

@@ -23,6 +23,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -75,6 +76,8 @@ type Builder struct {
 	// once per Builder.
 	verified sync.Map
 
+	stats struct{ compiles, links, goBuilds, raceBuilds atomic.Int64 }
+
 	trimMu   sync.Mutex
 	lastTrim time.Time
 	ctx      context.Context // ends at Close; background work stops
@@ -109,6 +112,21 @@ func (b *Builder) Close() error {
 	b.stop()
 	b.bg.Wait()
 	return nil
+}
+
+// Stats counts what a Builder has built since New.
+type Stats struct {
+	Compiles   int // packages compiled by a direct build
+	Links      int // programs linked by a direct build
+	GoBuilds   int // learner's programs built with the go command
+	RaceBuilds int // learner's programs built with the race detector
+}
+
+// Stats returns what b has built so far: a check that changed nothing
+// the build depends on builds nothing.
+func (b *Builder) Stats() Stats {
+	return Stats{Compiles: int(b.stats.compiles.Load()), Links: int(b.stats.links.Load()),
+		GoBuilds: int(b.stats.goBuilds.Load()), RaceBuilds: int(b.stats.raceBuilds.Load())}
 }
 
 // Dir returns the cache folder.

@@ -146,6 +146,8 @@ func (b *Builder) trimSoon() {
 	go func() {
 		defer b.bg.Done()
 		trimResults(filepath.Join(b.dir, "results"))
+		trimResults(filepath.Join(b.dir, "results", "programs"))
+		trimObjects(filepath.Join(b.dir, "objects"), maxObjects)
 		trimCache(b.ctx, b.goCache(), MaxCache)
 	}()
 }

@@ -5,9 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"go/build"
+	"go/parser"
+	"go/token"
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -27,16 +30,39 @@ var ErrKitBroken = errors.New("direct build: the kit does not fit")
 // ErrKitBroken, when the go command must build instead; a kit that lost
 // an archive is then dropped.
 func (b *Builder) Direct(parent context.Context, k *Kit, dir string, ids []string) (string, error) {
+	p, err := b.DirectProgram(parent, k, dir, ids)
+	if err != nil {
+		return "", err
+	}
+	return p.Path, nil
+}
+
+// Program is a learner's program that a direct build made.
+type Program struct {
+	Path string // the program, dir/kurs-learner
+	// Sum is the program's SHA-256: programs with the same sum behave
+	// alike, whatever the sources they were built from.
+	Sum string
+	// Ran names what this build compiled, by import path ("main" for the
+	// main package), and "link" when it linked; everything else came
+	// from the objects that earlier builds kept.
+	Ran []string
+}
+
+// DirectProgram builds as Direct does and returns the program with its
+// hash and what was built for it: what an earlier direct build of the
+// same kit made from the same inputs is not made again (see objects.go).
+func (b *Builder) DirectProgram(parent context.Context, k *Kit, dir string, ids []string) (*Program, error) {
 	ctx, cancel := context.WithTimeout(parent, learnerTimeout)
 	defer cancel()
 	prog, err := b.compileAndLink(ctx, k, dir, ids)
 	switch {
 	case parent.Err() != nil:
-		return "", parent.Err()
+		return nil, parent.Err()
 	case errors.Is(err, ErrLimit) || ctx.Err() != nil:
 		// The build's own time or memory ran out: the learner's code made
 		// the compiler work too hard.
-		return "", ErrLimit
+		return nil, ErrLimit
 	case errors.Is(err, ErrKitBroken):
 		// No learner's code can make an archive of the kit go missing.
 		if b.verifyKit(k) != nil {
@@ -46,114 +72,435 @@ func (b *Builder) Direct(parent context.Context, k *Kit, dir string, ids []strin
 	return prog, err
 }
 
-// compileAndLink does Direct's work within ctx.
-func (b *Builder) compileAndLink(ctx context.Context, k *Kit, dir string, ids []string) (string, error) {
+// unit is a package of a direct build, or its link.
+type unit struct {
+	pkg     string // its import path; "main", or "link"
+	archive string // its archive in the build's folder (the program, for the link)
+	key     string // what it is made from (see objectKey)
+	sum     string // the archive's hash, once it is there
+	export  string // its export data's hash, once it is there
+	learner bool   // its compile errors are the learner's
+	guess   bool   // it may fail: it links a guessed archive of main
+	step    sandbox.Step
+	made    bool // this build ran its step
+}
+
+// compileAndLink does Direct's work within ctx. Every package whose
+// inputs are those of a kept object is copied from the cache; the rest
+// is compiled in at most two runs of the tools: the learner's packages,
+// whose export data decides whether anything else must be compiled again,
+// then the test programs, main and the link.
+func (b *Builder) compileAndLink(ctx context.Context, k *Kit, dir string, ids []string) (*Program, error) {
 	if err := b.verifyKit(k); err != nil {
-		return "", fmt.Errorf("%w: %v", ErrKitBroken, err)
+		return nil, fmt.Errorf("%w: %v", ErrKitBroken, err)
 	}
 	out := filepath.Join(dir, ".kurs-build")
 	if err := os.Mkdir(out, 0o700); err != nil {
-		return "", err
+		return nil, err
 	}
-	// One plan, so one launcher, for the whole build: the learner's
-	// packages, then their test programs, then main, then the link. Each
-	// stage's importcfg names what the stages before make; a stage with an
-	// error is the last.
-	prog := filepath.Join(dir, "kurs-learner"+exeSuffix())
-	main := filepath.Join(out, "main.a")
-	cfg, cfgFile := k.config, filepath.Join(k.dir, "importcfg")
-	var stages [][]sandbox.Step
-	var pkgs [][]string // the import path of each step, for its errors
-	for _, prefix := range []string{"", "internal/run/"} {
-		var stage []sandbox.Step
-		var names []string
-		var more strings.Builder
-		for _, id := range ids {
-			rel := prefix + id
-			archive := filepath.Join(out, strings.ReplaceAll(rel, "/", "_")+".a")
-			st, err := compileStep(k, dir, cfgFile, module+"/"+rel, rel, archive)
-			if err != nil {
-				return "", err
-			}
-			stage, names = append(stage, st), append(names, module+"/"+rel)
-			fmt.Fprintf(&more, "packagefile %s/%s=%s\n", module, rel, archive)
+	prog := &Program{Path: filepath.Join(dir, "kurs-learner"+exeSuffix())}
+	newUnit := func(rel, pkg, cfgFile, kind string, deps []string) (*unit, error) {
+		archive := filepath.Join(out, strings.ReplaceAll(rel, "/", "_")+".a")
+		if pkg == "main" {
+			archive = filepath.Join(out, "main.a")
 		}
-		stages, pkgs = append(stages, stage), append(pkgs, names)
-		cfg += more.String()
-		cfgFile = filepath.Join(out, "after-"+strconv.Itoa(len(stages))+".importcfg")
-		if err := os.WriteFile(cfgFile, []byte(cfg), 0o600); err != nil {
-			return "", err
+		st, parts, err := compileStep(k, dir, cfgFile, pkg, rel, archive)
+		if err != nil {
+			return nil, err
 		}
+		u := &unit{pkg: pkg, archive: archive, step: st, learner: pkg != "main"}
+		u.key = objectKey(k, kind, append(parts, deps...)...)
+		return u, nil
 	}
-	st, err := compileStep(k, dir, cfgFile, "main", "internal/run", main)
-	if err != nil {
-		return "", err
-	}
-	link := sandbox.Step{Path: filepath.Join(k.Tools, "link"+exeSuffix()), Args: []string{"-o", prog, "-importcfg", cfgFile,
-		"-X=runtime.godebugDefault=" + k.GODEBUG, "-buildmode=exe", "-s", "-w", main},
-		// As the go command does for -trimpath: no GOROOT in the program.
-		// See compileStep for GOGC.
-		Env: append(gcEnv("off"), "GOROOT=")}
-	stages = append(stages, []sandbox.Step{st}, []sandbox.Step{link})
-	pkgs = append(pkgs, []string{"main"}, []string{"link"})
 
+	// The learner's packages: compiled unless their files are those of a
+	// kept archive.
+	learners := make([]*unit, len(ids))
+	var todo []*unit
+	for i, id := range ids {
+		u, err := newUnit(id, module+"/"+id, filepath.Join(k.dir, "importcfg"), "compile", nil)
+		if err != nil {
+			return nil, err
+		}
+		learners[i] = u
+		if !b.have(u) {
+			todo = append(todo, u)
+		}
+	}
+	if err := b.runUnits(ctx, k, dir, [][]*unit{todo}); err != nil {
+		return nil, err
+	}
+	cfg := k.config
+	for _, u := range learners {
+		cfg += "packagefile " + u.pkg + "=" + u.archive + "\n"
+	}
+	afterLearners := filepath.Join(out, "after-1.importcfg")
+	if err := os.WriteFile(afterLearners, []byte(cfg), 0o600); err != nil {
+		return nil, err
+	}
+
+	// The test programs: compiled again only when the export data of a
+	// learner's package they import changed.
+	drivers := make([]*unit, len(ids))
+	todo = nil
+	for i, id := range ids {
+		rel := "internal/run/" + id
+		deps, err := learnerDeps(filepath.Join(dir, filepath.FromSlash(rel)), k, learners)
+		if err != nil {
+			return nil, err
+		}
+		u, err := newUnit(rel, module+"/"+rel, afterLearners, "compile", deps)
+		if err != nil {
+			return nil, err
+		}
+		drivers[i] = u
+		if !b.have(u) {
+			todo = append(todo, u)
+		}
+		cfg += "packagefile " + u.pkg + "=" + u.archive + "\n"
+	}
+	afterDrivers := filepath.Join(out, "after-2.importcfg")
+	if err := os.WriteFile(afterDrivers, []byte(cfg), 0o600); err != nil {
+		return nil, err
+	}
+
+	// main, compiled against the test programs' export data, which a
+	// learner's edit seldom changes: when a test program is compiled
+	// again, the main of its earlier export data is taken, and checked
+	// once the new export data is there.
+	mainUnit := func(exports []string) (*unit, error) {
+		return newUnit("internal/run", "main", afterDrivers, "main", exports)
+	}
+	spec, err := mainUnit(nil)
+	if err != nil {
+		return nil, err
+	}
+	specKey := spec.key
+	var main *unit
+	guessed := ""
+	if len(todo) == 0 {
+		if main, err = mainUnit(exports(drivers)); err != nil {
+			return nil, err
+		}
+		if !b.have(main) {
+			todo = append(todo, main)
+		}
+	} else {
+		main = spec
+		main.key = ""
+		if guess, ok := b.recallKey(specKey); ok {
+			main.key = guess
+			if b.have(main) {
+				guessed = guess
+			} else {
+				main.key = ""
+			}
+		}
+	}
+	link, err := b.linkUnit(k, prog.Path, afterDrivers, main.archive)
+	if err != nil {
+		return nil, err
+	}
+	stages := [][]*unit{todo}
+	if len(todo) == 0 && guessed == "" {
+		// Every archive is one of an earlier build: so may the program be.
+		link.key = linkKey(k, learners, drivers, main)
+		if b.have(link) {
+			prog.Sum = link.sum
+			prog.Ran = ran(learners, drivers, main)
+			return prog, nil
+		}
+		stages = nil
+	}
+	if main.sum == "" && !slices.Contains(todo, main) {
+		stages = append(stages, []*unit{main})
+	}
+	stages = append(stages, []*unit{link})
+	// A guessed main that does not fit the test programs' new export data
+	// fails the link (the linker checks each archive's fingerprint of what
+	// it imports) and is compiled anew.
+	link.guess = guessed != ""
+	if err := b.runUnits(ctx, k, dir, stages); err != nil {
+		return nil, err
+	}
+	if guessed != "" {
+		actual, err := mainUnit(exports(drivers))
+		if err != nil {
+			return nil, err
+		}
+		if actual.key != guessed || !link.made {
+			// The test programs' export data changed after all: main is
+			// compiled for it, and linked again.
+			link.guess = false
+			if err := b.runUnits(ctx, k, dir, [][]*unit{{actual}, {link}}); err != nil {
+				return nil, err
+			}
+			main = actual
+		}
+	}
+	if main.key == "" {
+		// Compiled before its key was known: it is kept now.
+		actual, err := mainUnit(exports(drivers))
+		if err != nil {
+			return nil, err
+		}
+		main.key = actual.key
+		if err := b.keepUnit(main); err != nil {
+			return nil, fmt.Errorf("%w: %v", ErrKitBroken, err)
+		}
+	}
+	_ = b.rememberKey(specKey, main.key)
+	link.key = linkKey(k, learners, drivers, main)
+	if err := b.keepUnit(link); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrKitBroken, err)
+	}
+	prog.Sum = link.sum
+	prog.Ran = ran(learners, drivers, main, link)
+	return prog, nil
+}
+
+// ran returns the import paths of the units this build made, in order,
+// and "link" if it linked.
+func ran(groups ...any) []string {
+	var names []string
+	for _, g := range groups {
+		us, ok := g.([]*unit)
+		if u, one := g.(*unit); one {
+			us, ok = []*unit{u}, true
+		}
+		for _, u := range us {
+			if ok && u.made {
+				names = append(names, u.pkg)
+			}
+		}
+	}
+	return names
+}
+
+// runUnits runs the steps of the units of stages, stage by stage, under
+// one launcher, and keeps the archives they made; empty stages are left
+// out, and nothing runs when all are. A unit that compiled sets made.
+func (b *Builder) runUnits(ctx context.Context, k *Kit, dir string, stages [][]*unit) error {
+	var plan [][]sandbox.Step
+	var units [][]*unit
+	for _, stage := range stages {
+		if len(stage) == 0 {
+			continue
+		}
+		steps := make([]sandbox.Step, len(stage))
+		for i, u := range stage {
+			steps[i] = u.step
+		}
+		plan, units = append(plan, steps), append(units, stage)
+	}
+	if len(plan) == 0 {
+		return nil
+	}
 	done, err := sandbox.RunPlan(ctx, sandbox.Policy{Memory: buildMemory, FileSize: buildFileSize},
-		sandbox.Plan{Dir: dir, Env: b.Env(), Stages: stages})
+		sandbox.Plan{Dir: dir, Env: b.Env(), Stages: plan})
 	if ctx.Err() != nil {
-		return "", ErrLimit // the build's time ran out, or the caller's (Direct tells)
+		return ErrLimit // the build's time ran out, or the caller's (Direct tells)
 	}
 	if err != nil {
-		return "", fmt.Errorf("%w: %v", ErrKitBroken, err)
+		return fmt.Errorf("%w: %v", ErrKitBroken, err)
 	}
 	var failed []string // the learner's packages' errors, in the order of ids
 	for s, stage := range done {
 		for n, d := range stage {
+			u := units[s][n]
 			errs := strings.TrimRight(string(d.Output), "\n")
 			switch {
 			case d.OK:
+				u.made = true
+				if u.pkg == "link" {
+					b.stats.links.Add(1)
+				} else {
+					b.stats.compiles.Add(1)
+				}
 				continue
 			case limitHit(d.Status, errs):
-				return "", ErrLimit
-			case !strings.HasPrefix(d.Status, "exit status"), strings.Contains(errs, k.dir), s >= 2:
+				return ErrLimit
+			case u.guess:
+				continue
+			case !strings.HasPrefix(d.Status, "exit status"), strings.Contains(errs, k.dir), !u.learner:
 				// The tool did not run, or it could not read an archive
 				// of the kit (it names the file), or kurs's own main or
 				// link failed.
-				return "", fmt.Errorf("%w: %s: %s: %s", ErrKitBroken, pkgs[s][n], d.Status, errs)
+				return fmt.Errorf("%w: %s: %s: %s", ErrKitBroken, u.pkg, d.Status, errs)
 			}
-			failed = append(failed, "# "+pkgs[s][n]+"\n"+errs)
+			failed = append(failed, "# "+u.pkg+"\n"+errs)
+		}
+	}
+	// What compiled is kept, also beside a package that did not: the
+	// checker builds the others again without it.
+	for _, stage := range units {
+		for _, u := range stage {
+			if u.made && u.pkg != "link" {
+				if err := b.keepUnit(u); err != nil {
+					return fmt.Errorf("%w: %v", ErrKitBroken, err)
+				}
+			}
 		}
 	}
 	if len(failed) > 0 {
-		return "", &CompileError{Output: strings.Join(failed, "\n"), Dir: dir}
+		return &CompileError{Output: strings.Join(failed, "\n"), Dir: dir}
 	}
-	if len(done) != len(stages) {
-		return "", fmt.Errorf("%w: the plan stopped after %d of %d stages", ErrKitBroken, len(done), len(stages))
+	if len(done) != len(plan) {
+		return fmt.Errorf("%w: the plan stopped after %d of %d stages", ErrKitBroken, len(done), len(plan))
 	}
-	return prog, nil
+	return nil
+}
+
+// have copies the kept object of u's inputs into place, if there is one,
+// and reports whether it did.
+func (b *Builder) have(u *unit) bool {
+	if u.key == "" {
+		return false
+	}
+	mode := os.FileMode(0o600)
+	if u.pkg == "link" {
+		mode = 0o755
+	}
+	sum, ok := b.fetch(u.key, u.archive, mode)
+	if !ok {
+		return false
+	}
+	if u.pkg != "link" {
+		export, err := exportHash(u.archive)
+		if err != nil {
+			return false
+		}
+		u.export = export
+	}
+	u.sum = sum
+	return true
+}
+
+// keepUnit records the hash (and for a package, the export data's) of
+// what u's step made, and keeps it for later builds when its key is
+// known. A build whose object could not be kept is still a build.
+func (b *Builder) keepUnit(u *unit) error {
+	var err error
+	if u.key != "" {
+		mode := os.FileMode(0o600)
+		if u.pkg == "link" {
+			mode = 0o755
+		}
+		u.sum, err = b.keep(u.key, u.archive, mode)
+	}
+	if u.key == "" || err != nil {
+		if u.sum, _, err = hashFile(u.archive); err != nil {
+			return err
+		}
+	}
+	if u.pkg != "link" {
+		u.export, err = exportHash(u.archive)
+	}
+	return err
+}
+
+// linkFlags are the linker's settings besides its files.
+var linkFlags = []string{"-buildmode=exe", "-s", "-w"}
+
+// linkUnit returns the link of the program prog from the archive of
+// main, with the packages of cfgFile.
+func (b *Builder) linkUnit(k *Kit, prog, cfgFile, main string) (*unit, error) {
+	args := append([]string{"-o", prog, "-importcfg", cfgFile, "-X=runtime.godebugDefault=" + k.GODEBUG}, linkFlags...)
+	return &unit{pkg: "link", archive: prog, step: sandbox.Step{Path: filepath.Join(k.Tools, "link"+exeSuffix()),
+		Args: append(args, main),
+		// As the go command does for -trimpath: no GOROOT in the program.
+		// See compileStep for GOGC.
+		Env: append(gcEnv("off"), "GOROOT=")}}, nil
+}
+
+// linkKey names a link by the hashes of every archive that is not the
+// kit's.
+func linkKey(k *Kit, groups ...any) string {
+	parts := append([]string{k.GODEBUG}, linkFlags...)
+	add := func(u *unit) { parts = append(parts, u.pkg, u.sum) }
+	for _, g := range groups {
+		switch g := g.(type) {
+		case []*unit:
+			for _, u := range g {
+				add(u)
+			}
+		case *unit:
+			add(g)
+		}
+	}
+	return objectKey(k, "link", parts...)
+}
+
+// exports returns the export data's hash of each unit, with its import
+// path.
+func exports(units []*unit) []string {
+	var e []string
+	for _, u := range units {
+		e = append(e, "import "+u.pkg+" "+u.export)
+	}
+	return e
+}
+
+// learnerDeps returns the export data's hashes of the learner's packages
+// that the package in dir imports: what its compile depends on besides
+// its own files and the kit. When its imports cannot be read, it depends
+// on every one (its compile then fails anyway).
+func learnerDeps(dir string, k *Kit, learners []*unit) ([]string, error) {
+	names, err := goFiles(dir, k)
+	if err != nil {
+		return nil, err
+	}
+	imports := map[string]bool{}
+	fset := token.NewFileSet()
+	for _, n := range names {
+		f, err := parser.ParseFile(fset, filepath.Join(dir, n), nil, parser.ImportsOnly)
+		if err != nil {
+			return exports(learners), nil
+		}
+		for _, imp := range f.Imports {
+			if p, err := strconv.Unquote(imp.Path.Value); err == nil {
+				imports[p] = true
+			}
+		}
+	}
+	var deps []*unit
+	for _, u := range learners {
+		if imports[u.pkg] {
+			deps = append(deps, u)
+		}
+	}
+	return exports(deps), nil
 }
 
 // compileStep returns the compiler's run for the package in folder rel of
-// dir as import path pkg, into archive.
-func compileStep(k *Kit, dir, cfgFile, pkg, rel, archive string) (sandbox.Step, error) {
+// dir as import path pkg, into archive, and the parts of its key: its
+// settings and its files, each with its name.
+func compileStep(k *Kit, dir, cfgFile, pkg, rel, archive string) (sandbox.Step, []string, error) {
 	names, err := goFiles(filepath.Join(dir, filepath.FromSlash(rel)), k)
 	if err != nil {
-		return sandbox.Step{}, err
+		return sandbox.Step{}, nil, err
 	}
 	ip := pkg
 	if pkg == "main" {
 		ip = module + "/" + rel
 	}
-	args := []string{"-o", archive, "-trimpath", filepath.Join(dir, filepath.FromSlash(rel)) + "=>" + ip,
-		"-p", pkg, "-lang=go" + GoLanguage, "-complete", "-goversion", k.Version, "-c=1", "-nolocalimports",
-		"-importcfg", cfgFile, "-pack"}
+	flags := []string{"-p", pkg, "-lang=go" + GoLanguage, "-complete", "-goversion", k.Version, "-c=1", "-nolocalimports"}
+	args := append([]string{"-o", archive, "-trimpath", filepath.Join(dir, filepath.FromSlash(rel)) + "=>" + ip}, flags...)
+	args = append(args, "-importcfg", cfgFile, "-pack")
+	parts := append([]string{ip, strings.Join(flags, " ")}, names...)
 	for _, n := range names {
 		args = append(args, "./"+path.Join(rel, n))
+		data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(rel), n))
+		if err != nil {
+			return sandbox.Step{}, nil, err
+		}
+		parts = append(parts, string(data))
 	}
 	// A learner's package is small and the compiler lives for a few
 	// milliseconds: fewer collections cost less than the memory they would
 	// save, and RLIMIT_DATA still bounds it (a class of 30 takes about a
 	// tenth less processor time).
-	return sandbox.Step{Path: filepath.Join(k.Tools, "compile"+exeSuffix()), Args: args, Env: gcEnv("400")}, nil
+	return sandbox.Step{Path: filepath.Join(k.Tools, "compile"+exeSuffix()), Args: args, Env: gcEnv("400")}, parts, nil
 }
 
 // gcEnv returns the collector's settings for a compiler or linker: gogc,

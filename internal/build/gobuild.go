@@ -5,9 +5,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/kurs-course/kurs/internal/harness"
@@ -34,7 +36,15 @@ func (e *CompileError) Error() string { return "compile: " + e.Output }
 // command, as dir/kurs-learner, and returns its path. The error is a
 // *CompileError or ErrLimit when the learner's code is at fault.
 func (b *Builder) Go(ctx context.Context, dir string) (string, error) {
+	b.stats.goBuilds.Add(1)
 	return b.goBuild(ctx, dir, "kurs-learner", harness.LearnerTag, learnerTimeout)
+}
+
+// FileSum returns the SHA-256 of the file name, hex-encoded: of a
+// learner's program, what decides how it behaves.
+func FileSum(name string) (string, error) {
+	sum, _, err := hashFile(name)
+	return sum, err
 }
 
 // goBuild compiles the program of the module at dir into dir/name, with
@@ -97,16 +107,27 @@ func (b *Builder) goBuild(parent context.Context, dir, name, tags string, limit 
 // every learner's program.
 var raceFlags = []string{"-race", "-ldflags=-s -w -linkmode=external -extldflags=-static"}
 
-// Race builds the learner's program in the module at dir with the race
-// detector, as dir/kurs-learner-race, under the same limits as every
-// build. Only this build uses cgo; the checker's static checks still
-// refuse import "C" in the learner's files.
-func (b *Builder) Race(parent context.Context, dir string) (string, error) {
+// Race builds the learner's program of the module mod, written in dir,
+// with the race detector, as dir/kurs-learner-race, under the same limits
+// as every build. Only this build uses cgo; the checker's static checks
+// still refuse import "C" in the learner's files. The program is kept by
+// the module's content, with the hash of what was built: the same sources
+// are built with the race detector once (a static link through the C
+// compiler takes seconds), and a kept program that no longer has its hash
+// is built anew, never run.
+func (b *Builder) Race(parent context.Context, dir string, mod map[string][]byte) (string, error) {
+	prog := filepath.Join(dir, "kurs-learner-race")
+	key := b.raceKey(mod)
+	if key != "" {
+		if _, ok := b.fetch(key, prog, 0o755); ok {
+			return prog, nil
+		}
+	}
 	goCmd, err := b.goCommand()
 	if err != nil {
 		return "", err
 	}
-	prog := filepath.Join(dir, "kurs-learner-race")
+	b.stats.raceBuilds.Add(1)
 	ctx, cancel := context.WithTimeout(parent, learnerTimeout)
 	defer cancel()
 	args := append([]string{"build", "-trimpath", "-tags=" + harness.LearnerTag}, raceFlags...)
@@ -125,5 +146,36 @@ func (b *Builder) Race(parent context.Context, dir string) (string, error) {
 	if err != nil {
 		return "", errors.New("race build: " + err.Error() + ": " + string(bytes.TrimSpace(out)))
 	}
+	if key != "" {
+		_, _ = b.keep(key, prog, 0o755) // a program not kept is built again
+	}
 	return prog, nil
+}
+
+// raceKey names the race detector's build of mod: its files, the go
+// command, the settings and the C compiler that links it. It is empty
+// when the C compiler cannot be named.
+func (b *Builder) raceKey(mod map[string][]byte) string {
+	if mod == nil {
+		return ""
+	}
+	cc := "gcc"
+	if v := strings.Fields(os.Getenv("CC")); len(v) > 0 {
+		cc = v[0]
+	}
+	ccPath, err := exec.LookPath(cc)
+	if err != nil {
+		return ""
+	}
+	info, err := os.Stat(ccPath)
+	if err != nil {
+		return ""
+	}
+	with := maps.Clone(mod)
+	with["\x00race"] = []byte(strings.Join(raceFlags, " ") + "\x00" + os.Getenv("CC") + "\x00" + ccPath + "@" + info.ModTime().UTC().Format(time.RFC3339Nano))
+	key, err := b.Key(with)
+	if err != nil {
+		return ""
+	}
+	return "race-" + key
 }

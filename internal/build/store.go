@@ -7,8 +7,27 @@ import (
 )
 
 // Recall returns what Remember stored under key, if it is still there.
-func (b *Builder) Recall(key string) ([]byte, bool) {
-	dir, err := b.sub("results")
+func (b *Builder) Recall(key string) ([]byte, bool) { return b.recall(key, "results") }
+
+// RecallProgram returns what RememberProgram stored under key, if it is
+// still there: a result named by the learner's program rather than by its
+// sources, kept apart from those.
+func (b *Builder) RecallProgram(key string) ([]byte, bool) {
+	return b.recall(key, "results", "programs")
+}
+
+// Remember stores data under key (a hash of everything that made it),
+// written aside and renamed, so that Recall never reads half of it. What
+// is not recalled for a week goes.
+func (b *Builder) Remember(key string, data []byte) error { return b.remember(key, data, "results") }
+
+// RememberProgram stores data as Remember does, for RecallProgram.
+func (b *Builder) RememberProgram(key string, data []byte) error {
+	return b.remember(key, data, "results", "programs")
+}
+
+func (b *Builder) recall(key string, folder ...string) ([]byte, bool) {
+	dir, err := b.sub(folder...)
 	if err != nil {
 		return nil, false
 	}
@@ -22,11 +41,8 @@ func (b *Builder) Recall(key string) ([]byte, bool) {
 	return data, true
 }
 
-// Remember stores data under key (a hash of everything that made it),
-// written aside and renamed, so that Recall never reads half of it. What
-// is not recalled for a week goes.
-func (b *Builder) Remember(key string, data []byte) error {
-	dir, err := b.sub("results")
+func (b *Builder) remember(key string, data []byte, folder ...string) error {
+	dir, err := b.sub(folder...)
 	if err != nil {
 		return err
 	}

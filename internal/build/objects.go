@@ -1,0 +1,267 @@
+package build
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"hash"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// What a direct build made is kept for the next one, by what decided it:
+// a learner's package compiled from the same files, a test program or
+// main compiled against the same export data of the packages it imports,
+// a program linked from the same archives. A save that changes only a
+// function's body then recompiles one package and links; a save that
+// changes only a comment at the end of a file relinks nothing. The keys
+// say what the go command's own cache would consider: an importer is
+// compiled against the export data of what it imports, and the linker
+// checks that it was (each archive carries a fingerprint of that data).
+
+// objectsVersion changes when what a key covers does: older objects are
+// not used.
+const objectsVersion = "1"
+
+// maxObjects bounds the folder of kept objects; when it grows past it,
+// the least recently used go until it is at three quarters.
+const maxObjects = 256 << 20
+
+// objectKey hashes the parts that decide an object of kind, together
+// with the kit it is built against (whose name hashes the go command, the
+// platform and the sources of every archive in it).
+func objectKey(k *Kit, kind string, parts ...string) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\x00%s\x00%s\x00", objectsVersion, filepath.Base(k.dir), kind)
+	for _, p := range parts {
+		// Each part with its length, so that no two lists of parts hash
+		// alike.
+		fmt.Fprintf(h, "%d\x00%s", len(p), p)
+	}
+	return hex.EncodeToString(h.Sum(nil))[:32]
+}
+
+// fetch copies the object kept under key to dst, with mode, and returns
+// its hash. It is hashed while it is copied and must have the hash
+// recorded when it was kept: an object that was changed since is not
+// used (ok is false), and the build makes it anew.
+func (b *Builder) fetch(key, dst string, mode fs.FileMode) (sum string, ok bool) {
+	dir, err := b.sub("objects")
+	if err != nil {
+		return "", false
+	}
+	name := filepath.Join(dir, key)
+	rec, err := os.ReadFile(name + ".sha256")
+	if err != nil {
+		return "", false
+	}
+	want := strings.TrimSpace(string(rec))
+	var got string
+	if mode&0o100 != 0 {
+		// A program is linked into place where the file system allows,
+		// and hashed there: a copy would be written by this process,
+		// and a child that another goroutine forks meanwhile holds it
+		// open for writing until it starts its own program, so that
+		// running the copy at once could fail as busy.
+		got, err = linkHashed(name, dst)
+	}
+	if mode&0o100 == 0 || err != nil {
+		got, err = copyHashed(name, dst, mode)
+	}
+	if err != nil || got != want {
+		os.Remove(dst)
+		return "", false
+	}
+	now := time.Now()
+	_ = os.Chtimes(name+".sha256", now, now) // recently used: kept by trimming
+	return got, true
+}
+
+// keep copies the file src into the store under key, with mode, and
+// returns its hash.
+// The hash is recorded first, then the object appears by a rename: a
+// reader that finds the new hash beside an older object of the same key
+// finds them different and builds anew.
+func (b *Builder) keep(key, src string, mode fs.FileMode) (string, error) {
+	dir, err := b.sub("objects")
+	if err != nil {
+		return "", err
+	}
+	tmp, err := os.CreateTemp(dir, ".new-")
+	if err != nil {
+		return "", err
+	}
+	tmp.Close()
+	defer os.Remove(tmp.Name())
+	sum, err := copyHashed(src, tmp.Name(), mode)
+	if err != nil {
+		return "", err
+	}
+	name := filepath.Join(dir, key)
+	if err := writeRecord(name+".sha256", sum+"\n"); err != nil {
+		return "", err
+	}
+	if err := os.Rename(tmp.Name(), name); err != nil {
+		return "", err
+	}
+	b.trimSoon()
+	return sum, nil
+}
+
+// linkHashed makes dst a hard link of src and returns the SHA-256 of its
+// content, hex-encoded, as read through dst.
+func linkHashed(src, dst string) (string, error) {
+	os.Remove(dst)
+	if err := os.Link(src, dst); err != nil {
+		return "", err
+	}
+	sum, _, err := hashFile(dst)
+	if err != nil {
+		os.Remove(dst)
+	}
+	return sum, err
+}
+
+// copyHashed copies src to dst, made anew with mode, and returns the
+// SHA-256 of what it copied, hex-encoded.
+func copyHashed(src, dst string, mode fs.FileMode) (string, error) {
+	in, err := os.Open(src)
+	if err != nil {
+		return "", err
+	}
+	defer in.Close()
+	os.Remove(dst)
+	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
+	if err != nil {
+		return "", err
+	}
+	h := sha256.New()
+	_, cerr := io.Copy(io.MultiWriter(out, h), in)
+	if err := errors.Join(cerr, out.Close()); err != nil {
+		os.Remove(dst)
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// exportHash returns the hash of an archive's export data, its first
+// member (__.PKGDEF): all that a package importing it is compiled
+// against.
+func exportHash(name string) (string, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	var head [8 + 60]byte
+	if _, err := io.ReadFull(f, head[:]); err != nil {
+		return "", err
+	}
+	hdr := head[8:]
+	if string(head[:8]) != "!<arch>\n" || strings.TrimSpace(string(hdr[:16])) != "__.PKGDEF" {
+		return "", fmt.Errorf("%s: not a Go archive", name)
+	}
+	size, err := strconv.ParseInt(strings.TrimSpace(string(hdr[48:58])), 10, 64)
+	if err != nil || size < 0 {
+		return "", fmt.Errorf("%s: not a Go archive", name)
+	}
+	h := sha256.New()
+	if n, err := io.Copy(h, io.LimitReader(f, size)); err != nil || n != size {
+		return "", fmt.Errorf("%s: export data cut short", name)
+	}
+	return hexSum(h), nil
+}
+
+func hexSum(h hash.Hash) string { return hex.EncodeToString(h.Sum(nil)) }
+
+// trimObjects removes the least recently used objects in dir until they
+// take at most three quarters of limit, if they take more, and what a
+// kurs killed while keeping one left behind.
+func trimObjects(dir string, limit int64) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	type object struct {
+		name string
+		size int64
+		used time.Time
+	}
+	var objs []object
+	var total int64
+	for _, e := range entries {
+		name := filepath.Join(dir, e.Name())
+		info, err := e.Info()
+		if err != nil || e.IsDir() {
+			continue
+		}
+		if strings.HasPrefix(e.Name(), ".") {
+			if time.Since(info.ModTime()) > time.Hour {
+				os.Remove(name)
+			}
+			continue
+		}
+		if strings.HasSuffix(e.Name(), ".sha256") {
+			continue
+		}
+		used := info.ModTime()
+		if rec, err := os.Stat(name + ".sha256"); err == nil {
+			used = rec.ModTime()
+		}
+		objs = append(objs, object{name, info.Size(), used})
+		total += info.Size()
+	}
+	if total <= limit {
+		return
+	}
+	slices.SortFunc(objs, func(a, b object) int { return a.used.Compare(b.used) })
+	for _, o := range objs {
+		if total <= limit/4*3 {
+			break
+		}
+		if os.Remove(o.name) == nil {
+			os.Remove(o.name + ".sha256")
+			total -= o.size
+		}
+	}
+}
+
+// recallKey returns the key that rememberKey last kept under spec.
+func (b *Builder) recallKey(spec string) (string, bool) {
+	dir, err := b.sub("objects")
+	if err != nil {
+		return "", false
+	}
+	data, err := os.ReadFile(filepath.Join(dir, spec+".key"))
+	if err != nil {
+		return "", false
+	}
+	key := strings.TrimSpace(string(data))
+	if _, err := hex.DecodeString(key); err != nil || len(key) != 32 {
+		return "", false
+	}
+	return key, true
+}
+
+// rememberKey keeps key under spec: the key of main's last build with the
+// same files, whose archive a build that compiles a test program again
+// takes before the test program's export data is there. What it names is
+// checked by its own hash, and the guess by the key of the export data
+// that came.
+func (b *Builder) rememberKey(spec, key string) error {
+	if old, ok := b.recallKey(spec); ok && old == key {
+		return nil
+	}
+	dir, err := b.sub("objects")
+	if err != nil {
+		return err
+	}
+	return writeRecord(filepath.Join(dir, spec+".key"), key+"\n")
+}
