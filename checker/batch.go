@@ -38,6 +38,7 @@ type job struct {
 	files []source // the learner's files, once read
 	judge string   // the judge's path, once built
 	key   string   // names everything the result depends on (see resultKey)
+	pkey  string   // names the same by the learner's program (see programKey)
 	res   *Result
 }
 
@@ -105,7 +106,7 @@ func (c *Checker) checkAll(ctx context.Context, all []*job) (err error) {
 			if j.key, err = c.resultKey(j); err != nil {
 				return err
 			}
-			if res := c.recall(j); res != nil {
+			if res := c.recall(j, j.key, c.Build.Recall); res != nil {
 				j.res = res
 				continue
 			}
@@ -129,7 +130,7 @@ func (c *Checker) checkAll(ctx context.Context, all []*job) (err error) {
 	// Build; an exercise whose code does not build gets its compile error
 	// and leaves the next build. Errors go by package, so a build finds
 	// every exercise that does not build, and the second one succeeds.
-	var prog string
+	var prog, sum string
 	var final map[string][]byte // the module that built
 	for len(todo) > 0 {
 		mod, err := combinedModule(todo)
@@ -141,7 +142,7 @@ func (c *Checker) checkAll(ctx context.Context, all []*job) (err error) {
 		if err != nil {
 			return err
 		}
-		p, problem, err := c.buildLearner(ctx, dir, mod, exercises(all), todo)
+		p, s, problem, err := c.buildLearner(ctx, dir, mod, exercises(all), todo)
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
@@ -149,7 +150,7 @@ func (c *Checker) checkAll(ctx context.Context, all []*job) (err error) {
 			return err
 		}
 		if problem == nil {
-			prog = p
+			prog, sum = p, s
 			break
 		}
 		blamed := blame(dir, problem, todo)
@@ -182,6 +183,27 @@ func (c *Checker) checkAll(ctx context.Context, all []*job) (err error) {
 		}
 	}
 	raceProg := c.raceBuild(ctx, filepath.Dir(prog), final)
+	if c.Reuse && sum != "" {
+		// The same program, judged alike, gives the same result: an
+		// edit of a comment or of the layout builds the program of the
+		// earlier check, whose result stands. Where the race detector
+		// runs, its build (from the sources) decides too, and the
+		// program alone does not name the result.
+		var run []*job
+		for _, j := range todo {
+			if !(j.Exercise.Concurrent && raceSupported()) {
+				if j.pkey, err = c.programKey(j, sum); err != nil {
+					return err
+				}
+				if res := c.recall(j, j.pkey, c.Build.RecallProgram); res != nil {
+					j.res = res
+					continue
+				}
+			}
+			run = append(run, j)
+		}
+		todo = run
+	}
 	for n, j := range todo {
 		ex, res := j.Exercise, j.res
 		run := time.Now()
@@ -233,14 +255,38 @@ func (c *Checker) resultKey(j *job) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	mod["\x00check"] = fmt.Appendf(nil, "result 1\njudge %s\nsuite %s\nseed %d\ntimeout %s\nmemory %d\noutput %d\nrace %t\ndefences %t\ndirect %t\n",
-		filepath.Base(j.judge), filepath.Base(suite), c.seed(), c.timeout(), c.memory(), c.outputCap(), raceSupported(), !c.noDefences, !c.noDirect)
+	mod["\x00check"] = c.judged(j, suite)
 	return c.Build.Key(mod)
 }
 
-// recall returns the result of an earlier check of j's key, or nil.
-func (c *Checker) recall(j *job) *Result {
-	data, ok := c.Build.Recall(j.key)
+// judged names how a job's program is judged: by which judge and suite,
+// with which seed and limits.
+func (c *Checker) judged(j *job, suite string) []byte {
+	return fmt.Appendf(nil, "result 1\njudge %s\nsuite %s\nseed %d\ntimeout %s\nmemory %d\noutput %d\nrace %t\ndefences %t\ndirect %t\n",
+		filepath.Base(j.judge), filepath.Base(suite), c.seed(), c.timeout(), c.memory(), c.outputCap(), raceSupported(), !c.noDefences, !c.noDirect)
+}
+
+// programKey returns a name for everything the result of j depends on
+// once its learner's program is built: the program (sum is its hash), the
+// exercise it runs, and how it is judged.
+func (c *Checker) programKey(j *job, sum string) (string, error) {
+	suite, err := c.suiteFile(j.Exercise)
+	if err != nil {
+		return "", err
+	}
+	return c.Build.Key(map[string][]byte{
+		"\x00program":  []byte(sum),
+		"\x00exercise": []byte(j.Exercise.ID),
+		"\x00check":    c.judged(j, suite),
+	})
+}
+
+// recall returns the result of an earlier check kept under key, or nil.
+func (c *Checker) recall(j *job, key string, from func(string) ([]byte, bool)) *Result {
+	if key == "" {
+		return nil
+	}
+	data, ok := from(key)
 	if !ok {
 		return nil
 	}
@@ -258,7 +304,7 @@ func (c *Checker) recall(j *job) *Result {
 // not kept.
 func (c *Checker) remember(j *job) {
 	res := j.res
-	if j.key == "" || res == nil || res.Killed {
+	if (j.key == "" && j.pkey == "") || res == nil || res.Killed {
 		return
 	}
 	if p := res.Problem; p != nil && (p.Kind == ProblemTimeout || p.Kind == ProblemBuildLimit || p.Kind == ProblemInternal) {
@@ -275,7 +321,12 @@ func (c *Checker) remember(j *job) {
 	kept := *res
 	kept.Duration = 0
 	if data, err := json.Marshal(&kept); err == nil {
-		_ = c.Build.Remember(j.key, data)
+		if j.key != "" {
+			_ = c.Build.Remember(j.key, data)
+		}
+		if j.pkey != "" {
+			_ = c.Build.RememberProgram(j.pkey, data)
+		}
 	}
 }
 
@@ -405,7 +456,7 @@ func neverReady(res *Result) bool {
 // buildLearner builds the learner's program of the combined module mod in
 // dir: directly when a kit of exs (every exercise of the check) is at
 // hand, else, or if the kit proves broken, with the go command.
-func (c *Checker) buildLearner(ctx context.Context, dir string, mod map[string][]byte, exs []*course.Exercise, todo []*job) (string, *Problem, error) {
+func (c *Checker) buildLearner(ctx context.Context, dir string, mod map[string][]byte, exs []*course.Exercise, todo []*job) (prog, sum string, p *Problem, err error) {
 	if k, err := c.Build.Kit(ctx, exs, func() (map[string][]byte, error) { return probeModule(exs) }); err == nil && !c.noDirect {
 		own := map[string][]byte{}
 		ids := make([]string, len(todo))
@@ -418,21 +469,30 @@ func (c *Checker) buildLearner(ctx context.Context, dir string, mod map[string][
 			}
 		}
 		if err := build.WriteModule(dir, own); err != nil {
-			return "", nil, err
+			return "", "", nil, err
 		}
-		prog, err := c.Build.Direct(ctx, k, dir, ids)
+		p, err := c.Build.DirectProgram(ctx, k, dir, ids)
+		if err == nil {
+			return p.Path, p.Sum, nil, nil
+		}
 		if !errors.Is(err, build.ErrKitBroken) {
-			return buildOutcome(prog, err)
+			prog, p, err := buildOutcome("", err)
+			return prog, "", p, err
 		}
 		// The go command builds this one.
 	} else if ctx.Err() != nil {
-		return "", nil, ctx.Err()
+		return "", "", nil, ctx.Err()
 	}
 	if err := build.WriteModule(dir, mod); err != nil {
-		return "", nil, err
+		return "", "", nil, err
 	}
-	prog, err := c.Build.Go(ctx, dir)
-	return buildOutcome(prog, err)
+	prog, err = c.Build.Go(ctx, dir)
+	if err == nil {
+		sum, err = build.FileSum(prog)
+		return prog, sum, nil, err
+	}
+	prog, p, err = buildOutcome(prog, err)
+	return prog, "", p, err
 }
 
 // buildOutcome turns what a build returned into the program, the

@@ -63,7 +63,7 @@ func (c *Checker) Serve(ctx context.Context, ex *course.Exercise, files []course
 	if err != nil {
 		return fail(nil, err)
 	}
-	prog, p, err := c.buildLearner(ctx, tmp, mod, []*course.Exercise{ex}, one)
+	prog, _, p, err := c.buildLearner(ctx, tmp, mod, []*course.Exercise{ex}, one)
 	if err != nil || p != nil {
 		return fail(p, err)
 	}
