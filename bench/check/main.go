@@ -1,23 +1,28 @@
-// Command check measures kurs check after a save and an unchanged
-// re-check against a bare `go test -count=1` of the same code after the
-// same save, in the same run, round by round, so that the machine's load
-// weighs on all of them alike. It reports wall and processor time (kurs's
-// and go's, with their children) and their ratios.
+// Command check measures kurs check against a bare `go test -count=1`
+// of the same code after the same save, kurs and go test interleaved
+// round by round (which of the two goes first alternates), so that the
+// machine's load weighs on both alike. Both run one command at a time,
+// each free to use every core, with warm caches: kurs's after one check
+// of each exercise, go's after one go test. It reports wall and
+// processor time (with their children) and the ratios issue 18 names.
 //
 // Run it from the repository's root:
 //
 //	go run ./bench/check          # 15 rounds
 //	go run ./bench/check -n 30
 //
-// Each round saves an edited circuit breaker into a workspace and runs
-// `kurs check circuitbreaker` (after a save), then the same again
-// (unchanged), then `kurs check bulkheadpool` on its unchanged reference
-// (its race build included), then `go test -count=1` of a module with
-// the same file after the same edit, then that `go test` again unchanged.
-// Everything it creates is removed at the end.
+// Each round, in a workspace and in the baseline module alike, it saves
+// the circuit breaker with a new comment at the end (a save that changes
+// no code), checks it and runs go test; runs both again unchanged; saves
+// a new body of Success (its code differs each round, its verdict not)
+// and checks and tests that; then checks the unchanged bulkheadpool
+// (a passing reference, with its race detector's build) beside the
+// unchanged circuit breaker. Everything it creates is removed at the end.
 package main
 
 import (
+	"bytes"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -102,31 +107,85 @@ func run(n int) error {
 		return err
 	}
 
+	const (
+		kComment   = iota // kurs check after a comment-only save
+		gComment          // go test after the same save
+		kUnchanged        // kurs check unchanged
+		gUnchanged        // go test unchanged
+		kBody             // kurs check after a save of a new body
+		gBody             // go test after the same save
+		kPool             // kurs check bulkheadpool unchanged
+		kBreaker          // kurs check circuitbreaker unchanged, beside it
+	)
 	labels := []string{
-		"kurs check after a save",
+		"kurs check after a comment save",
+		"go test after the same save",
 		"kurs check unchanged",
+		"go test unchanged",
+		"kurs check after a body save",
+		"go test after the same save",
 		"kurs check bulkheadpool unchanged",
-		"go test -count=1 after a save",
-		"go test -count=1 unchanged",
+		"kurs check circuitbreaker unchanged",
 	}
 	got := make([][]sample, len(labels))
-	for i := range n {
-		edited := benchutil.Edit(s.Solution, i)
-		if err := os.WriteFile(s.Learner, edited, 0o644); err != nil {
-			return err
-		}
-		if err := os.WriteFile(filepath.Join(s.Dir, "baseline", "circuitbreaker.go"), edited, 0o644); err != nil {
-			return err
-		}
-		for k, cmd := range []*exec.Cmd{kurs("circuitbreaker"), kurs("circuitbreaker"), kurs("bulkheadpool"), goTest(), goTest()} {
-			sm, err := timed(cmd, true)
-			if err != nil {
+	measure := func(k int, cmd *exec.Cmd) error {
+		sm, err := timed(cmd, true)
+		got[k] = append(got[k], sm)
+		return err
+	}
+	// pair runs kurs and go test, in the order of the round.
+	pair := func(i, kk, gk int, ex string) error {
+		if i%2 == 0 {
+			if err := measure(kk, kurs(ex)); err != nil {
 				return err
 			}
-			got[k] = append(got[k], sm)
+			return measure(gk, goTest())
+		}
+		if err := measure(gk, goTest()); err != nil {
+			return err
+		}
+		return measure(kk, kurs(ex))
+	}
+	saveBoth := func(src []byte) error {
+		if err := os.WriteFile(s.Learner, src, 0o644); err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(s.Dir, "baseline", "circuitbreaker.go"), src, 0o644)
+	}
+	code := s.Solution
+	for i := range n {
+		if err := saveBoth(benchutil.Edit(code, i)); err != nil {
+			return err
+		}
+		if err := pair(i, kComment, gComment, "circuitbreaker"); err != nil {
+			return err
+		}
+		if err := pair(i, kUnchanged, gUnchanged, "circuitbreaker"); err != nil {
+			return err
+		}
+		if code, err = newBody(s.Solution, i); err != nil {
+			return err
+		}
+		if err := saveBoth(code); err != nil {
+			return err
+		}
+		if err := pair(i, kBody, gBody, "circuitbreaker"); err != nil {
+			return err
+		}
+		first, second := kPool, kBreaker
+		if i%2 == 1 {
+			first, second = second, first
+		}
+		for _, k := range []int{first, second} {
+			ex := map[int]string{kPool: "bulkheadpool", kBreaker: "circuitbreaker"}[k]
+			if err := measure(k, kurs(ex)); err != nil {
+				return err
+			}
 		}
 	}
-	fmt.Printf("%d rounds, interleaved\n", n)
+	fmt.Printf("%d rounds, kurs and its baseline interleaved (the order alternating), one command at a time, warm caches\n", n)
+	fmt.Println("baseline: go test -count=1 . in a module of the same circuitbreaker.go and one test of the seed's trace " +
+		"(checker/testdata/baseline), offline (GOFLAGS= GOPROXY=off GOTOOLCHAIN=local GOWORK=off CGO_ENABLED=0), after the same save")
 	wall := func(k int) []time.Duration {
 		var ds []time.Duration
 		for _, sm := range got[k] {
@@ -145,16 +204,29 @@ func run(n int) error {
 		benchutil.Report(l+" (wall)", wall(k))
 		benchutil.Report(l+" (cpu)", cpu(k))
 	}
-	ratio := func(label string, a, b int) {
-		fmt.Printf("%-52s wall %.2f  cpu %.2f\n", label,
-			benchutil.Median(ratios(wall(a), wall(b))).Seconds(), benchutil.Median(ratios(cpu(a), cpu(b))).Seconds())
+	ratio := func(label, aim string, a, b int) {
+		w := benchutil.Median(ratios(wall(a), wall(b))).Seconds()
+		c := benchutil.Median(ratios(cpu(a), cpu(b))).Seconds()
+		benchutil.Summary("check: %s: wall %.2f×, CPU %.2f× (median of %d rounds' ratios; aim: %s)", label, w, c, n, aim)
 	}
-	fmt.Println("ratios (median of the rounds' ratios):")
-	ratio("after a save / go test after a save", 0, 3)
-	ratio("unchanged / go test after a save", 1, 3)
-	ratio("unchanged / go test unchanged", 1, 4)
-	ratio("bulkheadpool unchanged / circuitbreaker unchanged", 2, 1)
+	ratio("after a comment-only save / go test -count=1 after the same save", "at most 0.6×", kComment, gComment)
+	ratio("after a save of a new body / go test -count=1 after the same save", "at most 0.6×", kBody, gBody)
+	ratio("unchanged / go test -count=1 unchanged", "at most 0.3×", kUnchanged, gUnchanged)
+	ratio("bulkheadpool unchanged / circuitbreaker unchanged", "at most 2×", kPool, kBreaker)
 	return nil
+}
+
+// newBody returns the reference with a body of Success whose code differs
+// in every round i but does the same: failures is set to a variable's
+// value less the round, which is 0.
+func newBody(src []byte, i int) ([]byte, error) {
+	old := []byte("func (b *CircuitBreaker) Success() {\n\tb.failures = 0\n")
+	if !bytes.Contains(src, old) {
+		return nil, errors.New("the reference's Success changed; cannot make a new body")
+	}
+	body := fmt.Appendf(nil, "func (b *CircuitBreaker) Success() {\n\tb.failures = edits - %d\n", i)
+	out := bytes.Replace(src, old, body, 1)
+	return fmt.Appendf(out, "\nvar edits = %d\n", i), nil
 }
 
 // ratios returns a[i]/b[i], as durations of a second per unit, so that
