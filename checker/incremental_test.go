@@ -138,3 +138,21 @@ func reference(t *testing.T, ex *course.Exercise) string {
 	}
 	return folder(t, files)
 }
+
+// A result is kept for its course too: an exercise that is now worth
+// other points is checked again, though the learner's files stayed.
+func TestResultFollowsTheExercisesPoints(t *testing.T) {
+	ex := exercise(t, "circuitbreaker")
+	ck := &checker.Checker{Build: privateBuilder(t), Timeout: corpusTimeout, Reuse: true}
+	dir := folder(t, map[string]string{"circuitbreaker.go": breaker})
+	res := check(t, ck, ex, dir)
+	require.Equal(t, checker.Pass, res.Status, describe(res))
+	require.Equal(t, ex.Points, res.MaxScore)
+
+	worth := *ex
+	worth.Points = ex.Points + 6
+	res = check(t, ck, &worth, dir)
+	assert.Equal(t, checker.Pass, res.Status, describe(res))
+	assert.Equal(t, worth.Points, res.MaxScore)
+	assert.Equal(t, worth.Points, res.Score)
+}
