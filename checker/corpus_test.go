@@ -261,9 +261,9 @@ func rounds(cases []corpusCase) [][]corpusCase {
 func checkRound(t *testing.T, round []corpusCase, table *verdicts, tmp string) {
 	// Timeout: the rounds run side by side, each with up to twelve
 	// programs and judges, and a stress test wants the processor for a
-	// while: more time than one check alone needs. A single case is one
-	// that spends its limit on purpose: it gets the limit a check alone
-	// gets.
+	// while: more time than one check alone needs. A single case, among
+	// them those that spend their limit on purpose, is checked with the
+	// limit a check alone gets.
 	ck := &checker.Checker{Build: testBuild, Timeout: 3 * corpusTimeout, TempDir: tmp}
 	var results []*checker.Result
 	start := time.Now()
