@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -178,4 +179,31 @@ func TestRaceBuildIsKept(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "two", run(t, prog))
 	assert.Equal(t, 2, b.Stats().RaceBuilds)
+}
+
+// The kept objects stay within their bound: the least recently taken go
+// first, with their hashes, and what a killed kurs left half-written goes
+// after an hour.
+func TestTrimObjects(t *testing.T) {
+	dir := t.TempDir()
+	old := time.Now().Add(-2 * time.Hour)
+	for i, name := range []string{"a", "b", "c"} {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name), make([]byte, 100), 0o600))
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name+".sha256"), []byte("x\n"), 0o600))
+		used := old.Add(time.Duration(i) * time.Minute)
+		require.NoError(t, os.Chtimes(filepath.Join(dir, name+".sha256"), used, used))
+	}
+	require.NoError(t, os.WriteFile(filepath.Join(dir, ".new-1"), nil, 0o600))
+	require.NoError(t, os.Chtimes(filepath.Join(dir, ".new-1"), old, old))
+
+	trimObjects(dir, 300)
+	assert.FileExists(t, filepath.Join(dir, "a"), "within the bound, nothing goes")
+	assert.NoFileExists(t, filepath.Join(dir, ".new-1"))
+
+	trimObjects(dir, 250)
+	assert.NoFileExists(t, filepath.Join(dir, "a"))
+	assert.NoFileExists(t, filepath.Join(dir, "a.sha256"))
+	assert.NoFileExists(t, filepath.Join(dir, "b"), "down to three quarters of the bound")
+	assert.FileExists(t, filepath.Join(dir, "c"))
+	assert.FileExists(t, filepath.Join(dir, "c.sha256"))
 }
