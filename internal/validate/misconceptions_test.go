@@ -77,7 +77,11 @@ func TestMisconceptionsValidated(t *testing.T) {
 	assert.Contains(t, r.Problems[3].Args, "add-sets-the-count")
 	assert.Empty(t, r.Signatures, "not recorded while a misconception is wrong")
 
+	// A new course comes with its signatures; without them, validate
+	// warns and records them.
 	m = newCourse(t)
+	require.Contains(t, m, "exercises/counter/misconceptions/signatures.json")
+	delete(m, "exercises/counter/misconceptions/signatures.json")
 	r = run(t, m, Options{})
 	assert.Empty(t, r.Problems)
 	require.Equal(t, []string{"exercises/counter/misconceptions/signatures.json:0 signatures_stale"}, where(r.Warnings))
