@@ -109,10 +109,6 @@ type Signatures struct {
 	// Hash is Exercise.BehaviourHash when the signatures were recorded.
 	Hash           string               `json:"hash"`
 	Misconceptions map[string]Signature `json:"misconceptions"`
-	// Skeletons holds the signature of the unchanged skeleton in each
-	// language, so that a class report can tell untouched code from an
-	// attempt.
-	Skeletons map[string]Signature `json:"skeletons,omitempty"`
 }
 
 // misconceptions caches an exercise's misconceptions: a course is read
@@ -121,9 +117,6 @@ type misconceptions struct {
 	once sync.Once
 	list []*Misconception
 	err  error
-
-	skelOnce  sync.Once
-	skeletons map[string]Signature
 }
 
 // Misconceptions returns the exercise's misconceptions, sorted by id, each
@@ -181,30 +174,6 @@ func (e *Exercise) readMisconceptions() ([]*Misconception, error) {
 		}
 	}
 	return list, errors.Join(errs...)
-}
-
-// SkeletonSignatures returns the recorded signatures of the exercise's
-// unchanged skeletons by language, when signatures.json is up to date.
-func (e *Exercise) SkeletonSignatures() map[string]Signature {
-	if e.fsys == nil {
-		return nil
-	}
-	if e.misc == nil {
-		return e.readSkeletonSignatures()
-	}
-	e.misc.skelOnce.Do(func() { e.misc.skeletons = e.readSkeletonSignatures() })
-	return e.misc.skeletons
-}
-
-func (e *Exercise) readSkeletonSignatures() map[string]Signature {
-	sigs, err := e.RecordedSignatures()
-	if err != nil || sigs == nil {
-		return nil
-	}
-	if hash, err := e.BehaviourHash(); err != nil || hash != sigs.Hash {
-		return nil
-	}
-	return sigs.Skeletons
 }
 
 // readMisconception reads one misconception folder.

@@ -220,24 +220,3 @@ func given(t *checker.Test) string {
 	}
 	return t.Failure.Given
 }
-
-// Unchanged reports whether res is what the exercise's unchanged skeleton
-// gives, in any language, by the skeletons' recorded signatures: code that
-// is no real attempt yet.
-func Unchanged(ex *course.Exercise, res *checker.Result) bool {
-	if ex == nil || res == nil || res.Status != checker.Fail {
-		return false
-	}
-	skel := ex.SkeletonSignatures()
-	if len(skel) == 0 {
-		return false
-	}
-	fixed := fixedTests(ex)
-	sig := Signature(ex, res)
-	for _, s := range skel {
-		if sameOnFixed(sig, &s, fixed) && len(differentOthers(sig, &s, fixed)) == 0 {
-			return true
-		}
-	}
-	return false
-}

@@ -50,9 +50,6 @@ type exCode struct {
 	// unrunnable holds the names of fixed traces the reference cannot
 	// even start (wrong calls), so they are not replayed.
 	unrunnable map[string]bool
-	// skeletons holds the skeletons' results by language, for their
-	// signatures (see misconceptions.go).
-	skeletons skeletonResults
 }
 
 func (e *exCode) dir() string { return path.Join("exercises", e.ex.ID) }

@@ -127,18 +127,12 @@ func (v *validator) misconceptions(ctx context.Context, c *course.Course, codes 
 			continue // the loader or the reference's check has said why
 		}
 		want := &course.Signatures{Schema: "../../../docs/schema/signatures.schema.json", Hash: hash, Misconceptions: sigs}
-		for lang, res := range e.skeletons {
-			if want.Skeletons == nil {
-				want.Skeletons = map[string]course.Signature{}
-			}
-			want.Skeletons[lang] = *report.Signature(e.ex, res)
-		}
 		file := path.Join(e.dir(), course.MisconceptionsDir, course.SignaturesFile)
 		rec, err := e.ex.RecordedSignatures()
 		if err != nil {
 			v.misconceptionErrors(err)
 		}
-		if rec == nil || rec.Hash != hash || !sameSignatures(rec.Misconceptions, sigs) || !sameSignatures(rec.Skeletons, want.Skeletons) {
+		if rec == nil || rec.Hash != hash || !sameSignatures(rec.Misconceptions, sigs) {
 			v.warn(file, 0, SignaturesStale, "Exercise", e.ex.ID)
 		}
 		data, err := course.MarshalSignatures(want)
@@ -237,18 +231,3 @@ func (v *validator) warn(file string, line int, kind Kind, args ...any) *Problem
 	v.warnings = append(v.warnings, Problem{File: file, Line: line, Kind: kind, Args: args})
 	return &v.warnings[len(v.warnings)-1]
 }
-
-// keepSkeleton keeps a failing skeleton's result, whose signature tells an
-// unchanged skeleton in a class from an attempt.
-func (e *exCode) keepSkeleton(lang string, res *checker.Result) {
-	if res.Status != checker.Fail {
-		return
-	}
-	if e.skeletons == nil {
-		e.skeletons = skeletonResults{}
-	}
-	e.skeletons[lang] = res
-}
-
-// skeletonResults are the failing skeletons' results by language.
-type skeletonResults map[string]*checker.Result

@@ -322,7 +322,6 @@ func (e *exCode) declaredAt(name string) string {
 
 // skeletonResult reports a skeleton that passes or does not compile.
 func (v *validator) skeletonResult(e *exCode, lang string, res *checker.Result) {
-	e.keepSkeleton(lang, res)
 	files, _ := e.ex.Skeleton(lang)
 	switch res.Status {
 	case checker.Pass:
