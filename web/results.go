@@ -101,6 +101,11 @@ func (s *Server) resultView(p *i18n.Printer, ex *course.Exercise) *resultView {
 		return nil
 	}
 	v := newResultView(p, ex, res)
+	if last.Untouched {
+		// The skeleton as it came: nobody has tried yet, so no mistake
+		// to name.
+		v.Misconception = nil
+	}
 	if m := v.Misconception; m != nil {
 		m.Explanation = s.markdown(m.source)
 	}

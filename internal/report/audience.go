@@ -3,7 +3,6 @@ package report
 import (
 	"github.com/kurs-course/kurs/checker"
 	"github.com/kurs-course/kurs/i18n"
-	"github.com/kurs-course/kurs/internal/course"
 )
 
 // Audience says whom a text speaks to.
@@ -27,10 +26,11 @@ const (
 	Student
 )
 
-// MessageFor is Message for aud.
-func MessageFor(p *i18n.Printer, ex *course.Exercise, res *checker.Result, aud Audience) string {
-	if aud == Teacher && res.Status == checker.Error {
+// MessageFor is Message of g's result for aud; it names no
+// misconception when g's files were the skeleton.
+func MessageFor(p *i18n.Printer, g Graded, aud Audience) string {
+	if res := g.Result; aud == Teacher && res.Status == checker.Error {
 		return problem(p, res.Problem, Teacher, res.Exercise)
 	}
-	return Message(p, ex, res)
+	return message(p, g.Exercise, g.Result, Options{Untouched: g.Untouched})
 }

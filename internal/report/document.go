@@ -137,7 +137,7 @@ func NewDocumentFor(p *i18n.Printer, graded []Graded, aud Audience) *Document {
 			Status:   string(res.Status),
 			Score:    res.Score,
 			MaxScore: res.MaxScore,
-			Message:  textsafe.Text(p, MessageFor(p, g.Exercise, res, aud), textsafe.MessageMax),
+			Message:  textsafe.Text(p, MessageFor(p, g, aud), textsafe.MessageMax),
 			Tests:    []TestCase{},
 		}
 		e.Concurrency = res.Concurrency
@@ -148,9 +148,10 @@ func NewDocumentFor(p *i18n.Printer, graded []Graded, aud Audience) *Document {
 			// From the files, as kurs check decides what is begun: code
 			// that behaves as the skeleton does (a bucket that starts
 			// empty) is an attempt, with a misconception of its own, and
-			// the class report counts only untouched skeletons apart.
+			// the class report counts only untouched skeletons apart, and
+			// names no misconception for them: nobody has tried yet.
 			e.Skeleton = g.Untouched
-			if n := NameMisconception(p, g.Exercise, res); n != nil {
+			if n := NameMisconception(p, g.Exercise, res); n != nil && !g.Untouched {
 				e.Misconception = &MisconceptionRef{ID: n.ID, Title: n.Title, Maybe: n.Maybe}
 			}
 		}
@@ -206,7 +207,7 @@ func JSON(w io.Writer, doc any) error {
 // printed gives way first, with the note on how much of it was cut; only
 // an explanation too long by itself is cut at its end.
 func explain(p *i18n.Printer, g Graded, limit int) string {
-	e := Explain(p, g.Exercise, g.Result, Options{Audience: Student})
+	e := Explain(p, g.Exercise, g.Result, Options{Audience: Student, Untouched: g.Untouched})
 	render := func() string {
 		s := strings.TrimRight(e.Text(p, TextOptions{}), "\n")
 		if c := Concurrency(p, g.Result); c != "" {

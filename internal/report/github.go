@@ -54,7 +54,7 @@ func GitHub(w io.Writer, p *i18n.Printer, graded []Graded, dir string) error {
 		}
 		title := fmt.Sprintf("%s: %s (%s)", res.Exercise, Summary(p, res), p.T("result.points", "Score", res.Score, "Max", res.MaxScore))
 		props = append(props, "title="+property(textsafe.EscapeLine(title)))
-		msg := textsafe.Text(p, MessageFor(p, g.Exercise, res, Teacher), textsafe.TestMax)
+		msg := textsafe.Text(p, MessageFor(p, g, Teacher), textsafe.TestMax)
 		fmt.Fprintf(&b, "::error %s::%s\n", strings.Join(props, ","), data(msg))
 	}
 	if len(more) > 0 {
@@ -101,7 +101,7 @@ func GitHubSummary(w io.Writer, p *i18n.Printer, graded []Graded, run Run) error
 		if g.Result.Status == checker.Pass {
 			continue
 		}
-		msg := textsafe.Text(p, MessageFor(p, g.Exercise, g.Result, Teacher), min(textsafe.TestMax, budget))
+		msg := textsafe.Text(p, MessageFor(p, g, Teacher), min(textsafe.TestMax, budget))
 		budget = max(0, budget-len(msg))
 		fence := codeFence(msg)
 		fmt.Fprintf(&b, "\n<details><summary><code>%s</code></summary>\n\n%stext\n%s\n%s\n\n</details>\n", g.Result.Exercise, fence, msg, fence)

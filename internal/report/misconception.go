@@ -198,8 +198,12 @@ func NameMisconception(p *i18n.Printer, ex *course.Exercise, res *checker.Result
 
 // nameMisconception adds the line that names the misconception of a
 // failing exercise to the text of its first failing testcase, where a CI's
-// test report shows the first difference.
+// test report shows the first difference. An untouched skeleton gets
+// none: nobody has tried yet.
 func nameMisconception(p *i18n.Printer, g Graded, cases []junitCase) {
+	if g.Untouched {
+		return
+	}
 	n := NameMisconception(p, g.Exercise, g.Result)
 	if n == nil {
 		return

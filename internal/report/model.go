@@ -166,6 +166,10 @@ type Options struct {
 	// Audience is whom the explanation speaks to: Learner (the zero
 	// value) or Student.
 	Audience Audience
+	// Untouched says the files were the exercise's skeleton (see
+	// Graded.Untouched): no misconception is named, since nobody has
+	// tried yet.
+	Untouched bool
 }
 
 // Explain turns an exercise's result into its explanation, in p's
@@ -203,7 +207,9 @@ func Explain(p *i18n.Printer, ex *course.Exercise, res *checker.Result, opt Opti
 		}
 	}
 	if res.Status == checker.Fail {
-		e.Misconception = NameMisconception(p, ex, res)
+		if !opt.Untouched {
+			e.Misconception = NameMisconception(p, ex, res)
+		}
 		e.Output, e.OutputCut = textsafe.Text(p, res.Output, textsafe.OutputMax), res.Truncated
 		e.Next = p.T("result.next", "Exercise", res.Exercise)
 		if opt.Audience == Student {

@@ -89,7 +89,7 @@ func WriteText(w io.Writer, p *i18n.Printer, graded []Graded, opt TextOptions) e
 	var b strings.Builder
 	score, maxScore, passed := 0, 0, 0
 	for _, g := range graded {
-		e := Explain(p, g.Exercise, g.Result, Options{Verbose: opt.Verbose})
+		e := Explain(p, g.Exercise, g.Result, Options{Verbose: opt.Verbose, Untouched: g.Untouched})
 		score += e.Score
 		maxScore += e.MaxScore
 		if e.Status == checker.Pass {
@@ -293,13 +293,19 @@ func (tr *Trace) side(r *Row, want, color bool) string {
 // the problem that stopped it, or its first failing test explained (for a
 // quiz, every case).
 func Message(p *i18n.Printer, ex *course.Exercise, res *checker.Result) string {
+	return message(p, ex, res, Options{})
+}
+
+// message is Message with opt, which says whether the files were the
+// skeleton.
+func message(p *i18n.Printer, ex *course.Exercise, res *checker.Result, opt Options) string {
 	switch {
 	case res.Status == checker.Error:
 		return Problem(p, res.Problem)
 	case res.Status == checker.Pass:
 		return Summary(p, res)
 	}
-	e := Explain(p, ex, res, Options{})
+	e := Explain(p, ex, res, opt)
 	parts := []string{e.Summary}
 	for i := range e.Tests {
 		if t := &e.Tests[i]; t.Status != checker.Pass || e.Quiz {
