@@ -18,3 +18,12 @@ func Concurrency(p *i18n.Printer, res *checker.Result) string {
 	}
 	return ""
 }
+
+// ConcurrencyFor is Concurrency for aud: a Student, who cannot change how
+// the grader runs, is not told why the race detector did not run.
+func ConcurrencyFor(p *i18n.Printer, res *checker.Result, aud Audience) string {
+	if aud == Student && res.Concurrency == checker.ConcurrencyStress {
+		return p.T("student.result.concurrency_stress", "Goroutines", harness.StressGoroutines)
+	}
+	return Concurrency(p, res)
+}

@@ -208,10 +208,16 @@ func JSON(w io.Writer, doc any) error {
 // an explanation too long by itself is cut at its end.
 func explain(p *i18n.Printer, g Graded, limit int) string {
 	e := Explain(p, g.Exercise, g.Result, Options{Audience: Student, Untouched: g.Untouched})
+	// The advice comes last, after the note on concurrency.
+	next := e.Next
+	e.Next = ""
 	render := func() string {
 		s := strings.TrimRight(e.Text(p, TextOptions{}), "\n")
-		if c := Concurrency(p, g.Result); c != "" {
+		if c := ConcurrencyFor(p, g.Result, Student); c != "" {
 			s += "\n  " + c
+		}
+		if next != "" {
+			s += "\n  " + next
 		}
 		return s
 	}

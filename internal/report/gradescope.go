@@ -45,8 +45,8 @@ type (
 // explains the result as kurs check does, so that the tests' scores add up
 // to the submission's score even for exercises scored all or nothing.
 // Everything is visible to the student at once; the top-level output gives
-// the total and the seed, and extra_data holds the course's content hash,
-// the seed and the maximum score for the instructor's exports.
+// the total, and extra_data holds the course's content hash, the seed and
+// the maximum score for the instructor's exports.
 //
 // A test's output is escaped (see package textsafe) and holds at most
 // gradescopeOutputMax bytes, the note on what was cut included: what the
@@ -88,8 +88,9 @@ func Gradescope(w io.Writer, p *i18n.Printer, graded []Graded, run Run) error {
 		doc.Tests = append(doc.Tests, t)
 	}
 	doc.ExecutionTime = int((run.Elapsed + time.Second - 1) / time.Second)
-	doc.Output = p.T("result.total", "Passed", passed, "Total", len(graded), "Score", doc.Score, "Max", doc.ExtraData.MaxScore) +
-		"\n" + p.T("grade.seed", "Seed", doc.ExtraData.Seed)
+	// Students read the output; the seed, a note for whoever runs kurs
+	// grade again, stays in extra_data.
+	doc.Output = p.T("result.total", "Passed", passed, "Total", len(graded), "Score", doc.Score, "Max", doc.ExtraData.MaxScore)
 	return JSON(w, doc)
 }
 
