@@ -88,6 +88,9 @@ func scaffoldNew(e *env, o *newOptions, args []string) error {
 	if err := e.createFiles(root, files, e.p.T(key("validate.new_created_", what), "ID", id)); err != nil {
 		return err
 	}
+	if what == "exercise" {
+		e.listInLesson(root, fsys, lesson, id)
+	}
 	// Without --course, kurs validate checks the built-in course, so
 	// the hint names the folder.
 	courseFlag := " --course ."
@@ -100,6 +103,28 @@ func scaffoldNew(e *env, o *newOptions, args []string) error {
 	}
 	fmt.Fprintln(e.Out, e.p.T(next, "ID", id, "Course", courseFlag))
 	return nil
+}
+
+// listInLesson adds the new exercise id to the "exercises" of its lesson's
+// lesson.json, written atomically, and says so; when it cannot, it tells
+// the author to add it, naming the file.
+func (e *env) listInLesson(root string, fsys fs.FS, lesson, id string) {
+	file := scaffold.LessonFile(fsys, lesson)
+	if file == "" {
+		return // Exercise found the lesson; it is gone meanwhile
+	}
+	data, err := fs.ReadFile(fsys, file)
+	if err == nil {
+		data, err = scaffold.ListIn(data, id)
+	}
+	if err == nil {
+		err = workspace.WriteFileAtomic(filepath.Join(root, filepath.FromSlash(file)), data)
+	}
+	if err != nil {
+		fmt.Fprintln(e.Out, e.p.T("validate.new_list_yourself", "ID", id, "File", file))
+		return
+	}
+	fmt.Fprintln(e.Out, e.p.T("validate.new_listed", "ID", id, "File", file))
 }
 
 // newCourse creates a course in dir, which must not exist or be empty.

@@ -94,8 +94,7 @@ func Lesson(fsys fs.FS, id string) ([]File, error) {
 
 // Exercise returns the files of a new exercise id of the given kind in
 // the course fsys, for lesson (empty: the last lesson). The lesson must
-// list the exercise under "exercises"; kurs new does not change the
-// lesson's file, and kurs validate reports that until the author does.
+// list the exercise under "exercises": see ListIn.
 func Exercise(fsys fs.FS, id, lesson string, kind course.Kind) ([]File, error) {
 	if !course.ValidID(id) {
 		return nil, &Error{Kind: BadExerciseID, Args: []any{"ID", id}}
@@ -121,16 +120,97 @@ func Exercise(fsys fs.FS, id, lesson string, kind course.Kind) ([]File, error) {
 		}
 		return nil, &Error{Kind: NoLesson}
 	}
+	if pick(ls, lesson) == nil {
+		return nil, &Error{Kind: UnknownLesson, Args: []any{"Lesson", lesson}}
+	}
+	return exerciseFiles(id, kind, todoTexts())
+}
+
+// pick returns the lesson of ls that a new exercise goes to: the one named
+// lesson, or the last when lesson is empty; nil when none.
+func pick(ls []*course.Lesson, lesson string) *course.Lesson {
 	var l *course.Lesson
 	for _, x := range ls {
 		if lesson == "" && (l == nil || x.Order >= l.Order) || x.ID == lesson {
 			l = x
 		}
 	}
+	return l
+}
+
+// LessonFile returns the path of the lesson.json that a new exercise for
+// lesson (empty: the last lesson) goes to in the course fsys, or "".
+func LessonFile(fsys fs.FS, lesson string) string {
+	l := pick(lessons(fsys), lesson)
 	if l == nil {
-		return nil, &Error{Kind: UnknownLesson, Args: []any{"Lesson", lesson}}
+		return ""
 	}
-	return exerciseFiles(id, kind, todoTexts())
+	return path.Join("lessons", l.ID, "lesson.json")
+}
+
+// ListIn returns data, the text of a lesson.json, with id added at the
+// end of its "exercises", written as the list is: on one line, or one
+// element a line with the indentation of the last. Everything else in the
+// file stays as it was. It returns data itself when the list holds id
+// already, and an error when data has no such list.
+func ListIn(data []byte, id string) ([]byte, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil, errors.New("lesson.json: not an object")
+	}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		if t != "exercises" {
+			var skip json.RawMessage
+			if err := dec.Decode(&skip); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if t, err := dec.Token(); err != nil || t != json.Delim('[') {
+			return nil, errors.New("lesson.json: exercises is not a list")
+		}
+		open := int(dec.InputOffset()) // just past '['
+		last := -1                     // just past the last element
+		for dec.More() {
+			t, err := dec.Token()
+			if err != nil {
+				return nil, err
+			}
+			if t == id {
+				return data, nil
+			}
+			last = int(dec.InputOffset())
+		}
+		if _, err := dec.Token(); err != nil {
+			return nil, err
+		}
+		end := int(dec.InputOffset()) - 1 // at ']'
+		item, _ := json.Marshal(id)
+		if last < 0 {
+			// An empty list, however it is spread: one element.
+			return splice(data, open, end, item), nil
+		}
+		sep := []byte(", ")
+		if i := bytes.LastIndexByte(data[:last], '\n'); i >= open {
+			// One element a line: the same indentation as the last.
+			line := data[i+1 : last]
+			indent := line[:len(line)-len(bytes.TrimLeft(line, " \t"))]
+			sep = append([]byte(",\n"), indent...)
+		}
+		return splice(data, last, last, append(sep, item...)), nil
+	}
+	return nil, errors.New("lesson.json: no exercises list")
+}
+
+// splice returns data with data[from:to] replaced by ins.
+func splice(data []byte, from, to int, ins []byte) []byte {
+	out := append([]byte(nil), data[:from]...)
+	out = append(out, ins...)
+	return append(out, data[to:]...)
 }
 
 // texts are the words of a new exercise, by name and language: the

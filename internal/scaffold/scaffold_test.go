@@ -230,3 +230,23 @@ func TestDriver(t *testing.T) {
 	_, err = scaffold.Driver(m, "y")
 	assert.Equal(t, scaffold.UnknownEx, kind(t, err))
 }
+
+// A new exercise is added at the end of its lesson's list, in the list's
+// layout, and the rest of the file stays byte for byte.
+func TestListIn(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{`{"id": "a", "exercises": []}`, `{"id": "a", "exercises": ["new"]}`},
+		{"{\"exercises\": [\n  ],\n \"x\": 1}", "{\"exercises\": [\"new\"],\n \"x\": 1}"},
+		{`{"exercises": ["a", "b"], "minutes": 5}`, `{"exercises": ["a", "b", "new"], "minutes": 5}`},
+		{"{\n  \"title\": {\"exercises\": []},\n  \"exercises\": [\n    \"a\"\n  ]\n}\n", "{\n  \"title\": {\"exercises\": []},\n  \"exercises\": [\n    \"a\",\n    \"new\"\n  ]\n}\n"},
+		{`{"exercises": ["new", "b"]}`, `{"exercises": ["new", "b"]}`},
+	} {
+		got, err := scaffold.ListIn([]byte(tc.in), "new")
+		require.NoError(t, err, tc.in)
+		assert.Equal(t, tc.want, string(got), tc.in)
+	}
+	for _, in := range []string{`{"id": "a"}`, `{"exercises": "a"}`, `[]`, `{"exercises": [`} {
+		_, err := scaffold.ListIn([]byte(in), "new")
+		assert.Error(t, err, in)
+	}
+}
