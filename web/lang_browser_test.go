@@ -15,8 +15,9 @@ import (
 // TestAddressesInTheBrowser: a lesson opened by its address in the other
 // language (a link someone shared) lands at its address in the learner's
 // language, with the text in that language; and a form's address opened
-// in the browser says which method it takes (405, with Allow), in the
-// learner's language, instead of "there is nothing". On the way, the
+// in the browser (a reload) says plainly that it has no page and leads
+// back to the exercise (405, with Allow), in the learner's language,
+// instead of "there is nothing". On the way, the
 // overview shows an exercise whose code no check has seen yet (written
 // while kurs serve was not running, or a backup restored) as begun, as
 // kurs list does, not as "not started".
@@ -55,8 +56,10 @@ func TestAddressesInTheBrowser(t *testing.T) {
 
 	// A form's address, typed into the address bar.
 	b.do("open the check button's address", chromedp.Navigate(srv.url+"/exercise/circuitbreaker/check"), chromedp.WaitVisible(chromedp.CSS("#message")))
-	assert.Equal(t, "/exercise/circuitbreaker/check takes only POST requests, not GET.", b.eval("the message", `document.getElementById("message").textContent`))
+	assert.Equal(t, "This address has no page of its own; the exercise's buttons use it.", b.eval("the message", `document.getElementById("message").textContent`))
+	assert.Equal(t, "Back to Circuit breaker as a state machine /exercise/circuitbreaker", b.eval("the way back", `document.getElementById("back").textContent + " " + new URL(document.getElementById("back").href).pathname`))
 	assert.Equal(t, "405 POST", b.eval("the status", `fetch(location.href).then(r => r.status + " " + r.headers.get("Allow"))`))
 	b.do("in German", chromedp.Navigate(srv.url+"/exercise/circuitbreaker/hint?lang=de"), chromedp.WaitVisible(chromedp.CSS("#message")))
-	assert.Equal(t, "/exercise/circuitbreaker/hint nimmt nur POST-Anfragen an, keine GET-Anfragen.", b.eval("the message", `document.getElementById("message").textContent`))
+	assert.Equal(t, "Diese Adresse hat keine eigene Seite; die Knöpfe der Übung benutzen sie.", b.eval("the message", `document.getElementById("message").textContent`))
+	assert.Contains(t, b.eval("the way back", `document.getElementById("back").textContent`), "Zurück zu Circuit Breaker als Zustandsautomat")
 }

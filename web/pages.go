@@ -101,6 +101,22 @@ func (s *Server) logf(id string, kv ...any) {
 // message shows a short localized message as a page, or as plain text to
 // a script.
 func (s *Server) message(w http.ResponseWriter, r *http.Request, status int, text string) {
+	s.messageBack(w, r, status, text, nil)
+}
+
+// messageView is what a message page shows: its text, and where to go
+// back to besides the overview.
+type messageView struct {
+	Text string
+	Back *link
+}
+
+// link is a link on a page.
+type link struct{ URL, Label string }
+
+// messageBack is message with a link back to where the reader came from;
+// back may be nil.
+func (s *Server) messageBack(w http.ResponseWriter, r *http.Request, status int, text string, back *link) {
 	p := s.printer(w, r)
 	if wantsFragment(r) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
@@ -109,7 +125,7 @@ func (s *Server) message(w http.ResponseWriter, r *http.Request, status int, tex
 		_, _ = w.Write([]byte(text))
 		return
 	}
-	pg := s.newPage(p, r, "", text)
+	pg := s.newPage(p, r, "", messageView{Text: text, Back: back})
 	// A message page carries no token: it is also what a request that
 	// failed the guard gets, and that may come from a rebound name.
 	pg.Token, pg.Instance = "", ""

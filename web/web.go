@@ -280,7 +280,18 @@ func (s *Server) handler() http.Handler {
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		if allow := allowedMethods(mux, r); allow != "" {
 			w.Header().Set("Allow", allow)
-			s.message(w, r, http.StatusMethodNotAllowed, s.printer(w, r).T("web.error.method",
+			p := s.printer(w, r)
+			// A form's address of an exercise, reloaded or typed in: the
+			// learner wants the exercise back, not a lesson in HTTP.
+			if rest, ok := strings.CutPrefix(r.URL.Path, "/exercise/"); ok {
+				id, _, _ := strings.Cut(rest, "/")
+				if ex, found := s.course.Exercise(id); found {
+					s.messageBack(w, r, http.StatusMethodNotAllowed, p.T("web.error.form"),
+						&link{URL: "/exercise/" + ex.ID, Label: p.T("web.back.exercise", "Exercise", ex.Title.In(p.Lang()))})
+					return
+				}
+			}
+			s.message(w, r, http.StatusMethodNotAllowed, p.T("web.error.method",
 				"Path", r.URL.Path, "Method", r.Method, "Allow", allow))
 			return
 		}
