@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"errors"
 	"flag"
 	"fmt"
@@ -116,10 +117,15 @@ func list(e *env, _ *noOptions, args []string) error {
 		return err
 	}
 	lang := e.p.Lang()
-	tw := tabwriter.NewWriter(e.Out, 0, 0, 2, ' ', 0)
+	// The rows are aligned across the whole course, not per lesson: a
+	// heading between them would end tabwriter's column block, so the
+	// rows are aligned first and the headings put between them after.
+	var rows bytes.Buffer
+	tw := tabwriter.NewWriter(&rows, 0, 0, 2, ' ', 0)
 	quiz := false
+	var counts []int
 	for _, l := range c.Lessons {
-		fmt.Fprintf(tw, "%s\n", l.Title.In(lang))
+		n := 0
 		for _, ex := range c.Exercises {
 			if ex.Lesson != l.ID {
 				continue
@@ -128,9 +134,19 @@ func list(e *env, _ *noOptions, args []string) error {
 			st := ws.StateOf(prog, ex)
 			fmt.Fprintf(tw, "  %s %s\t%s\t%s\t%s\n", stateMark(st), ex.ID, ex.Title.In(lang), e.p.T("list."+string(st)),
 				e.p.T("result.points", "Score", prog.Points(ex.ID), "Max", ex.Points))
+			n++
 		}
+		counts = append(counts, n)
 	}
 	tw.Flush()
+	lines := strings.SplitAfter(rows.String(), "\n")
+	for i, l := range c.Lessons {
+		fmt.Fprintf(e.Out, "%s\n", l.Title.In(lang))
+		for range counts[i] {
+			fmt.Fprint(e.Out, lines[0])
+			lines = lines[1:]
+		}
+	}
 	fmt.Fprintln(e.Out, e.progressLine(c, prog))
 	if quiz {
 		fmt.Fprintln(e.Out, e.p.T("list.scoring_quiz"))
