@@ -61,6 +61,8 @@ const (
 	ExerciseUnknown  Kind = "exercise_unknown"  // a lesson lists an exercise that does not exist
 	LessonNone       Kind = "lesson_none"       // no lesson lists the exercise
 	Todo             Kind = "todo"              // TODO(author): something left to write
+	TodoTestName     Kind = "todo_test_name"    // a hidden test still has the example's name
+	TodoCaughtBy     Kind = "todo_caught_by"    // caught_by still names the example's test
 	Headings         Kind = "headings"          // the languages' sections differ
 	Tables           Kind = "tables"            // the languages' tables differ in number
 	TableShape       Kind = "table_shape"       // a table has other columns or rows in the other language
