@@ -60,7 +60,7 @@ func GitHub(w io.Writer, p *i18n.Printer, graded []Graded, dir string) error {
 	if len(more) > 0 {
 		fmt.Fprintf(&b, "::notice title=kurs::%s\n", data(p.T("grade.github_more", "Count", len(more), "Exercises", strings.Join(more, ", "))))
 	}
-	total := p.T("result.total", "Passed", passed, "Total", len(graded), "Score", score, "Max", maxScore)
+	total := p.T("result.total", "Count", len(graded), "Passed", passed, "Total", len(graded), "Score", score, "Max", maxScore)
 	fmt.Fprintf(&b, "::notice title=kurs::%s\n", data(total))
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -86,7 +86,7 @@ func GitHubSummary(w io.Writer, p *i18n.Printer, graded []Graded, run Run) error
 			passed++
 		}
 	}
-	fmt.Fprintf(&b, "### kurs: %s\n\n", cell(p.T("result.total", "Passed", passed, "Total", len(graded), "Score", score, "Max", maxScore)))
+	fmt.Fprintf(&b, "### kurs: %s\n\n", cell(p.T("result.total", "Count", len(graded), "Passed", passed, "Total", len(graded), "Score", score, "Max", maxScore)))
 	fmt.Fprintf(&b, "| | %s | %s | %s |\n|---|---|---|---|\n", p.T("grade.col_exercise"), p.T("grade.col_points"), p.T("grade.col_result"))
 	for _, g := range graded {
 		res := g.Result

@@ -90,7 +90,7 @@ func Gradescope(w io.Writer, p *i18n.Printer, graded []Graded, run Run) error {
 	doc.ExecutionTime = int((run.Elapsed + time.Second - 1) / time.Second)
 	// Students read the output; the seed, a note for whoever runs kurs
 	// grade again, stays in extra_data.
-	doc.Output = p.T("result.total", "Passed", passed, "Total", len(graded), "Score", doc.Score, "Max", doc.ExtraData.MaxScore)
+	doc.Output = p.T("result.total", "Count", len(graded), "Passed", passed, "Total", len(graded), "Score", doc.Score, "Max", doc.ExtraData.MaxScore)
 	return JSON(w, doc)
 }
 

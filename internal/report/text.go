@@ -101,7 +101,7 @@ func WriteText(w io.Writer, p *i18n.Printer, graded []Graded, opt TextOptions) e
 		}
 	}
 	if len(graded) > 1 {
-		fmt.Fprintf(&b, "\n%s\n", p.T("result.total", "Passed", passed, "Total", len(graded), "Score", score, "Max", maxScore))
+		fmt.Fprintf(&b, "\n%s\n", p.T("result.total", "Count", len(graded), "Passed", passed, "Total", len(graded), "Score", score, "Max", maxScore))
 	}
 	_, err := io.WriteString(w, Paint(b.String(), opt.Color))
 	return err
