@@ -2,7 +2,6 @@ package cli
 
 import (
 	"errors"
-	"os"
 	"strconv"
 	"strings"
 
@@ -31,8 +30,8 @@ type screen struct {
 // or file gets plain text at the width in COLUMNS, else 80 columns.
 func (e *env) screen() screen {
 	s := screen{width: termdoc.DefaultWidth}
-	if f, ok := e.Out.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
-		s.tty, s.fd = true, int(f.Fd())
+	if fd, ok := terminal(e.Out); ok {
+		s.tty, s.fd = true, fd
 		if w, _, err := term.GetSize(s.fd); err == nil && w > 0 {
 			s.width = w
 		}
@@ -118,8 +117,8 @@ func showLesson(e *env, _ *noOptions, args []string) error {
 
 // interactive reports whether keys can be read from a terminal.
 func (e *env) interactive() bool {
-	f, ok := e.In.(*os.File)
-	return ok && term.IsTerminal(int(f.Fd()))
+	_, ok := terminal(e.In)
+	return ok
 }
 
 // page shows the Markdown document md in the pager until the learner

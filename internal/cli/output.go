@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"syscall"
 
+	"golang.org/x/term"
+
 	"github.com/kurs-course/kurs/internal/workspace"
 )
 
@@ -128,4 +130,14 @@ func (e *env) fileOnPath(name string) string {
 		}
 	}
 	return ""
+}
+
+// terminal returns the file descriptor of v when v is a terminal: the one
+// test of whether kurs may draw, wrap to the width or read single keys.
+func terminal(v any) (int, bool) {
+	f, ok := v.(*os.File)
+	if !ok || !term.IsTerminal(int(f.Fd())) {
+		return 0, false
+	}
+	return int(f.Fd()), true
 }

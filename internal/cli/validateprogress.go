@@ -3,7 +3,6 @@ package cli
 import (
 	"fmt"
 	"io"
-	"os"
 	"sync"
 
 	"golang.org/x/term"
@@ -18,10 +17,7 @@ import (
 // report is printed.
 func (e *env) validateProgress() (report func(validate.Progress), stop func()) {
 	w := e.Err
-	tty := false
-	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
-		tty = true
-	}
+	fd, tty := terminal(w)
 	var mu sync.Mutex
 	open := false // a line is drawn on the terminal and not cleared
 	report = func(p validate.Progress) {
@@ -39,7 +35,7 @@ func (e *env) validateProgress() (report func(validate.Progress), stop func()) {
 		}
 		// Carriage return and erase line: the line is rewritten in place,
 		// cut to the terminal's width so that it never wraps.
-		if width, _, err := term.GetSize(int(w.(*os.File).Fd())); err == nil && width > 1 {
+		if width, _, err := term.GetSize(fd); err == nil && width > 1 {
 			msg = cut(msg, width-1)
 		}
 		io.WriteString(w, "\r\x1b[K"+msg)

@@ -8,7 +8,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strings"
 	"time"
@@ -97,8 +96,7 @@ func watchExercises(e *env, o *watchOptions, args []string) error {
 	}
 	raw := false
 	// Single keys need raw mode, which only a terminal has.
-	if f, ok := in.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
-		fd := int(f.Fd())
+	if fd, ok := terminal(in); ok {
 		if old, err := term.MakeRaw(fd); err == nil {
 			raw, s.raw = true, true
 			defer term.Restore(fd, old)
