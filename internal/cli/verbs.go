@@ -132,7 +132,7 @@ func list(e *env, _ *noOptions, args []string) error {
 			}
 			quiz = quiz || ex.Traits().Scoring == course.PerCase
 			st := ws.StateOf(prog, ex)
-			fmt.Fprintf(tw, "  %s %s\t%s\t%s\t%s\n", stateMark(st), ex.ID, ex.Title.In(lang), e.p.T("list."+string(st)),
+			fmt.Fprintf(tw, "  %s %s\t%s\t%s\t%s\n", st.Mark(), ex.ID, ex.Title.In(lang), e.p.T("list."+string(st)),
 				e.p.T("result.points", "Score", prog.Points(ex.ID), "Max", ex.Points))
 			n++
 		}
@@ -154,17 +154,6 @@ func list(e *env, _ *noOptions, args []string) error {
 		fmt.Fprintln(e.Out, e.p.T("list.scoring"))
 	}
 	return nil
-}
-
-// stateMark is the mark of an exercise's state in lists.
-func stateMark(st workspace.State) string {
-	switch st {
-	case workspace.Passed, workspace.PassedUnchecked:
-		return "✓"
-	case workspace.Failing, workspace.PassedBefore:
-		return "✗"
-	}
-	return "·"
 }
 
 // progressLine is the learner's progress across the course: the

@@ -370,7 +370,7 @@ func (s *watchRun) progress() string {
 	}
 	var marks []string
 	for _, ex := range s.course.Exercises {
-		marks = append(marks, stateMark(prog.State(ex.ID))+" "+ex.ID)
+		marks = append(marks, prog.State(ex.ID).Mark()+" "+ex.ID)
 	}
 	// A long course wraps between exercises, never between a mark and its
 	// exercise.
@@ -426,7 +426,7 @@ func (s *watchRun) list() string {
 	var b strings.Builder
 	for _, ex := range s.exs {
 		st := s.ws.StateOf(prog, ex)
-		state, mark, score := s.e.p.T("list."+string(st)), stateMark(st), prog.Points(ex.ID)
+		state, mark, score := s.e.p.T("list."+string(st)), st.Mark(), prog.Points(ex.ID)
 		focus := " "
 		if ex == s.focus {
 			focus = "▸"

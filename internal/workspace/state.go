@@ -85,6 +85,19 @@ const (
 // passed at least once, which opens its reference solution.
 func (s State) HasPassed() bool { return s == Passed || s == PassedBefore || s == PassedUnchecked }
 
+// Mark is the state's mark in lists of exercises, in the terminal and on
+// the page alike: ✓ for code that passed when last checked, ✗ for code
+// that failed, · for code no check has judged.
+func (s State) Mark() string {
+	switch s {
+	case Passed, PassedUnchecked:
+		return "✓"
+	case Failing, PassedBefore:
+		return "✗"
+	}
+	return "·"
+}
+
 // State returns where the learner stands on exercise id.
 func (p *Progress) State(id string) State {
 	ep := p.Exercises[id]
