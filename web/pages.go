@@ -150,11 +150,12 @@ func (s *Server) notFound(w http.ResponseWriter, r *http.Request) {
 // page rather than a whole one.
 func wantsFragment(r *http.Request) bool { return r.Header.Get("X-Kurs-Fragment") != "" }
 
-// exerciseView is an exercise in a list, with the learner's progress.
+// exerciseView is an exercise in a list, with the learner's progress as
+// kurs list shows it.
 type exerciseView struct {
 	ID, Title string
-	State     string // "not_started", "unchecked", "failing" or "passed"
-	Score     int
+	State     workspace.State
+	Score     int // the best score of any check
 	Points    int
 }
 
@@ -177,22 +178,8 @@ func (s *Server) exerciseViews(p *i18n.Printer, prog *workspace.Progress, ids fu
 		if !ids(ex) {
 			continue
 		}
-		v := exerciseView{ID: ex.ID, Title: ex.Title.In(p.Lang()), State: "not_started", Points: ex.Points}
-		if st := prog.Exercises[ex.ID]; st != nil {
-			v.Score = st.Score
-			switch {
-			case st.Status == string(checker.Pass):
-				v.State = "passed"
-			case st.Status != "":
-				v.State = "failing"
-			}
-		}
-		// Code of the learner's that no check has seen (a backup
-		// restored): begun, as kurs list says.
-		if v.State == "not_started" && s.ws.StateOf(prog, ex) == workspace.Unchecked {
-			v.State = "unchecked"
-		}
-		out = append(out, v)
+		out = append(out, exerciseView{ID: ex.ID, Title: ex.Title.In(p.Lang()), Points: ex.Points,
+			State: s.ws.StateOf(prog, ex), Score: prog.Points(ex.ID)})
 	}
 	return out
 }
@@ -220,7 +207,7 @@ func (s *Server) overview(w http.ResponseWriter, r *http.Request) {
 		d.Total++
 		d.Score += ex.Score
 		d.Points += ex.Points
-		if ex.State == "passed" {
+		if ex.State.HasPassed() {
 			d.Passed++
 		}
 	}
