@@ -398,6 +398,12 @@ func combinedModule(jobs []*job) (map[string][]byte, error) {
 
 // asPackage turns a test program's file (package main) into a file of
 // package run whose main is Main.
+//
+// Main is never inlined: the body of an inlinable Main would be in the
+// package's export data, and with it the bodies it inlines, down to the
+// learner's constructor, so that a learner's edit of a body would change
+// the export data that the program's main is compiled against. Without
+// it, main is compiled once and linked again after such an edit.
 func asPackage(name string, data []byte) ([]byte, error) {
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, name, data, parser.ParseComments)
@@ -408,6 +414,7 @@ func asPackage(name string, data []byte) ([]byte, error) {
 	for _, d := range f.Decls {
 		if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil && fd.Name.Name == "main" {
 			fd.Name.Name = "Main"
+			noinline(f, fd)
 		}
 	}
 	var out bytes.Buffer
@@ -415,6 +422,22 @@ func asPackage(name string, data []byte) ([]byte, error) {
 		return nil, err
 	}
 	return out.Bytes(), nil
+}
+
+// noinline puts the directive //go:noinline right above fd, after its
+// doc comment if it has one.
+func noinline(f *ast.File, fd *ast.FuncDecl) {
+	c := &ast.Comment{Slash: fd.Type.Func - 1, Text: "//go:noinline"}
+	if fd.Doc == nil {
+		// The printer prints the file's comments in their order.
+		fd.Doc = &ast.CommentGroup{}
+		i := 0
+		for i < len(f.Comments) && f.Comments[i].Pos() < fd.Pos() {
+			i++
+		}
+		f.Comments = slices.Insert(f.Comments, i, fd.Doc)
+	}
+	fd.Doc.List = append(fd.Doc.List, c)
 }
 
 // blame splits a failed build's problem by exercise: the go command heads

@@ -59,6 +59,16 @@ func TestSavesBuildWhatChangedAndNeverAStaleVerdict(t *testing.T) {
 			assert.Equal(t, 1, got.Links, "a changed body is linked")
 			assert.LessOrEqual(t, got.Compiles, 2, "the learner's package and at most its test program, not main")
 
+			// A body that the test program inlines, reading a new variable:
+			// the learner's export data changes, the test program's does
+			// not, so main is neither compiled nor guessed wrong.
+			before = b.Stats()
+			save(edit(t, breaker, "func (b *CircuitBreaker) Success() {\n\tb.failures = 0\n",
+				"func (b *CircuitBreaker) Success() {\n\tb.failures = edits - 1\n") + "\nvar edits = 1\n")
+			res = check(t, ck, ex, dir)
+			assert.Equal(t, checker.Pass, res.Status, describe(res))
+			assert.Equal(t, build.Stats{Compiles: 2, Links: 1}, built(b, before), "the learner's package and its test program, linked with the main of before")
+
 			before = b.Stats()
 			save(edit(t, breaker, "func (b *CircuitBreaker) State() string", "func (b *CircuitBreaker) Status() string"))
 			res = check(t, ck, ex, dir)
