@@ -3,6 +3,8 @@ package sandbox
 import (
 	"os"
 	"syscall"
+
+	"github.com/kurs-course/kurs/internal/sandbox/launch"
 )
 
 // self is the launcher's executable.
@@ -24,13 +26,4 @@ func layers() Status {
 
 // confine sets no more than the policy's limits: macOS has no kernel
 // confinement, and RLIMIT_NPROC counts every process of the user.
-func confine(*spec, Status) {}
-
-// execute executes the program; there is nothing to confine it with.
-func execute(sp *spec, argv, env []string) error {
-	return syscall.Exec(sp.Path, argv, env)
-}
-
-// planChildAttr starts a program of a plan in its launcher's process
-// group, which Kill ends.
-func planChildAttr() *syscall.SysProcAttr { return nil }
+func confine(*launch.Spec, Policy, Status) {}

@@ -27,12 +27,12 @@ func run(t *testing.T, cmd *exec.Cmd) (string, error) {
 
 func TestLimitedMemory(t *testing.T) {
 	ctx := context.Background()
-	out, err := run(t, Command(ctx, Policy{Memory: 64 << 20}, fixture, "alloc", strconv.Itoa(1<<30)))
+	out, err := run(t, Command(ctx, Policy{Launcher: tiny, Memory: 64 << 20}, fixture, "alloc", strconv.Itoa(1<<30)))
 	if err == nil || strings.Contains(out, "allocated") {
 		t.Fatalf("1 GiB under a 64 MiB limit: %v\n%s", err, out)
 	}
 	// The same program within its limit.
-	out, err = run(t, Command(ctx, Policy{Memory: 64 << 20}, fixture, "alloc", strconv.Itoa(8<<20)))
+	out, err = run(t, Command(ctx, Policy{Launcher: tiny, Memory: 64 << 20}, fixture, "alloc", strconv.Itoa(8<<20)))
 	if err != nil || !strings.Contains(out, "allocated") {
 		t.Fatalf("8 MiB under a 64 MiB limit: %v\n%s", err, out)
 	}
@@ -40,7 +40,7 @@ func TestLimitedMemory(t *testing.T) {
 
 func TestLimitedFileSize(t *testing.T) {
 	name := filepath.Join(t.TempDir(), "big")
-	out, err := run(t, Command(context.Background(), Policy{FileSize: 1 << 20}, fixture, "write", name, strconv.Itoa(4<<20)))
+	out, err := run(t, Command(context.Background(), Policy{Launcher: tiny, FileSize: 1 << 20}, fixture, "write", name, strconv.Itoa(4<<20)))
 	if err == nil {
 		t.Fatalf("4 MiB under a 1 MiB limit: written\n%s", out)
 	}
@@ -54,7 +54,7 @@ func TestLimitedCPU(t *testing.T) {
 	// The context is only a safety net; the CPU limit must come first.
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	_, err := run(t, Command(ctx, Policy{CPU: time.Second, Confine: true}, fixture, "spin"))
+	_, err := run(t, Command(ctx, Policy{Launcher: tiny, CPU: time.Second, Confine: true}, fixture, "spin"))
 	var exit *exec.ExitError
 	if !errors.As(err, &exit) || exit.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
 		t.Fatalf("a busy loop under 1 s of CPU: %v", err)
@@ -69,7 +69,7 @@ func TestLimitedCPU(t *testing.T) {
 // The build is limited, not confined: the go command must start its
 // compiler and write its files.
 func TestLimitedStartsPrograms(t *testing.T) {
-	out, err := run(t, Command(context.Background(), Policy{Memory: 1 << 30, FileSize: 64 << 20}, "sh", "-c", "echo $((6*7)) > "+t.TempDir()+"/x && echo ok"))
+	out, err := run(t, Command(context.Background(), Policy{Launcher: tiny, Memory: 1 << 30, FileSize: 64 << 20}, "sh", "-c", "echo $((6*7)) > "+t.TempDir()+"/x && echo ok"))
 	if err != nil || out != "ok\n" {
 		t.Fatalf("sh under Limited: %v\n%s", err, out)
 	}
@@ -81,9 +81,9 @@ func TestCancelEndsTheGroup(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 		var cmd *exec.Cmd
 		if confine {
-			cmd = Command(ctx, Policy{Confine: true}, fixture, "sleep")
+			cmd = Command(ctx, Policy{Launcher: tiny, Confine: true}, fixture, "sleep")
 		} else {
-			cmd = Command(ctx, Policy{}, "sh", "-c", "sleep 60 & sleep 60; echo never")
+			cmd = Command(ctx, Policy{Launcher: tiny}, "sh", "-c", "sleep 60 & sleep 60; echo never")
 		}
 		start := time.Now()
 		out, err := run(t, cmd)
@@ -99,12 +99,12 @@ func TestCancelEndsTheGroup(t *testing.T) {
 }
 
 func TestLaunchFailure(t *testing.T) {
-	out, err := run(t, Command(context.Background(), Policy{Confine: true}, "/nonexistent/program"))
+	out, err := run(t, Command(context.Background(), Policy{Launcher: tiny, Confine: true}, "/nonexistent/program"))
 	var exit *exec.ExitError
 	if !errors.As(err, &exit) || exit.ExitCode() != ExitLaunch || !strings.HasPrefix(out, "kurs sandbox:") {
 		t.Fatalf("a missing program: %v\n%s", err, out)
 	}
-	cmd := Command(context.Background(), Policy{}, "kurs-no-such-program")
+	cmd := Command(context.Background(), Policy{Launcher: tiny}, "kurs-no-such-program")
 	if err := cmd.Start(); !errors.Is(err, exec.ErrNotFound) {
 		t.Fatalf("a name not in PATH: %v", err)
 	}
@@ -112,7 +112,7 @@ func TestLaunchFailure(t *testing.T) {
 
 // The program's environment is the caller's, without the launcher's spec.
 func TestEnvironment(t *testing.T) {
-	cmd := Command(context.Background(), Policy{}, "sh", "-c", "env; echo \"$0\"")
+	cmd := Command(context.Background(), Policy{Launcher: tiny}, "sh", "-c", "env; echo \"$0\"")
 	cmd.Env = []string{"A=1"}
 	out, err := run(t, cmd)
 	if err != nil || strings.Contains(out, marker) || !strings.Contains(out, "A=1\n") {
@@ -129,8 +129,10 @@ func BenchmarkStart(b *testing.B) {
 		cmd  func() *exec.Cmd
 	}{
 		{"plain", func() *exec.Cmd { return exec.Command(fixture, "exit") }},
-		{"limited", func() *exec.Cmd { return Command(ctx, Policy{Memory: 1 << 30}, fixture, "exit") }},
-		{"confined", func() *exec.Cmd { return Command(ctx, Policy{Confine: true, Memory: 1 << 30}, fixture, "exit") }},
+		{"limited", func() *exec.Cmd { return Command(ctx, Policy{Launcher: tiny, Memory: 1 << 30}, fixture, "exit") }},
+		{"confined", func() *exec.Cmd {
+			return Command(ctx, Policy{Launcher: tiny, Confine: true, Memory: 1 << 30}, fixture, "exit")
+		}},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			for b.Loop() {
@@ -176,7 +178,7 @@ func TestThreadStorm(t *testing.T) {
 func threads(t *testing.T, st Status, n int) (int, string, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	cmd := command(ctx, Policy{Confine: true, Memory: 256 << 20}, st, fixture, []string{"threads", strconv.Itoa(n)})
+	cmd := command(ctx, Policy{Launcher: tiny, Confine: true, Memory: 256 << 20}, st, fixture, []string{"threads", strconv.Itoa(n)})
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -226,4 +228,32 @@ func (b *lockedBuffer) String() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.buf.String()
+}
+
+// The launcher that a policy names is the one that starts: here a script
+// that notes its start and hands over to the launcher program, which
+// ignores its argv[0] and confines the program as the test binary would.
+func TestNamedLauncher(t *testing.T) {
+	dir := t.TempDir()
+	log := filepath.Join(dir, "started")
+	wrapper := filepath.Join(dir, "launcher")
+	script := "#!/bin/sh\necho started >> " + log + "\nexec " + tiny + " \"$@\"\n"
+	if err := os.WriteFile(wrapper, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	out, err := run(t, Command(ctx, Policy{Launcher: wrapper, Confine: true, Memory: 256 << 20}, fixture, "exit"))
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	done, err := RunPlan(ctx, Policy{Launcher: wrapper}, Plan{Dir: dir, Stages: [][]Step{{{Path: "/bin/sh", Args: []string{"-c", "echo planned"}}}}})
+	if err != nil || len(done) != 1 || string(done[0][0].Output) != "planned\n" {
+		t.Fatalf("plan: %v, %+v", err, done)
+	}
+	if got, _ := os.ReadFile(log); string(got) != "started\nstarted\n" {
+		t.Errorf("the named launcher started %q, want twice", got)
+	}
+	if _, err := run(t, Command(ctx, Policy{Launcher: filepath.Join(dir, "missing")}, "/bin/true")); err == nil {
+		t.Error("a missing launcher started a program")
+	}
 }

@@ -14,6 +14,10 @@ import (
 	"time"
 )
 
+// tiny is the launcher program the tests start, built by TestMain where
+// there is one; "" is the test binary itself.
+var tiny string
+
 func sh(t *testing.T, script string) Step {
 	t.Helper()
 	path, err := exec.LookPath("sh")
@@ -32,7 +36,7 @@ func TestPlanStagesAndLimits(t *testing.T) {
 		{sh(t, "echo never")},
 	}}
 	plan.Stages[0][0].Env = []string{"B=2"}
-	done, err := RunPlan(context.Background(), Policy{FileSize: 1 << 20}, plan)
+	done, err := RunPlan(context.Background(), Policy{Launcher: tiny, FileSize: 1 << 20}, plan)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +65,7 @@ func TestPlanEndsWhenCancelled(t *testing.T) {
 	defer cancel()
 	ended := make(chan error, 1)
 	go func() {
-		_, err := RunPlan(ctx, Policy{}, Plan{Dir: dir, Stages: [][]Step{{sh(t, "sleep 60 & echo $! > child.tmp; mv child.tmp child; wait")}}})
+		_, err := RunPlan(ctx, Policy{Launcher: tiny}, Plan{Dir: dir, Stages: [][]Step{{sh(t, "sleep 60 & echo $! > child.tmp; mv child.tmp child; wait")}}})
 		ended <- err
 	}()
 	var data []byte
@@ -97,7 +101,7 @@ func TestPlanEndsWhenCancelled(t *testing.T) {
 // for each other both get through.
 func TestPlanParallel(t *testing.T) {
 	lock := sh(t, "mkdir lock || exit 1; sleep 0.2; rmdir lock")
-	done, err := RunPlan(context.Background(), Policy{}, Plan{Dir: t.TempDir(), Parallel: 1, Stages: [][]Step{{lock, lock}}})
+	done, err := RunPlan(context.Background(), Policy{Launcher: tiny}, Plan{Dir: t.TempDir(), Parallel: 1, Stages: [][]Step{{lock, lock}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +109,7 @@ func TestPlanParallel(t *testing.T) {
 		t.Errorf("one at a time, and still they met: %+v", done[0])
 	}
 	meet := sh(t, "touch $$.up; i=0; while [ $(ls | grep -c '[.]up$') -lt 2 ]; do sleep 0.05; i=$((i+1)); [ $i -gt 600 ] && exit 1; done; exit 0")
-	done, err = RunPlan(context.Background(), Policy{}, Plan{Dir: t.TempDir(), Parallel: 2, Stages: [][]Step{{meet, meet}}})
+	done, err = RunPlan(context.Background(), Policy{Launcher: tiny}, Plan{Dir: t.TempDir(), Parallel: 2, Stages: [][]Step{{meet, meet}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,7 +124,7 @@ func TestLongPlan(t *testing.T) {
 	for i := range 4000 {
 		env = append(env, "KURS_TEST_"+strconv.Itoa(i)+"="+strings.Repeat("v", 40))
 	}
-	done, err := RunPlan(context.Background(), Policy{}, Plan{Dir: t.TempDir(), Env: env, Stages: [][]Step{{sh(t, "echo $KURS_TEST_3999")}}})
+	done, err := RunPlan(context.Background(), Policy{Launcher: tiny}, Plan{Dir: t.TempDir(), Env: env, Stages: [][]Step{{sh(t, "echo $KURS_TEST_3999")}}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,16 +4,20 @@
 // (resource limits and a process group).
 //
 // Go's os/exec cannot run code between fork and exec, where such limits
-// belong. So [Command] starts the current executable again as a launcher,
-// with the policy and the real program in its arguments. The launcher runs
-// in this package's init function, before main and before any other
-// package's init that sorts after it: it sets the resource limits, applies
-// the confinement on one locked OS thread and, from that thread, executes
-// the real program. Seccomp filters, no_new_privs and Landlock domains
-// belong to a thread and survive execve from it, and execve ends the
-// launcher's other threads; so the program starts confined, with nothing of
-// the launcher left. Any binary that links this package (kurs itself, every
-// go test binary) is a launcher, without wiring in main.
+// belong. So [Command] starts a launcher, with the policy and the real
+// program in its arguments: it sets the resource limits, applies the
+// confinement on one locked OS thread and, from that thread, executes the
+// real program. Seccomp filters, no_new_privs and Landlock domains belong
+// to a thread and survive execve from it, and execve ends the launcher's
+// other threads; so the program starts confined, with nothing of the
+// launcher left. The launcher's code is package launch, which needs
+// nothing but the standard library: [LauncherModule] gives its sources as
+// a module whose small static program starts about as fast as any small
+// Go binary, and [Policy].Launcher names that program once it is built.
+// Without one, the current executable is started again as the launcher:
+// this package's init function runs the same code, before main, in any
+// binary that links it (kurs itself, every go test binary), though only
+// after the packages that initialise before it.
 //
 // What holds depends on the system; [Layers] reports it. On Linux, a
 // confined program can only compute, read and write the descriptors it was
@@ -32,6 +36,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/kurs-course/kurs/internal/sandbox/launch"
 )
 
 // Policy says how a child runs. The zero value limits nothing: it starts
@@ -72,6 +78,12 @@ type Policy struct {
 	// Files caps the number of open descriptors (RLIMIT_NOFILE). 0 means
 	// 64 for a confined program and the inherited limit otherwise.
 	Files int
+
+	// Launcher is the launcher program that starts the child: one built
+	// from [LauncherModule], which starts in a fraction of kurs's time.
+	// "" means the running executable, which links this package and so
+	// is a launcher too, the same code at the cost of its own start.
+	Launcher string
 }
 
 // AddressHeadroom is what a confined program's address space may exceed
@@ -96,7 +108,7 @@ const Nobody = 65534
 // confinement layer that Layers promised but the kernel refused). The
 // launcher then says why on its standard error, prefixed "kurs sandbox:".
 // It never starts a program with less confinement than Layers reported.
-const ExitLaunch = 126
+const ExitLaunch = launch.ExitLaunch
 
 // Status reports which layers hold for a child that Command starts. Every
 // field is false or 0 where the system lacks the layer.
@@ -199,16 +211,15 @@ func Command(ctx context.Context, p Policy, name string, args ...string) *exec.C
 	return command(ctx, p, Layers(), name, args)
 }
 
-// CommandFrom is [Command] with launcher, another binary that links this
-// package, as the launcher instead of the running one; "" means the running
-// one. It lets a benchmark or a test measure kurs's launcher from a program
-// of its own. Where there is no launcher it is Command.
+// CommandFrom is [Command] with launcher, the launcher program or another
+// binary that links this package, as the launcher; "" means p.Launcher. It
+// lets a benchmark or a test measure kurs's launcher from a program of its
+// own. Where there is no launcher it is Command.
 func CommandFrom(ctx context.Context, launcher string, p Policy, name string, args ...string) *exec.Cmd {
-	cmd := command(ctx, p, Layers(), name, args)
-	if launcher != "" && cmd.Args[0] == marker {
-		cmd.Path = launcher
+	if launcher != "" {
+		p.Launcher = launcher
 	}
-	return cmd
+	return command(ctx, p, Layers(), name, args)
 }
 
 // Trusted returns a command that runs a program kurs built from its own
@@ -238,18 +249,4 @@ func Kill(cmd *exec.Cmd) {
 // marker is the launcher's argv[0]. An argument rather than an
 // environment variable, so a caller that sets cmd.Env cannot lose it; and
 // the program's own environment stays exactly the caller's.
-const marker = "kurs-sandbox-launcher"
-
-// spec is what the launcher receives, encoded in its argv[1].
-type spec struct {
-	Policy
-	Path     string `json:",omitempty"` // the program to execute
-	Seccomp  bool   `json:",omitempty"` // apply the seccomp filter
-	Landlock int    `json:",omitempty"` // apply Landlock at this ABI
-	// PlanOnStdin: run the Plan on standard input instead of Path.
-	PlanOnStdin bool `json:",omitempty"`
-	// Uid and Gid: the ids a confined program runs as if the launcher
-	// is root; 0 keeps the launcher's.
-	Uid int `json:",omitempty"`
-	Gid int `json:",omitempty"`
-}
+const marker = launch.Marker

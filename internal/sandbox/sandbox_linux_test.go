@@ -20,18 +20,19 @@ import (
 )
 
 // fixture is the compromised program and guarded the one with the guard,
-// built once by TestMain.
+// built once by TestMain, which also builds tiny, the launcher program.
 var fixture, guarded string
 
-// TestMain builds the fixtures, unless KURS_SANDBOX_FIXTURES names a
-// folder where they are built already (for a run as a user that cannot
-// read the module cache).
+// TestMain builds the fixtures and the launcher program, unless
+// KURS_SANDBOX_FIXTURES names a folder where they are built already (for a
+// run as a user that cannot read the module cache).
 func TestMain(m *testing.M) {
 	if prog := os.Getenv("KURS_SANDBOX_PARENT"); prog != "" {
+		tiny = os.Getenv("KURS_SANDBOX_LAUNCHER")
 		parent(prog)
 	}
 	if dir := os.Getenv("KURS_SANDBOX_FIXTURES"); dir != "" {
-		fixture, guarded = filepath.Join(dir, "compromised"), filepath.Join(dir, "guarded")
+		fixture, guarded, tiny = filepath.Join(dir, "compromised"), filepath.Join(dir, "guarded"), filepath.Join(dir, "launcher")
 		os.Exit(m.Run())
 	}
 	dir, err := os.MkdirTemp("", "kurs-sandbox-fixture-")
@@ -39,10 +40,13 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	fixture, guarded = filepath.Join(dir, "compromised"), filepath.Join(dir, "guarded")
+	fixture, guarded, tiny = filepath.Join(dir, "compromised"), filepath.Join(dir, "guarded"), filepath.Join(dir, "launcher")
 	build := exec.Command("go", "build", "-o", dir, "./testdata/compromised", "./testdata/guarded")
 	build.Env = append(os.Environ(), "CGO_ENABLED=0")
 	out, err := build.CombinedOutput()
+	if err == nil {
+		out, err = buildLauncher(tiny)
+	}
 	// Readable for the run as another user.
 	if err == nil {
 		err = os.Chmod(dir, 0o755)
@@ -55,6 +59,29 @@ func TestMain(m *testing.M) {
 	}
 	os.RemoveAll(dir)
 	os.Exit(code)
+}
+
+// buildLauncher builds the launcher program of LauncherModule into name,
+// statically and offline, as kurs does.
+func buildLauncher(name string) ([]byte, error) {
+	src, err := os.MkdirTemp("", "kurs-sandbox-launcher-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(src)
+	for file, data := range LauncherModule("1.22") {
+		file = filepath.Join(src, file)
+		if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+			return nil, err
+		}
+		if err := os.WriteFile(file, data, 0o644); err != nil {
+			return nil, err
+		}
+	}
+	build := exec.Command("go", "build", "-trimpath", "-o", name, "./internal/run")
+	build.Dir = src
+	build.Env = append(os.Environ(), "CGO_ENABLED=0", "GOWORK=off", "GOPROXY=off", "GOFLAGS=")
+	return build.CombinedOutput()
 }
 
 // How each attempt of the compromised program may end: only with the
@@ -77,12 +104,14 @@ func TestCompromisedProgram(t *testing.T) {
 	if !st.Confined() {
 		t.Fatalf("no confinement on Linux: %v", st)
 	}
-	t.Run("caller", func(t *testing.T) { attack(t, st, nil, attempts) })
+	t.Run("caller", func(t *testing.T) { attack(t, tiny, st, nil, attempts) })
+	// The same through the fallback, the test binary as its own launcher.
+	t.Run("self", func(t *testing.T) { attack(t, "", st, nil, attempts) })
 	if os.Geteuid() == 0 {
 		// The same, with the launcher as an unprivileged user, as on a
 		// grader that does not run as root.
 		t.Run("nobody", func(t *testing.T) {
-			attack(t, st, &syscall.Credential{Uid: 65534, Gid: 65534}, attempts)
+			attack(t, tiny, st, &syscall.Credential{Uid: 65534, Gid: 65534}, attempts)
 		})
 	}
 }
@@ -90,7 +119,7 @@ func TestCompromisedProgram(t *testing.T) {
 // parent runs the confined program prog as a kurs would, prints its
 // process id and waits to be killed.
 func parent(prog string) {
-	cmd := Command(context.Background(), Policy{Confine: true, Memory: 256 << 20}, prog, "sleep")
+	cmd := Command(context.Background(), Policy{Launcher: tiny, Confine: true, Memory: 256 << 20}, prog, "sleep")
 	out, err := cmd.StdoutPipe()
 	if err == nil {
 		err = cmd.Start()
@@ -108,7 +137,7 @@ func parent(prog string) {
 // the parent-death signal, which the launcher sets again.
 func TestEndsWithKurs(t *testing.T) {
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), "KURS_SANDBOX_PARENT="+fixture)
+	cmd.Env = append(os.Environ(), "KURS_SANDBOX_PARENT="+fixture, "KURS_SANDBOX_LAUNCHER="+tiny)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -151,7 +180,7 @@ func TestPrivateProgram(t *testing.T) {
 	if err := os.WriteFile(prog, data, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	cmd := Command(context.Background(), Policy{Confine: true, Memory: 256 << 20}, prog, "exit")
+	cmd := Command(context.Background(), Policy{Launcher: tiny, Confine: true, Memory: 256 << 20}, prog, "exit")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
@@ -164,13 +193,13 @@ func TestPrivateProgram(t *testing.T) {
 func TestLayersAlone(t *testing.T) {
 	st := Layers()
 	t.Run("seccomp", func(t *testing.T) {
-		attack(t, Status{ProcessGroup: true, Rlimits: true, NoNewPrivs: true, Seccomp: true}, nil, attempts)
+		attack(t, tiny, Status{ProcessGroup: true, Rlimits: true, NoNewPrivs: true, Seccomp: true}, nil, attempts)
 	})
 	if st.Landlock < 6 {
 		t.Skipf("Landlock ABI %d", st.Landlock)
 	}
 	t.Run("landlock", func(t *testing.T) {
-		attack(t, Status{ProcessGroup: true, Rlimits: true, NoNewPrivs: true, Landlock: st.Landlock}, nil,
+		attack(t, tiny, Status{ProcessGroup: true, Rlimits: true, NoNewPrivs: true, Landlock: st.Landlock}, nil,
 			strings.Fields(`read-status setuid-root read-etc read-secret create remove
 				mkdir symlink truncate rename openat2 readdir tcp-connect unix-socket
 				exec-sh start-sh ptrace-parent kill-parent tgkill-parent
@@ -181,7 +210,7 @@ func TestLayersAlone(t *testing.T) {
 // The guard's own filter stacks on the launcher's: the launcher allows
 // adding a filter, and the program keeps running under both.
 func TestGuardUnderLauncher(t *testing.T) {
-	cmd := Command(context.Background(), Policy{Confine: true}, guarded)
+	cmd := Command(context.Background(), Policy{Launcher: tiny, Confine: true}, guarded)
 	stdin, _ := cmd.StdinPipe()
 	stdout, _ := cmd.StdoutPipe()
 	var stderr bytes.Buffer
@@ -207,10 +236,10 @@ func TestGuardUnderLauncher(t *testing.T) {
 	}
 }
 
-// attack runs the fixture confined with the layers of st, as cred if not
-// nil, and checks that every attempt in want is refused and leaves no
-// trace.
-func attack(t *testing.T, st Status, cred *syscall.Credential, want []string) {
+// attack runs the fixture confined with the layers of st, started by
+// launcher ("" for the test binary itself), as cred if not nil, and checks
+// that every attempt in want is refused and leaves no trace.
+func attack(t *testing.T, launcher string, st Status, cred *syscall.Credential, want []string) {
 	dir := t.TempDir()
 	for d := dir; d != os.TempDir() && d != "/"; d = filepath.Dir(d) {
 		os.Chmod(d, 0o755) // t.TempDir's folders are 0700
@@ -253,7 +282,7 @@ func attack(t *testing.T, st Status, cred *syscall.Credential, want []string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 	defer cancel()
 	port := strconv.Itoa(tcp.Addr().(*net.TCPAddr).Port)
-	cmd := command(ctx, Policy{Confine: true, Memory: 256 << 20, CPU: 10 * time.Second, FileSize: 1 << 20},
+	cmd := command(ctx, Policy{Launcher: launcher, Confine: true, Memory: 256 << 20, CPU: 10 * time.Second, FileSize: 1 << 20},
 		st, fixture, []string{"attack", strconv.Itoa(os.Getpid()), dir, port, abstract})
 	cmd.SysProcAttr.Credential = cred
 	cmd.ExtraFiles = []*os.File{w3}

@@ -7,6 +7,8 @@ import (
 	"os/exec"
 	"syscall"
 	"time"
+
+	"github.com/kurs-course/kurs/internal/sandbox/launch"
 )
 
 // layers reports that a child is a plain process here: no launcher, no
@@ -32,6 +34,6 @@ func sysProcAttr(Policy, Status) *syscall.SysProcAttr { return nil }
 // runPlan runs the plan here: there is no launcher and there are no
 // limits on this system.
 func runPlan(ctx context.Context, _ Policy, plan Plan) ([][]Done, error) {
-	done := runStages(ctx, plan, func() *exec.Cmd { return exec.CommandContext(ctx, "") })
+	done := launch.RunStages(ctx, plan, func() *exec.Cmd { return exec.CommandContext(ctx, "") })
 	return done, ctx.Err()
 }

@@ -1,9 +1,9 @@
-package sandbox
+package launch
 
 import (
 	"fmt"
 
-	"golang.org/x/sys/unix"
+	"syscall"
 )
 
 // The seccomp filter is an allowlist: every syscall not named here fails
@@ -48,29 +48,29 @@ const (
 func offArg(i int) uint32 { return 16 + 8*uint32(i) }
 
 const (
-	ldAbs = unix.BPF_LD | unix.BPF_W | unix.BPF_ABS
-	jeq   = unix.BPF_JMP | unix.BPF_JEQ | unix.BPF_K
-	jge   = unix.BPF_JMP | unix.BPF_JGE | unix.BPF_K
-	jset  = unix.BPF_JMP | unix.BPF_JSET | unix.BPF_K
-	and   = unix.BPF_ALU | unix.BPF_AND | unix.BPF_K
-	ret   = unix.BPF_RET | unix.BPF_K
-	ja    = unix.BPF_JMP | unix.BPF_JA
+	ldAbs = syscall.BPF_LD | syscall.BPF_W | syscall.BPF_ABS
+	jeq   = syscall.BPF_JMP | syscall.BPF_JEQ | syscall.BPF_K
+	jge   = syscall.BPF_JMP | syscall.BPF_JGE | syscall.BPF_K
+	jset  = syscall.BPF_JMP | syscall.BPF_JSET | syscall.BPF_K
+	and   = syscall.BPF_ALU | syscall.BPF_AND | syscall.BPF_K
+	ret   = syscall.BPF_RET | syscall.BPF_K
+	ja    = syscall.BPF_JMP | syscall.BPF_JA
 
 	x32SyscallBit = 0x40000000
 
-	retAllow = unix.SECCOMP_RET_ALLOW
-	retKill  = unix.SECCOMP_RET_KILL_PROCESS
-	retEPERM = unix.SECCOMP_RET_ERRNO | uint32(unix.EPERM)
-	retNOSYS = unix.SECCOMP_RET_ERRNO | uint32(unix.ENOSYS)
+	retAllow = seccompRetAllow
+	retKill  = seccompRetKillProcess
+	retEPERM = seccompRetErrno | uint32(syscall.EPERM)
+	retNOSYS = seccompRetErrno | uint32(syscall.ENOSYS)
 )
 
-func stmt(code uint16, k uint32) unix.SockFilter { return unix.SockFilter{Code: code, K: k} }
+func stmt(code uint16, k uint32) syscall.SockFilter { return syscall.SockFilter{Code: code, K: k} }
 
-func jump(code uint16, k uint32, jt, jf int) unix.SockFilter {
+func jump(code uint16, k uint32, jt, jf int) syscall.SockFilter {
 	if jt > 255 || jf > 255 {
 		panic("sandbox: seccomp jump too far")
 	}
-	return unix.SockFilter{Code: code, K: k, Jt: uint8(jt), Jf: uint8(jf)}
+	return syscall.SockFilter{Code: code, K: k, Jt: uint8(jt), Jf: uint8(jf)}
 }
 
 // cond is one condition on the low 32 bits of an argument, which is all
@@ -84,8 +84,8 @@ type cond struct {
 
 // all returns a block that allows the call if every condition holds and
 // refuses it with EPERM otherwise.
-func all(cs ...cond) []unix.SockFilter {
-	var b []unix.SockFilter
+func all(cs ...cond) []syscall.SockFilter {
+	var b []syscall.SockFilter
 	n := len(cs)
 	for i, c := range cs {
 		off := offArg(c.arg)
@@ -104,8 +104,8 @@ func all(cs ...cond) []unix.SockFilter {
 
 // oneOf returns a block that allows the call if argument arg is one of
 // vals.
-func oneOf(arg int, vals ...uint32) []unix.SockFilter {
-	b := []unix.SockFilter{stmt(ldAbs, offArg(arg))}
+func oneOf(arg int, vals ...uint32) []syscall.SockFilter {
+	b := []syscall.SockFilter{stmt(ldAbs, offArg(arg))}
 	for i, v := range vals {
 		b = append(b, jump(jeq, v, len(vals)-i, 0))
 	}
@@ -114,8 +114,8 @@ func oneOf(arg int, vals ...uint32) []unix.SockFilter {
 
 // noneOf returns a block that allows the call if argument arg has none of
 // the bits set.
-func noneOf(arg int, bits uint32) []unix.SockFilter {
-	return []unix.SockFilter{
+func noneOf(arg int, bits uint32) []syscall.SockFilter {
+	return []syscall.SockFilter{
 		stmt(ldAbs, offArg(arg)),
 		jump(jset, bits, 0, 1),
 		stmt(ret, retEPERM),
@@ -131,8 +131,8 @@ type bits struct {
 
 // noBits returns a block that allows the call if no argument has any of
 // its bits set.
-func noBits(bs ...bits) []unix.SockFilter {
-	var b []unix.SockFilter
+func noBits(bs ...bits) []syscall.SockFilter {
+	var b []syscall.SockFilter
 	n := len(bs)
 	for i, x := range bs {
 		b = append(b, stmt(ldAbs, offArg(x.arg)))
@@ -147,8 +147,8 @@ func noBits(bs ...bits) []unix.SockFilter {
 
 // masked returns a block that allows the call if argument arg, masked,
 // equals want.
-func masked(arg int, mask, want uint32) []unix.SockFilter {
-	return []unix.SockFilter{
+func masked(arg int, mask, want uint32) []syscall.SockFilter {
+	return []syscall.SockFilter{
 		stmt(ldAbs, offArg(arg)),
 		stmt(and, mask),
 		jump(jeq, want, 1, 0),
@@ -161,43 +161,43 @@ func masked(arg int, mask, want uint32) []unix.SockFilter {
 // writing descriptors the program holds, memory, signals to itself,
 // threads' synchronisation, time, and ending.
 var allowedCommon = []uintptr{
-	unix.SYS_READ, unix.SYS_WRITE, unix.SYS_READV, unix.SYS_WRITEV,
-	unix.SYS_PREAD64, unix.SYS_PWRITE64, unix.SYS_CLOSE, unix.SYS_FSTAT,
-	unix.SYS_LSEEK, unix.SYS_FSYNC, unix.SYS_FDATASYNC,
-	unix.SYS_SENDFILE, unix.SYS_SPLICE, unix.SYS_COPY_FILE_RANGE,
-	unix.SYS_DUP, unix.SYS_DUP3, unix.SYS_PIPE2, unix.SYS_EVENTFD2,
-	unix.SYS_EPOLL_CREATE1, unix.SYS_EPOLL_CTL, unix.SYS_EPOLL_PWAIT, unix.SYS_EPOLL_PWAIT2,
-	unix.SYS_PPOLL, unix.SYS_PSELECT6,
-	unix.SYS_MUNMAP, unix.SYS_MADVISE, unix.SYS_BRK, unix.SYS_MINCORE,
-	unix.SYS_RT_SIGACTION, unix.SYS_RT_SIGPROCMASK, unix.SYS_RT_SIGRETURN,
-	unix.SYS_RT_SIGPENDING, unix.SYS_RT_SIGSUSPEND, unix.SYS_RT_SIGTIMEDWAIT, unix.SYS_SIGALTSTACK,
-	unix.SYS_FUTEX, unix.SYS_SCHED_YIELD, unix.SYS_SCHED_GETAFFINITY,
-	unix.SYS_NANOSLEEP, unix.SYS_CLOCK_NANOSLEEP, unix.SYS_CLOCK_GETTIME, unix.SYS_CLOCK_GETRES,
-	unix.SYS_GETTIMEOFDAY, unix.SYS_TIMER_CREATE, unix.SYS_TIMER_SETTIME, unix.SYS_TIMER_GETTIME,
-	unix.SYS_TIMER_GETOVERRUN, unix.SYS_TIMER_DELETE, unix.SYS_SETITIMER, unix.SYS_GETITIMER,
-	unix.SYS_GETPID, unix.SYS_GETTID, unix.SYS_GETPPID, unix.SYS_GETUID, unix.SYS_GETEUID,
-	unix.SYS_GETGID, unix.SYS_GETEGID, unix.SYS_GETRESUID, unix.SYS_GETRESGID, unix.SYS_GETGROUPS,
-	unix.SYS_GETRLIMIT, unix.SYS_GETRUSAGE, unix.SYS_TIMES, unix.SYS_UNAME, unix.SYS_GETRANDOM,
-	unix.SYS_GETCPU, unix.SYS_RESTART_SYSCALL, unix.SYS_SET_TID_ADDRESS,
-	unix.SYS_EXIT, unix.SYS_EXIT_GROUP,
+	syscall.SYS_READ, syscall.SYS_WRITE, syscall.SYS_READV, syscall.SYS_WRITEV,
+	syscall.SYS_PREAD64, syscall.SYS_PWRITE64, syscall.SYS_CLOSE, syscall.SYS_FSTAT,
+	syscall.SYS_LSEEK, syscall.SYS_FSYNC, syscall.SYS_FDATASYNC,
+	syscall.SYS_SENDFILE, syscall.SYS_SPLICE, sysCopyFileRange,
+	syscall.SYS_DUP, syscall.SYS_DUP3, syscall.SYS_PIPE2, syscall.SYS_EVENTFD2,
+	syscall.SYS_EPOLL_CREATE1, syscall.SYS_EPOLL_CTL, syscall.SYS_EPOLL_PWAIT, sysEpollPwait2,
+	syscall.SYS_PPOLL, syscall.SYS_PSELECT6,
+	syscall.SYS_MUNMAP, syscall.SYS_MADVISE, syscall.SYS_BRK, syscall.SYS_MINCORE,
+	syscall.SYS_RT_SIGACTION, syscall.SYS_RT_SIGPROCMASK, syscall.SYS_RT_SIGRETURN,
+	syscall.SYS_RT_SIGPENDING, syscall.SYS_RT_SIGSUSPEND, syscall.SYS_RT_SIGTIMEDWAIT, syscall.SYS_SIGALTSTACK,
+	syscall.SYS_FUTEX, syscall.SYS_SCHED_YIELD, syscall.SYS_SCHED_GETAFFINITY,
+	syscall.SYS_NANOSLEEP, syscall.SYS_CLOCK_NANOSLEEP, syscall.SYS_CLOCK_GETTIME, syscall.SYS_CLOCK_GETRES,
+	syscall.SYS_GETTIMEOFDAY, syscall.SYS_TIMER_CREATE, syscall.SYS_TIMER_SETTIME, syscall.SYS_TIMER_GETTIME,
+	syscall.SYS_TIMER_GETOVERRUN, syscall.SYS_TIMER_DELETE, syscall.SYS_SETITIMER, syscall.SYS_GETITIMER,
+	syscall.SYS_GETPID, syscall.SYS_GETTID, syscall.SYS_GETPPID, syscall.SYS_GETUID, syscall.SYS_GETEUID,
+	syscall.SYS_GETGID, syscall.SYS_GETEGID, syscall.SYS_GETRESUID, syscall.SYS_GETRESGID, syscall.SYS_GETGROUPS,
+	syscall.SYS_GETRLIMIT, syscall.SYS_GETRUSAGE, syscall.SYS_TIMES, syscall.SYS_UNAME, sysGetrandom,
+	sysGetcpu, syscall.SYS_RESTART_SYSCALL, syscall.SYS_SET_TID_ADDRESS,
+	syscall.SYS_EXIT, syscall.SYS_EXIT_GROUP,
 }
 
 // Thread flags Go's runtime (and any C library) passes to clone for a
 // thread; a namespace flag beside them is refused.
 const (
-	cloneThread = unix.CLONE_VM | unix.CLONE_SIGHAND | unix.CLONE_THREAD
-	cloneMask   = cloneThread | unix.CLONE_NEWNS | unix.CLONE_NEWCGROUP | unix.CLONE_NEWUTS |
-		unix.CLONE_NEWIPC | unix.CLONE_NEWUSER | unix.CLONE_NEWPID | unix.CLONE_NEWNET
+	cloneThread = syscall.CLONE_VM | syscall.CLONE_SIGHAND | syscall.CLONE_THREAD
+	cloneMask   = cloneThread | syscall.CLONE_NEWNS | syscall.CLONE_NEWCGROUP | syscall.CLONE_NEWUTS |
+		syscall.CLONE_NEWIPC | syscall.CLONE_NEWUSER | syscall.CLONE_NEWPID | syscall.CLONE_NEWNET
 )
 
 // filter returns the seccomp program for a launcher with process id pid
 // that executes the program open as descriptor execFD.
-func filter(pid, execFD int) ([]unix.SockFilter, error) {
+func filter(pid, execFD int) ([]syscall.SockFilter, error) {
 	a := arch()
 	if a == nil {
 		return nil, fmt.Errorf("no seccomp filter for this architecture")
 	}
-	prog := []unix.SockFilter{
+	prog := []syscall.SockFilter{
 		stmt(ldAbs, offArch),
 		jump(jeq, a.audit, 1, 0),
 		stmt(ret, retKill),
@@ -207,17 +207,17 @@ func filter(pid, execFD int) ([]unix.SockFilter, error) {
 		prog = append(prog, jump(jge, x32SyscallBit, 0, 1), stmt(ret, retKill))
 	}
 	special := []special{
-		{unix.SYS_CLONE, masked(0, cloneMask, cloneThread)},
-		{unix.SYS_CLONE3, []unix.SockFilter{stmt(ret, retNOSYS)}},
-		{unix.SYS_KILL, all(cond{arg: 0, val: uint32(pid)})},
-		{unix.SYS_TGKILL, all(cond{arg: 0, val: uint32(pid)})},
-		{unix.SYS_MMAP, noBits(bits{2, unix.PROT_EXEC}, bits{3, unix.MAP_SHARED | unix.MAP_GROWSDOWN})},
-		{unix.SYS_MPROTECT, noneOf(2, unix.PROT_EXEC)},
-		{unix.SYS_PRCTL, oneOf(0, unix.PR_SET_NO_NEW_PRIVS, unix.PR_GET_NO_NEW_PRIVS, unix.PR_SET_VMA)},
-		{unix.SYS_SECCOMP, oneOf(0, unix.SECCOMP_SET_MODE_FILTER)},
-		{unix.SYS_FCNTL, oneOf(1, unix.F_DUPFD, unix.F_DUPFD_CLOEXEC, unix.F_GETFD, unix.F_SETFD, unix.F_GETFL, unix.F_SETFL)},
-		{unix.SYS_PRLIMIT64, all(cond{arg: 2, val: 0}, cond{arg: 2, hi: true, val: 0})},
-		{unix.SYS_EXECVEAT, all(cond{arg: 0, val: uint32(execFD)}, cond{arg: 4, val: unix.AT_EMPTY_PATH})},
+		{syscall.SYS_CLONE, masked(0, cloneMask, cloneThread)},
+		{sysClone3, []syscall.SockFilter{stmt(ret, retNOSYS)}},
+		{syscall.SYS_KILL, all(cond{arg: 0, val: uint32(pid)})},
+		{syscall.SYS_TGKILL, all(cond{arg: 0, val: uint32(pid)})},
+		{syscall.SYS_MMAP, noBits(bits{2, syscall.PROT_EXEC}, bits{3, syscall.MAP_SHARED | syscall.MAP_GROWSDOWN})},
+		{syscall.SYS_MPROTECT, noneOf(2, syscall.PROT_EXEC)},
+		{syscall.SYS_PRCTL, oneOf(0, prSetNoNewPrivs, prGetNoNewPrivs, prSetVMA)},
+		{sysSeccomp, oneOf(0, seccompSetModeFilter)},
+		{syscall.SYS_FCNTL, oneOf(1, syscall.F_DUPFD, syscall.F_DUPFD_CLOEXEC, syscall.F_GETFD, syscall.F_SETFD, syscall.F_GETFL, syscall.F_SETFL)},
+		{syscall.SYS_PRLIMIT64, all(cond{arg: 2, val: 0}, cond{arg: 2, hi: true, val: 0})},
+		{sysExecveat, all(cond{arg: 0, val: uint32(execFD)}, cond{arg: 4, val: atEmptyPath})},
 	}
 	special = append(special, a.special...)
 	plain := append(append([]uintptr(nil), allowedCommon...), a.allowed...)
@@ -234,7 +234,7 @@ func filter(pid, execFD int) ([]unix.SockFilter, error) {
 		prog = append(prog, s.block...)
 	}
 	prog = append(prog, stmt(ret, retEPERM))
-	if len(prog) > unix.BPF_MAXINSNS {
+	if len(prog) > syscall.BPF_MAXINSNS {
 		return nil, fmt.Errorf("seccomp filter too long")
 	}
 	return prog, nil
@@ -251,5 +251,9 @@ type archFilter struct {
 // special is a syscall allowed only under conditions that block checks.
 type special struct {
 	nr    uintptr
-	block []unix.SockFilter
+	block []syscall.SockFilter
 }
+
+// HasFilter reports whether there is a seccomp filter for this
+// architecture; without one a confined program runs without seccomp.
+func HasFilter() bool { return arch() != nil }
