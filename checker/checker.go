@@ -166,6 +166,8 @@ func (c *Checker) learnerCommand(ctx context.Context, dir string, prog []string)
 	memory := c.memory()
 	policy := sandbox.Policy{Confine: true, Memory: memory, FileSize: 1 << 20,
 		CPU: (c.timeout() + 2*time.Second) * time.Duration(runtime.NumCPU())}
+	// Without the launcher program, kurs itself launches: the same code.
+	policy.Launcher, _ = c.Build.Launcher(ctx)
 	cmd := sandbox.Command(ctx, policy, prog[0], prog[1:]...)
 	cmd.Env = []string{"KURS_MEMORY=" + strconv.FormatInt(memory, 10), "GOTRACEBACK=single"}
 	if c.noDefences {

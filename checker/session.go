@@ -149,7 +149,8 @@ func (c *Checker) RandomTraces(ctx context.Context, ex *course.Exercise, seed ui
 	}
 	ctx, cancel := context.WithTimeout(ctx, time.Minute)
 	defer cancel()
-	cmd := sandbox.Command(ctx, sandbox.Policy{Memory: DefaultMemory}, judge, "traces", filepath.Join(tmp, "suite.json"))
+	launcher, _ := c.Build.Launcher(ctx) // without it, kurs itself launches
+	cmd := sandbox.Command(ctx, sandbox.Policy{Memory: DefaultMemory, Launcher: launcher}, judge, "traces", filepath.Join(tmp, "suite.json"))
 	cmd.Env = []string{fmt.Sprintf("KURS_SEED=%d", seed)}
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr

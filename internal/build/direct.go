@@ -296,7 +296,7 @@ func (b *Builder) runUnits(ctx context.Context, k *Kit, dir string, stages [][]*
 	if len(plan) == 0 {
 		return nil
 	}
-	done, err := sandbox.RunPlan(ctx, sandbox.Policy{Memory: buildMemory, FileSize: buildFileSize},
+	done, err := sandbox.RunPlan(ctx, sandbox.Policy{Memory: buildMemory, FileSize: buildFileSize, Launcher: b.launcher(ctx)},
 		sandbox.Plan{Dir: dir, Env: b.Env(), Stages: plan})
 	if ctx.Err() != nil {
 		return ErrLimit // the build's time ran out, or the caller's (Direct tells)
