@@ -10,13 +10,17 @@
 //	go run ./bench/start          # 41 rounds
 //	go run ./bench/start -n 101
 //
-// The launcher is measured as a check uses it: kurs, started as the
-// launcher, sets the limits of an unconfined policy and executes the
-// static binary (launcher → static), and the same with the confinement a
-// learner's program gets (seccomp, Landlock, namespaces); its baseline is
-// the static binary started directly. What a launcher adds is the
-// difference; kurs's start as a launcher should be close to any static
-// binary's. kurs is built by `make build`, as a user builds it.
+// The launcher is measured as a check uses it: the launcher program that
+// kurs builds and keeps in its cache (build.Builder.Launcher), started
+// with the limits of an unconfined policy, executes the static binary
+// (launcher → static), and the same with the confinement a learner's
+// program gets (seccomp, Landlock, namespaces); its baseline is the static
+// binary started directly. What a launcher adds is the difference; its
+// start should be close to any static binary's. The same two with kurs
+// itself as the launcher (the fallback when there is no launcher program,
+// and the only launcher before there was one) run in the same rounds, and
+// the last lines compare the two launchers. kurs is built by `make build`,
+// as a user builds it.
 package main
 
 import (
@@ -32,6 +36,7 @@ import (
 	"time"
 
 	"github.com/kurs-course/kurs/bench/internal/benchutil"
+	"github.com/kurs-course/kurs/internal/build"
 	"github.com/kurs-course/kurs/internal/sandbox"
 )
 
@@ -110,6 +115,10 @@ func run(n int) error {
 		return err
 	}
 	ctx := context.Background()
+	program, err := launcherProgram(ctx)
+	if err != nil {
+		return err
+	}
 	// kurs in English and outside any workspace, as a first `kurs help`.
 	env := append(os.Environ(), "KURS_LANG=en")
 	plain := func(name string, args ...string) func() *exec.Cmd {
@@ -119,18 +128,23 @@ func run(n int) error {
 			return cmd
 		}
 	}
-	launched := func(p sandbox.Policy) func() *exec.Cmd {
-		return func() *exec.Cmd { return sandbox.CommandFrom(ctx, kurs, p, static) }
+	launched := func(launcher string, p sandbox.Policy) func() *exec.Cmd {
+		return func() *exec.Cmd { return sandbox.CommandFrom(ctx, launcher, p, static) }
 	}
 	goVersion := func() *subject { return &subject{label: "go version", cmd: plain(goCmd, "version")} }
 	staticAlone := func() *subject { return &subject{label: "static binary", cmd: plain(static)} }
 	pairs := []pair{
 		{&subject{label: "kurs version", cmd: plain(kurs, "version")}, goVersion()},
 		{&subject{label: "kurs help", cmd: plain(kurs, "help")}, goVersion()},
-		{&subject{label: "launcher → static binary", cmd: launched(sandbox.Policy{})}, staticAlone()},
-		{&subject{label: "confined launcher → static binary", cmd: launched(sandbox.Policy{Confine: true})}, staticAlone()},
+		{&subject{label: "launcher → static binary", cmd: launched(program, sandbox.Policy{})}, staticAlone()},
+		{&subject{label: "confined launcher → static binary", cmd: launched(program, sandbox.Policy{Confine: true})}, staticAlone()},
+		{&subject{label: "kurs as launcher → static binary", cmd: launched(kurs, sandbox.Policy{})}, staticAlone()},
+		{&subject{label: "confined kurs as launcher → static", cmd: launched(kurs, sandbox.Policy{Confine: true})}, staticAlone()},
 	}
-	fmt.Printf("kurs %s, go %s, %d rounds; sandbox layers: %s\n", kurs, goCmd, n, sandbox.Layers())
+	// The launchers against each other: the subjects of the pairs above,
+	// measured in the same rounds.
+	versus := []pair{{pairs[4].kurs, pairs[2].kurs}, {pairs[5].kurs, pairs[3].kurs}}
+	fmt.Printf("kurs %s, go %s, launcher %s, %d rounds; sandbox layers: %s\n", kurs, goCmd, program, n, sandbox.Layers())
 	// One unmeasured round loads the binaries into the page cache.
 	for _, p := range pairs {
 		for _, s := range []*subject{p.kurs, p.base} {
@@ -163,7 +177,24 @@ func run(n int) error {
 			ratio(p.kurs.median(wall), p.base.median(wall)), ratio(p.kurs.median(cpu), p.base.median(cpu)),
 			roundRatio(p, wall), roundRatio(p, cpu))
 	}
+	for _, p := range versus {
+		fmt.Printf("%s / %s: wall %.2f×, cpu %.2f× (median of the rounds' ratios: wall %.2f×, cpu %.2f×)\n",
+			p.kurs.label, p.base.label,
+			ratio(p.kurs.median(wall), p.base.median(wall)), ratio(p.kurs.median(cpu), p.base.median(cpu)),
+			roundRatio(p, wall), roundRatio(p, cpu))
+	}
 	return nil
+}
+
+// launcherProgram returns the launcher program as kurs builds it and keeps
+// it in its cache.
+func launcherProgram(ctx context.Context) (string, error) {
+	b, err := build.New(build.Options{})
+	if err != nil {
+		return "", err
+	}
+	defer b.Close()
+	return b.Launcher(ctx)
 }
 
 // roundRatio is the median, over the rounds, of kurs's time over its
