@@ -59,12 +59,25 @@ func TestSavesBuildWhatChangedAndNeverAStaleVerdict(t *testing.T) {
 			assert.Equal(t, 1, got.Links, "a changed body is linked")
 			assert.LessOrEqual(t, got.Compiles, 2, "the learner's package and at most its test program, not main")
 
-			// A body that the test program inlines, reading a new variable:
-			// the learner's export data changes, the test program's does
-			// not, so main is neither compiled nor guessed wrong.
+			// A new body of a method the test program calls (as a
+			// learner's save makes it, again and again): the learner's
+			// package alone is compiled.
+			body := edit(t, breaker, "func (b *CircuitBreaker) Success() {\n\tb.failures = 0\n",
+				"func (b *CircuitBreaker) Success() {\n\tb.failures = edits - 1\n") + "\nvar edits = 1\n"
+			save(body)
+			res = check(t, ck, ex, dir)
+			assert.Equal(t, checker.Pass, res.Status, describe(res))
+			save(edit(t, body, "edits - 1\n", "edits - 2\n", "var edits = 1\n", "var edits = 2\n"))
 			before = b.Stats()
-			save(edit(t, breaker, "func (b *CircuitBreaker) Success() {\n\tb.failures = 0\n",
-				"func (b *CircuitBreaker) Success() {\n\tb.failures = edits - 1\n") + "\nvar edits = 1\n")
+			res = check(t, ck, ex, dir)
+			assert.Equal(t, checker.Pass, res.Status, describe(res))
+			assert.Equal(t, build.Stats{Compiles: 1, Links: 1}, built(b, before), "the learner's package alone, linked with the test program and main of before")
+
+			// A new exported name: the learner's export data changes, the
+			// test program's does not, so main is neither compiled nor
+			// guessed wrong.
+			save(breaker + "\n// Version names this breaker.\nconst Version = 2\n")
+			before = b.Stats()
 			res = check(t, ck, ex, dir)
 			assert.Equal(t, checker.Pass, res.Status, describe(res))
 			assert.Equal(t, build.Stats{Compiles: 2, Links: 1}, built(b, before), "the learner's package and its test program, linked with the main of before")

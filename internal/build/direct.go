@@ -104,7 +104,7 @@ func (b *Builder) compileAndLink(ctx context.Context, k *Kit, dir string, ids []
 		if pkg == "main" {
 			archive = filepath.Join(out, "main.a")
 		}
-		st, parts, err := compileStep(k, dir, cfgFile, pkg, rel, archive)
+		st, parts, err := compileStep(k, dir, cfgFile, pkg, rel, archive, kind == "learner")
 		if err != nil {
 			return nil, err
 		}
@@ -118,7 +118,7 @@ func (b *Builder) compileAndLink(ctx context.Context, k *Kit, dir string, ids []
 	learners := make([]*unit, len(ids))
 	var todo []*unit
 	for i, id := range ids {
-		u, err := newUnit(id, module+"/"+id, filepath.Join(k.dir, "importcfg"), "compile", nil)
+		u, err := newUnit(id, module+"/"+id, filepath.Join(k.dir, "importcfg"), "learner", nil)
 		if err != nil {
 			return nil, err
 		}
@@ -474,8 +474,9 @@ func learnerDeps(dir string, k *Kit, learners []*unit) ([]string, error) {
 
 // compileStep returns the compiler's run for the package in folder rel of
 // dir as import path pkg, into archive, and the parts of its key: its
-// settings and its files, each with its name.
-func compileStep(k *Kit, dir, cfgFile, pkg, rel, archive string) (sandbox.Step, []string, error) {
+// settings and its files, each with its name. learner says whether it is
+// a learner's package.
+func compileStep(k *Kit, dir, cfgFile, pkg, rel, archive string, learner bool) (sandbox.Step, []string, error) {
 	names, err := goFiles(filepath.Join(dir, filepath.FromSlash(rel)), k)
 	if err != nil {
 		return sandbox.Step{}, nil, err
@@ -485,6 +486,15 @@ func compileStep(k *Kit, dir, cfgFile, pkg, rel, archive string) (sandbox.Step, 
 		ip = module + "/" + rel
 	}
 	flags := []string{"-p", pkg, "-lang=go" + GoLanguage, "-complete", "-goversion", k.Version, "-c=1", "-nolocalimports"}
+	if learner {
+		// A learner's package is compiled without inlining: its export
+		// data then holds no function bodies, so a save that changes
+		// only bodies leaves it as it was, and the test program that
+		// imports it is not compiled again (a body it had inlined would
+		// be stale otherwise). The calls cost a few nanoseconds more,
+		// nothing beside the exercises' time limits.
+		flags = append(flags, "-l")
+	}
 	args := append([]string{"-o", archive, "-trimpath", filepath.Join(dir, filepath.FromSlash(rel)) + "=>" + ip}, flags...)
 	args = append(args, "-importcfg", cfgFile, "-pack")
 	parts := append([]string{ip, strings.Join(flags, " ")}, names...)

@@ -78,13 +78,21 @@ func TestDirectBuildRebuildsOnlyWhatChanged(t *testing.T) {
 		assert.NotEqual(t, first, sum)
 		assert.Equal(t, "two", out)
 	})
-	t.Run("inlined body", func(t *testing.T) {
-		// Hello's body is in x's export data: the test program is
-		// compiled again (main, whose import's export data stays, is not).
+	t.Run("body of an exported function", func(t *testing.T) {
+		// A learner's package is compiled without inlining: no body is
+		// in its export data, and the test program is not compiled again.
 		src := strings.Replace(learnerSrc, "return hello()", `return hello() + "!"`, 1)
 		ran, _, out := directBuild(t, b, k, withLearner(src))
-		assert.Equal(t, []string{learner, driver, "link"}, ran)
+		assert.Equal(t, []string{learner, "link"}, ran)
 		assert.Equal(t, "one!", out)
+	})
+	t.Run("a new exported name", func(t *testing.T) {
+		// x's export data changes: the test program is compiled again
+		// (main, whose import's export data stays, is not).
+		src := learnerSrc + "\n// Extra is exported.\nconst Extra = 2\n"
+		ran, _, out := directBuild(t, b, k, withLearner(src))
+		assert.Equal(t, []string{learner, driver, "link"}, ran)
+		assert.Equal(t, "one", out)
 	})
 	t.Run("API", func(t *testing.T) {
 		src := strings.Replace(learnerSrc, "func Hello()", "func Greet()", 1)
