@@ -77,9 +77,31 @@ func (v *validator) misconceptions(ctx context.Context, c *course.Course, codes 
 		of = append(of, r.e)
 	}
 	progress := v.track(PhaseMisconceptions, of)
-	each(ctx, v.opts.jobs(), runs, func(r *run) {
-		r.res, r.err = checkFiles(ctx, &ck, r.e.checked(), r.m.Files)
-		progress.ran(r.e)
+	// Round k holds the k-th misconception of every exercise, checked in
+	// one build; each exercise still runs alone, under its own limits.
+	var rounds [][]*run
+	nth := map[*exCode]int{}
+	for _, r := range runs {
+		k := nth[r.e]
+		nth[r.e]++
+		if k == len(rounds) {
+			rounds = append(rounds, nil)
+		}
+		rounds[k] = append(rounds[k], r)
+	}
+	each(ctx, v.opts.jobs(), rounds, func(round []*run) {
+		subs := make([]submission, len(round))
+		for i, r := range round {
+			subs[i] = submission{ex: r.e.checked(), files: r.m.Files}
+		}
+		results, err := checkAll(ctx, &ck, subs)
+		for i, r := range round {
+			if err == nil {
+				r.res = results[i]
+			}
+			r.err = err
+			progress.ran(r.e)
+		}
 	})
 	if err := ctx.Err(); err != nil {
 		return nil, err

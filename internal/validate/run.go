@@ -33,32 +33,49 @@ type job struct {
 }
 
 // run checks every exercise's reference and skeletons and replays its
-// traces, Options.Jobs at a time, then reports what went wrong. It
+// traces, Options.Jobs builds at a time, then reports what went wrong. It
 // returns the replays by exercise id, for the lesson tables.
+//
+// The skeletons of one language are checked together, in one build (as
+// kurs grade checks a submission); so are the references. Each exercise
+// still runs in a process of its own with its own limits, so one
+// exercise's check gets the verdict it would get alone.
 //
 // The replays and skeletons go first: a trace the reference cannot run
 // would crash the reference's check (the harness does not guard the
 // reference), so the reference is checked without such traces, which are
 // reported on their own.
 func (v *validator) run(ctx context.Context, c *course.Course, codes map[string]*exCode) (map[string]*replayOut, error) {
-	var first, second []*job
+	var references, replays []*job
+	skeletons := map[string][]*job{}
 	for _, ex := range c.Exercises {
 		e := codes[ex.ID]
 		if e.solution == nil || !e.parsed || e.stale {
 			continue
 		}
-		second = append(second, &job{e: e, kind: "reference"})
+		references = append(references, &job{e: e, kind: "reference"})
 		for _, lang := range course.Languages {
 			if _, err := ex.Skeleton(lang); err == nil {
-				first = append(first, &job{e: e, kind: "skeleton", lang: lang})
+				skeletons[lang] = append(skeletons[lang], &job{e: e, kind: "skeleton", lang: lang})
 			}
 		}
 		if e.traces {
-			first = append(first, &job{e: e, kind: "replay"})
+			replays = append(replays, &job{e: e, kind: "replay"})
 		}
 	}
+	// first holds the builds before the references': one per language's
+	// skeletons, one per replay.
+	var first [][]*job
+	for _, lang := range course.Languages {
+		if len(skeletons[lang]) > 0 {
+			first = append(first, skeletons[lang])
+		}
+	}
+	for _, j := range replays {
+		first = append(first, []*job{j})
+	}
 	var all []*exCode
-	for _, j := range slices.Concat(first, second) {
+	for _, j := range slices.Concat(slices.Concat(first...), references) {
 		all = append(all, j.e)
 	}
 	progress := v.track(PhaseChecks, all)
@@ -67,57 +84,60 @@ func (v *validator) run(ctx context.Context, c *course.Course, codes map[string]
 	if seed == 0 {
 		seed = checker.DefaultSeed
 	}
-	do := func(j *job) {
-		defer progress.ran(j.e)
-		switch j.kind {
-		case "reference":
-			j.res, j.err = checkFiles(ctx, ck, j.e.checked(), j.e.solution)
-		case "skeleton":
-			files, _ := j.e.ex.Skeleton(j.lang)
-			j.res, j.err = checkFiles(ctx, ck, j.e.ex, files)
-		case "replay":
-			req := replayRequest{Seed: seed}
-			for _, t := range j.e.ex.Suite.Tests {
-				switch {
-				case t.Random > 0:
-					req.Random = append(req.Random, t)
-				case len(t.Steps) > 0 && !j.e.unrunnable[t.Name]:
-					req.Traces = append(req.Traces, t)
-				}
+	do := func(group []*job) {
+		defer func() {
+			for _, j := range group {
+				progress.ran(j.e)
 			}
-			j.rep, j.err = v.replay(ctx, j.e, req)
-			var no *noReplay
-			if errors.As(j.err, &no) {
-				j.e.noReplay, j.err = no.why, nil
+		}()
+		if group[0].kind != "replay" {
+			checkJobs(ctx, ck, group)
+			return
+		}
+		j := group[0]
+		req := replayRequest{Seed: seed}
+		for _, t := range j.e.ex.Suite.Tests {
+			switch {
+			case t.Random > 0:
+				req.Random = append(req.Random, t)
+			case len(t.Steps) > 0 && !j.e.unrunnable[t.Name]:
+				req.Traces = append(req.Traces, t)
 			}
+		}
+		j.rep, j.err = v.replay(ctx, j.e, req)
+		var no *noReplay
+		if errors.As(j.err, &no) {
+			j.e.noReplay, j.err = no.why, nil
 		}
 	}
 	each(ctx, v.opts.jobs(), first, do)
-	replays := map[string]*replayOut{}
-	for _, j := range first {
+	out := map[string]*replayOut{}
+	for _, j := range slices.Concat(first...) {
 		if j.err != nil {
 			return nil, j.err
 		}
 		if j.kind == "replay" && j.rep != nil {
-			replays[j.e.ex.ID] = j.rep
+			out[j.e.ex.ID] = j.rep
 			for name := range v.panics(j.e, j.rep, seed) {
 				j.e.unrunnable[name] = true
 			}
 		}
 	}
 	// A reference with no trace left to run has nothing to be checked on.
-	second = slices.DeleteFunc(second, func(j *job) bool {
+	references = slices.DeleteFunc(references, func(j *job) bool {
 		if len(j.e.checked().Suite.Tests) == 0 {
 			progress.ran(j.e)
 			return true
 		}
 		return false
 	})
-	each(ctx, v.opts.jobs(), second, do)
+	if len(references) > 0 {
+		do(references)
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	for _, j := range slices.Concat(first, second) {
+	for _, j := range slices.Concat(slices.Concat(first...), references) {
 		if j.err != nil {
 			return nil, j.err
 		}
@@ -128,7 +148,29 @@ func (v *validator) run(ctx context.Context, c *course.Course, codes map[string]
 			v.skeletonResult(j.e, j.lang, j.res)
 		}
 	}
-	return replays, nil
+	return out, nil
+}
+
+// checkJobs checks the reference or skeleton of each of jobs, which name
+// each exercise once at most, in one build, and sets their res or err.
+func checkJobs(ctx context.Context, ck *checker.Checker, jobs []*job) {
+	subs := make([]submission, len(jobs))
+	for i, j := range jobs {
+		subs[i] = submission{ex: j.e.ex, files: j.e.solution}
+		if j.kind == "reference" {
+			subs[i].ex = j.e.checked()
+		} else {
+			subs[i].files, _ = j.e.ex.Skeleton(j.lang)
+		}
+	}
+	results, err := checkAll(ctx, ck, subs)
+	for i, j := range jobs {
+		if err != nil {
+			j.err = err
+			continue
+		}
+		j.res = results[i]
+	}
 }
 
 // checked returns the exercise as the reference is checked: without the
@@ -169,21 +211,42 @@ func each[T any](ctx context.Context, n int, items []T, f func(T)) {
 
 // checkFiles checks files as a learner's submission of ex.
 func checkFiles(ctx context.Context, ck *checker.Checker, ex *course.Exercise, files []course.File) (*checker.Result, error) {
+	results, err := checkAll(ctx, ck, []submission{{ex: ex, files: files}})
+	if err != nil {
+		return nil, err
+	}
+	return results[0], nil
+}
+
+// submission is the files of one exercise, checked as a learner's.
+type submission struct {
+	ex    *course.Exercise
+	files []course.File
+}
+
+// checkAll checks subs, which name each exercise once at most, as one
+// learner's workspace, with one build (checker.CheckAll), and returns
+// their results in the same order.
+func checkAll(ctx context.Context, ck *checker.Checker, subs []submission) ([]*checker.Result, error) {
 	tmp, err := os.MkdirTemp(ck.TempDir, "kurs-validate-")
 	if err != nil {
 		return nil, err
 	}
 	defer os.RemoveAll(tmp)
-	dir := filepath.Join(tmp, ex.ID)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, err
-	}
-	for _, f := range files {
-		if err := os.WriteFile(filepath.Join(dir, f.Name), f.Data, 0o644); err != nil {
+	jobs := make([]checker.Job, len(subs))
+	for i, s := range subs {
+		dir := filepath.Join(tmp, s.ex.ID)
+		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return nil, err
 		}
+		for _, f := range s.files {
+			if err := os.WriteFile(filepath.Join(dir, f.Name), f.Data, 0o644); err != nil {
+				return nil, err
+			}
+		}
+		jobs[i] = checker.Job{Exercise: s.ex, Dir: dir}
 	}
-	return ck.Check(ctx, ex, dir)
+	return ck.CheckAll(ctx, jobs)
 }
 
 // testLine returns the line in suite.json of the test called name.

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/kurs-course/kurs/checker"
+	"github.com/kurs-course/kurs/internal/build"
 	"github.com/kurs-course/kurs/internal/course"
 )
 
@@ -179,6 +180,18 @@ func (o Options) checker() *checker.Checker {
 // Run validates the course in fsys. The error is kurs's own failure (no go
 // command, a cancelled context), never the course's: those are Problems.
 func Run(ctx context.Context, fsys fs.FS, opts Options) (*Report, error) {
+	if ck := opts.checker(); ck.Build == nil {
+		// One Builder for every check of the run, as kurs validate has:
+		// each kit, judge and file's hash is made or checked once.
+		b, err := build.New(build.Options{TempDir: ck.TempDir})
+		if err != nil {
+			return nil, err
+		}
+		defer b.Close()
+		own := *ck
+		own.Build = b
+		opts.Checker = &own
+	}
 	v := &validator{fsys: fsys, opts: opts}
 	c := v.structure()
 	r := &Report{}
