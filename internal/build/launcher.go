@@ -2,6 +2,7 @@ package build
 
 import (
 	"context"
+	"errors"
 	"sync"
 
 	"github.com/kurs-course/kurs/internal/sandbox"
@@ -37,6 +38,9 @@ var launcherModule = sync.OnceValue(func() map[string][]byte { return sandbox.La
 func (b *Builder) Launcher(ctx context.Context) (string, error) {
 	if err, ok := launcherFailed.Load(b); ok {
 		return "", err.(error)
+	}
+	if launcherModule() == nil {
+		return "", errors.New("no launcher on this system")
 	}
 	type built struct {
 		path string

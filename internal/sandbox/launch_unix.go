@@ -26,6 +26,9 @@ func init() {
 	launch.Main(os.Args[1:])
 }
 
+// launchers: Command starts programs through a launcher here.
+const launchers = true
+
 // launcher returns the launcher program that p names, or this one.
 func launcher(p Policy) string {
 	if p.Launcher != "" {

@@ -17,8 +17,12 @@ var launcherFiles embed.FS
 // program, a small static binary to name in [Policy].Launcher: its main
 // package is internal/run, and it needs nothing but the standard library
 // (goVersion is its go.mod's go version). It runs the same code as the
-// launcher in every binary that links this package.
+// launcher in every binary that links this package. It is nil where
+// Command starts programs without a launcher.
 func LauncherModule(goVersion string) map[string][]byte {
+	if !launchers {
+		return nil
+	}
 	const pkg = "internal/sandbox/launch"
 	mod := map[string][]byte{
 		"go.mod": []byte("module github.com/kurs-course/kurs\n\ngo " + goVersion + "\n"),

@@ -19,6 +19,9 @@ func layers() Status {
 	return Status{Note: "plain process: no resource limits or process group on this system"}
 }
 
+// launchers: Command starts programs without a launcher here.
+const launchers = false
+
 // command starts the program directly.
 func command(ctx context.Context, _ Policy, _ Status, name string, args []string) *exec.Cmd {
 	cmd := exec.CommandContext(ctx, name, args...)
