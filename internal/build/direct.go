@@ -485,7 +485,8 @@ func compileStep(k *Kit, dir, cfgFile, pkg, rel, archive string, learner bool) (
 	if pkg == "main" {
 		ip = module + "/" + rel
 	}
-	flags := []string{"-p", pkg, "-lang=go" + GoLanguage, "-complete", "-goversion", k.Version, "-c=1", "-nolocalimports"}
+	// No debugging information, as in the kit: the link strips it.
+	flags := []string{"-p", pkg, "-lang=go" + GoLanguage, "-complete", "-goversion", k.Version, "-c=1", "-nolocalimports", "-dwarf=false"}
 	if learner {
 		// A learner's package is compiled without inlining: its export
 		// data then holds no function bodies, so a save that changes

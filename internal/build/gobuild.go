@@ -61,7 +61,7 @@ func (b *Builder) goBuild(parent context.Context, dir, name, tags string, limit 
 	// constants can drive it to gigabytes, and a huge initialised array
 	// writes a huge object file into the cache.
 	cmd := sandbox.Command(ctx, sandbox.Policy{Memory: buildMemory, FileSize: buildFileSize},
-		goCmd, "build", "-trimpath", "-tags="+tags, "-ldflags=-s -w", "-o", prog, "./internal/run")
+		goCmd, "build", "-trimpath", noDWARF, "-tags="+tags, "-ldflags=-s -w", "-o", prog, "./internal/run")
 	cmd.Dir = dir
 	// go's own work folder goes inside the temporary module, so that it
 	// is removed with it even when go is killed before it can clean up.
