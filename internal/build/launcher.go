@@ -46,8 +46,13 @@ func (b *Builder) Launcher(ctx context.Context) (string, error) {
 		path string
 		err  error
 	}
+	if err := b.ctx.Err(); err != nil {
+		return "", err // closed
+	}
 	done := make(chan built, 1)
+	b.bg.Add(1) // Close waits for the build it ends
 	go func() {
+		defer b.bg.Done()
 		path, err := b.Judge(b.ctx, launcherID, launcherModule())
 		if err != nil && b.ctx.Err() == nil {
 			launcherFailed.Store(b, err)

@@ -129,3 +129,16 @@ func TestNoLauncherProgram(t *testing.T) {
 	assert.Equal(t, err, again, "a Builder tries once")
 	assert.Equal(t, "self", confined(t, broken.launcher(ctx), prog))
 }
+
+// A caller that stops waiting does not stop the build: the next caller
+// gets the program.
+func TestLauncherOutlivesItsCaller(t *testing.T) {
+	b := newBuilder(t)
+	gone, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err := b.Launcher(gone)
+	assert.ErrorIs(t, err, context.Canceled)
+	launcher, err := b.Launcher(context.Background())
+	require.NoError(t, err)
+	assert.FileExists(t, launcher)
+}
