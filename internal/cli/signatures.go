@@ -13,12 +13,7 @@ import (
 // misconceptionReport prints kurs validate's warnings and, with record,
 // writes the misconceptions' signatures into the course's folder.
 func (e *env) misconceptionReport(rep *validate.Report, record bool) error {
-	dir := e.g.course
-	if dir == "" {
-		if ws, err := e.workspace(); err == nil && ws.Config.Course != "" && ws.Config.Course != "embedded" {
-			dir = ws.Config.Course
-		}
-	}
+	dir := e.courseDir()
 	for _, w := range rep.Warnings {
 		if w.Kind == validate.SignaturesStale {
 			if record && dir != "" {

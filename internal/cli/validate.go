@@ -44,6 +44,11 @@ func validateCourse(e *env, o *validateOptions, args []string) error {
 	if err != nil {
 		return err
 	}
+	if o.signatures && e.courseDir() == "" {
+		// The embedded course cannot be written to: say so before the
+		// checks, which take minutes.
+		return e.usageErr("validate.signatures_course")
+	}
 	progress, stop := e.validateProgress()
 	rep, err := validate.Run(e.ctx, fsys, validate.Options{
 		Checker: &checker.Checker{Build: e.builder(), Timeout: o.timeout}, Jobs: o.jobs, Mutants: o.mutants,
@@ -77,12 +82,7 @@ func validateCourse(e *env, o *validateOptions, args []string) error {
 // env.course it does not load the course, whose problems are validate's to
 // report.
 func (e *env) courseFS() (fs.FS, error) {
-	dir := e.g.course
-	if dir == "" {
-		if ws, err := e.workspace(); err == nil && ws.Config.Course != "" && ws.Config.Course != "embedded" {
-			dir = ws.Config.Course
-		}
-	}
+	dir := e.courseDir()
 	if dir == "" {
 		return kurs.Content(), nil
 	}
@@ -98,6 +98,19 @@ func (e *env) courseFS() (fs.FS, error) {
 		return nil, &usageError{e.p.T("error.course_dir", "Dir", abs)}
 	}
 	return os.DirFS(abs), nil
+}
+
+// courseDir returns the folder of the course to validate or extend, as
+// the author named it: --course, else the workspace's course when one is
+// found; "" means the embedded one.
+func (e *env) courseDir() string {
+	if e.g.course != "" {
+		return e.g.course
+	}
+	if ws, err := e.workspace(); err == nil && ws.Config.Course != "" && ws.Config.Course != "embedded" {
+		return ws.Config.Course
+	}
+	return ""
 }
 
 // problemText explains a problem as "file:line: message", with its detail
