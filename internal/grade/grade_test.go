@@ -70,7 +70,7 @@ func exercises(t *testing.T) []*course.Exercise {
 }
 
 func newGrader(exs []*course.Exercise, jobs int) *grade.Grader {
-	return &grade.Grader{Checker: &checker.Checker{Timeout: timeout}, Exercises: exs, Jobs: jobs, Warm: true}
+	return &grade.Grader{Checker: &checker.Checker{Build: testBuild, Timeout: timeout}, Exercises: exs, Jobs: jobs, Warm: true}
 }
 
 // corpusSubmissions returns the named corpus cases as submissions.
@@ -337,7 +337,7 @@ func TestOnlyExerciseSourcesCount(t *testing.T) {
 		"exercises/circuitbreaker/testdata/suite.json":        `{"tests": []}`,
 		"exercises/circuitbreaker/solution/circuitbreaker.go": string(wrong),
 	})
-	g := &grade.Grader{Checker: &checker.Checker{Timeout: timeout}, Exercises: exs[:1], Jobs: 2}
+	g := &grade.Grader{Checker: &checker.Checker{Build: testBuild, Timeout: timeout}, Exercises: exs[:1], Jobs: 2}
 	results, err := g.Run(context.Background(), []grade.Submission{{ID: "s", Dir: plain}, {ID: "s", Dir: dressed}})
 	require.NoError(t, err)
 	require.Equal(t, checker.Fail, results[0].Graded[0].Result.Status, "the plain wrong breaker fails")
@@ -353,7 +353,7 @@ func TestLinkedExerciseFolder(t *testing.T) {
 	right, err := filepath.Abs(filepath.Join(corpus, "all-pass", "circuitbreaker"))
 	require.NoError(t, err)
 	require.NoError(t, os.Symlink(right, filepath.Join(dir, "circuitbreaker")))
-	g := &grade.Grader{Checker: &checker.Checker{Timeout: timeout}, Exercises: exs[:1]}
+	g := &grade.Grader{Checker: &checker.Checker{Build: testBuild, Timeout: timeout}, Exercises: exs[:1]}
 	results, err := g.Run(context.Background(), []grade.Submission{{ID: "linked", Dir: dir}})
 	require.NoError(t, err)
 	res := results[0].Graded[0].Result
@@ -402,7 +402,7 @@ func TestCancelled(t *testing.T) {
 // exactly the document of one submission plus its "id".
 func TestDocument(t *testing.T) {
 	exs := exercises(t)
-	g := &grade.Grader{Checker: &checker.Checker{Seed: 5, Timeout: timeout}, Exercises: exs[2:]}
+	g := &grade.Grader{Checker: &checker.Checker{Build: testBuild, Seed: 5, Timeout: timeout}, Exercises: exs[2:]}
 	results, err := g.Run(context.Background(), corpusSubmissions("quiz-fail-swapped", "quiz-pass-init"))
 	require.NoError(t, err)
 
