@@ -82,7 +82,10 @@ type Policy struct {
 	// Launcher is the launcher program that starts the child: one built
 	// from [LauncherModule], which starts in a fraction of kurs's time.
 	// "" means the running executable, which links this package and so
-	// is a launcher too, the same code at the cost of its own start.
+	// is a launcher too, the same code at the cost of its own start. A
+	// command started under another user's Credential needs a launcher
+	// that user may execute (kurs's cache, where the launcher program is
+	// kept, is its own user's alone).
 	Launcher string
 }
 
