@@ -15,7 +15,9 @@
 // the circuit breaker with a new comment at the end (a save that changes
 // no code), checks it and runs go test; runs both again unchanged; saves
 // a new body of Success (its code differs each round, its verdict not)
-// and checks and tests that; then checks the unchanged bulkheadpool
+// and checks and tests that; saves that body one line longer (which
+// moves every declaration after it) and checks and tests that; then,
+// with the body saved before, checks the unchanged bulkheadpool
 // (a passing reference, with its race detector's build) beside the
 // unchanged circuit breaker. Everything it creates is removed at the end.
 package main
@@ -116,6 +118,8 @@ func run(n int) error {
 		gBody             // go test after the same save
 		kPool             // kurs check bulkheadpool unchanged
 		kBreaker          // kurs check circuitbreaker unchanged, beside it
+		kLines            // kurs check after a save of a body one line longer
+		gLines            // go test after the same save
 	)
 	labels := []string{
 		"kurs check after a comment save",
@@ -126,6 +130,8 @@ func run(n int) error {
 		"go test after the same save",
 		"kurs check bulkheadpool unchanged",
 		"kurs check circuitbreaker unchanged",
+		"kurs check after a body save of a new line",
+		"go test after the same save",
 	}
 	got := make([][]sample, len(labels))
 	measure := func(k int, cmd *exec.Cmd) error {
@@ -172,6 +178,21 @@ func run(n int) error {
 		if err := pair(i, kBody, gBody, "circuitbreaker"); err != nil {
 			return err
 		}
+		// A new line in a body moves every declaration after it: the
+		// save a learner makes most.
+		lines, err := newLine(code, i)
+		if err != nil {
+			return err
+		}
+		if err := saveBoth(lines); err != nil {
+			return err
+		}
+		if err := pair(i, kLines, gLines, "circuitbreaker"); err != nil {
+			return err
+		}
+		if err := saveBoth(code); err != nil {
+			return err
+		}
 		first, second := kPool, kBreaker
 		if i%2 == 1 {
 			first, second = second, first
@@ -211,6 +232,7 @@ func run(n int) error {
 	}
 	ratio("after a comment-only save / go test -count=1 after the same save", "at most 0.6×", kComment, gComment)
 	ratio("after a save of a new body / go test -count=1 after the same save", "at most 0.6×", kBody, gBody)
+	ratio("after a save of a body one line longer / go test -count=1 after the same save", "at most 0.6×", kLines, gLines)
 	ratio("unchanged / go test -count=1 unchanged", "at most 0.3×", kUnchanged, gUnchanged)
 	ratio("bulkheadpool unchanged / circuitbreaker unchanged", "at most 2×", kPool, kBreaker)
 	return nil
@@ -227,6 +249,17 @@ func newBody(src []byte, i int) ([]byte, error) {
 	body := fmt.Appendf(nil, "func (b *CircuitBreaker) Success() {\n\tb.failures = edits - %d\n", i)
 	out := bytes.Replace(src, old, body, 1)
 	return fmt.Appendf(out, "\nvar edits = %d\n", i), nil
+}
+
+// newLine returns src with one more line in the body of Success, every
+// round another, that changes nothing the tests see: the declarations
+// after it move down by a line.
+func newLine(src []byte, i int) ([]byte, error) {
+	old := []byte("func (b *CircuitBreaker) Success() {\n")
+	if !bytes.Contains(src, old) {
+		return nil, errors.New("the reference's Success changed; cannot add a line")
+	}
+	return bytes.Replace(src, old, fmt.Appendf(nil, "%s\tb.failures += edits - %d\n", old, i), 1), nil
 }
 
 // ratios returns a[i]/b[i], as durations of a second per unit, so that
