@@ -121,7 +121,9 @@ func TestEnvironment(t *testing.T) {
 }
 
 // BenchmarkStart measures the launcher's cost: the start and end of a
-// program that does nothing, plainly and through the launcher.
+// program that does nothing, plainly, through the launcher program, and
+// through the test binary as its own launcher (-self), as kurs is without
+// the launcher program. bench/start compares them interleaved.
 func BenchmarkStart(b *testing.B) {
 	ctx := context.Background()
 	for _, bc := range []struct {
@@ -133,6 +135,8 @@ func BenchmarkStart(b *testing.B) {
 		{"confined", func() *exec.Cmd {
 			return Command(ctx, Policy{Launcher: tiny, Confine: true, Memory: 1 << 30}, fixture, "exit")
 		}},
+		{"limited-self", func() *exec.Cmd { return Command(ctx, Policy{Memory: 1 << 30}, fixture, "exit") }},
+		{"confined-self", func() *exec.Cmd { return Command(ctx, Policy{Confine: true, Memory: 1 << 30}, fixture, "exit") }},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			for b.Loop() {
