@@ -419,7 +419,7 @@ func TestNothingLeftBehind(t *testing.T) {
 	})
 	before := snapshot(t, dir)
 	tmp := t.TempDir()
-	ck := &checker.Checker{Build: testBuild, Timeout: corpusTimeout, TempDir: tmp}
+	ck := &checker.Checker{Build: testBuild, Timeout: hangTimeout, TempDir: tmp}
 
 	// Watch the processes while the check runs, to know the scan sees the
 	// test program at all.
@@ -459,8 +459,7 @@ func TestNothingLeftBehind(t *testing.T) {
 // step that hangs, not be mistaken for a crash.
 func TestBusyGoroutinesTimeOut(t *testing.T) {
 	ex := exercise(t, "circuitbreaker")
-	const timeout = 5 * time.Second
-	res := check(t, &checker.Checker{Build: testBuild, Timeout: timeout}, ex, folder(t, map[string]string{"circuitbreaker.go": spinning(t)}))
+	res := check(t, &checker.Checker{Build: testBuild, Timeout: hangTimeout}, ex, folder(t, map[string]string{"circuitbreaker.go": spinning(t)}))
 	require.Equal(t, checker.Fail, res.Status, describe(res))
 	first := res.FirstFailure()
 	require.NotNil(t, first)
@@ -631,9 +630,9 @@ func TestTimeoutReportsStep(t *testing.T) {
 	ex := exercise(t, "circuitbreaker")
 	endless := edit(t, breaker, "func (b *CircuitBreaker) Allow(now int) bool {\n", "func (b *CircuitBreaker) Allow(now int) bool {\n\tfor now >= 0 {\n\t\tb.failures++\n\t}\n")
 	start := time.Now()
-	res := check(t, &checker.Checker{Build: testBuild, Timeout: corpusTimeout}, ex, folder(t, map[string]string{"circuitbreaker.go": endless}))
+	res := check(t, &checker.Checker{Build: testBuild, Timeout: hangTimeout}, ex, folder(t, map[string]string{"circuitbreaker.go": endless}))
 	require.Equal(t, checker.Fail, res.Status, describe(res))
-	assert.GreaterOrEqual(t, time.Since(start), corpusTimeout*8/10, "the limit came too early")
+	assert.GreaterOrEqual(t, time.Since(start), hangTimeout*8/10, "the limit came too early")
 	first := res.FirstFailure()
 	require.NotNil(t, first)
 	assert.Equal(t, ex.Suite.Tests[0].Name, first.Name)
@@ -660,7 +659,7 @@ func TestRandomTimeoutNamesTrace(t *testing.T) {
 	ex := exercise(t, "circuitbreaker")
 	// Hangs only with wait 6, which only the random traces use.
 	src := edit(t, breaker, "func (b *CircuitBreaker) Allow(now int) bool {\n", "func (b *CircuitBreaker) Allow(now int) bool {\n\tfor b.wait == 6 && b.state == \"open\" {\n\t\tb.failures++\n\t}\n")
-	res := check(t, &checker.Checker{Build: testBuild, Timeout: corpusTimeout}, ex, folder(t, map[string]string{"circuitbreaker.go": src}))
+	res := check(t, &checker.Checker{Build: testBuild, Timeout: hangTimeout}, ex, folder(t, map[string]string{"circuitbreaker.go": src}))
 	require.Equal(t, checker.Fail, res.Status, describe(res))
 	first := res.FirstFailure()
 	require.NotNil(t, first)

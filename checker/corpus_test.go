@@ -33,6 +33,11 @@ const corpusDir = "testdata/submissions"
 // hostile cases do not make the suite slow.
 const corpusTimeout = 6 * time.Second
 
+// hangTimeout is the time limit of the corpus cases whose verdict comes
+// from the time limit (see endless): an endless loop ends the same way
+// after a shorter limit, and it keeps a processor busy for all of it.
+const hangTimeout = 3 * time.Second
+
 // slack is how much longer than its time limit a check may take in all
 // before a test calls it hung. It is a hang detector, not a speed test:
 // the build and the wait for the judge count too, and on a loaded 2-core
@@ -166,7 +171,12 @@ func (v *verdicts) add(name string, want, got checker.Status, d time.Duration) {
 // own: CheckAll must then check each exercise alone, and each crash stays
 // its own exercise's. The cases that spend their time limit on purpose
 // (see slow, and a hang during initialisation) are checked alone with
-// Check, in parallel, so that no round waits for them.
+// Check, in parallel, so that no round waits for them. So are the cases
+// of concurrent exercises: their race detector's build is the go
+// command's, of the whole module, and in a round it would compile every
+// other exercise of the round again with the detector (warm's check of
+// the references puts a concurrent exercise into one build with all
+// others).
 func TestCorpus(t *testing.T) {
 	c := loadCourse(t)
 	warm(t, c)
@@ -175,7 +185,7 @@ func TestCorpus(t *testing.T) {
 
 	table := &verdicts{}
 	seen := map[string]bool{}
-	var normal, faults, alone []corpusCase
+	var normal, faults, alone, concurrent []corpusCase
 	for _, e := range entries {
 		if !e.IsDir() {
 			continue
@@ -193,6 +203,8 @@ func TestCorpus(t *testing.T) {
 				alone = append(alone, k)
 			case pw.kind == checker.ProblemCrash:
 				faults = append(faults, k)
+			case ex.Concurrent:
+				concurrent = append(concurrent, k)
 			default:
 				normal = append(normal, k)
 			}
@@ -207,13 +219,23 @@ func TestCorpus(t *testing.T) {
 		for i, round := range append(rounds(normal), rounds(faults)...) {
 			t.Run(fmt.Sprintf("round%02d", i), func(t *testing.T) {
 				t.Parallel()
-				checkRound(t, round, table, tmp)
+				checkRound(t, round, table, tmp, 3*corpusTimeout)
+			})
+		}
+		for _, k := range concurrent {
+			t.Run(k.name+"/"+k.ex.ID, func(t *testing.T) {
+				t.Parallel()
+				checkRound(t, []corpusCase{k}, table, tmp, 3*corpusTimeout)
 			})
 		}
 		for _, k := range alone {
+			limit := corpusTimeout
+			if endless(k.name) || problems[k.name+"/"+k.ex.ID].kind == checker.ProblemTimeout {
+				limit = hangTimeout
+			}
 			t.Run(k.name+"/"+k.ex.ID, func(t *testing.T) {
 				t.Parallel()
-				checkRound(t, []corpusCase{k}, table, tmp)
+				checkRound(t, []corpusCase{k}, table, tmp, limit)
 			})
 		}
 	})
@@ -255,20 +277,20 @@ func rounds(cases []corpusCase) [][]corpusCase {
 	return out
 }
 
-// checkRound checks the cases of round in one build: with Check when it
-// is a single case, else with CheckAll. Each case is a subtest of its
-// own, named case/exercise.
-func checkRound(t *testing.T, round []corpusCase, table *verdicts, tmp string) {
-	// Timeout: the rounds run side by side, each with up to twelve
-	// programs and judges, and a stress test wants the processor for a
-	// while: more time than one check alone needs. A single case, among
-	// them those that spend their limit on purpose, is checked with the
-	// limit a check alone gets.
-	ck := &checker.Checker{Build: testBuild, Timeout: 3 * corpusTimeout, TempDir: tmp}
+// checkRound checks the cases of round in one build, each with the time
+// limit timeout: with Check when it is a single case, else with CheckAll.
+// Each case is a subtest of its own, named case/exercise.
+//
+// Timeout: the rounds run side by side, each with up to twelve programs
+// and judges, and a stress test wants the processor for a while: more
+// time than one check alone needs. The cases that spend their limit on
+// purpose are checked with the limit a check alone gets, or with
+// hangTimeout when they loop until it.
+func checkRound(t *testing.T, round []corpusCase, table *verdicts, tmp string, timeout time.Duration) {
+	ck := &checker.Checker{Build: testBuild, Timeout: timeout, TempDir: tmp}
 	var results []*checker.Result
 	start := time.Now()
 	if len(round) == 1 {
-		ck.Timeout = corpusTimeout
 		res, err := ck.Check(context.Background(), round[0].ex, round[0].dir)
 		require.NoError(t, err)
 		results = []*checker.Result{res}
@@ -470,6 +492,15 @@ var missingID = regexp.MustCompile(`\[[a-z_]+(\.[a-z_]+)+\]`)
 // slow are corpus cases that spend their time limit on purpose: they are
 // checked alone, so that no round waits for their limit.
 func slow(name string) bool {
-	return slices.ContainsFunc([]string{"busy", "wait-for-token", "memory-bomb", "stack-overflow", "hang", "spin", "sleep", "deadlock", "blocks"},
+	return slices.ContainsFunc([]string{"busy", "wait-for-token", "memory-bomb", "stack-overflow", "hang", "spin", "sleep", "deadlock", "blocks",
+		"blocking-channel", "lock-held"},
+		func(s string) bool { return strings.Contains(name, s) })
+}
+
+// endless are the slow cases that loop or wait until the time limit: a shorter
+// limit ends them the same way. (A memory bomb or a stack overflow must
+// meet its own limit first.)
+func endless(name string) bool {
+	return slices.ContainsFunc([]string{"busy", "wait-for-token", "hang", "spin", "sleep", "blocking-channel", "lock-held"},
 		func(s string) bool { return strings.Contains(name, s) })
 }

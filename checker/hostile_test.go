@@ -104,13 +104,14 @@ func TestCompileBombsAreTheLearnersError(t *testing.T) {
 // library and the harness, which the checks of the other tests compiled,
 // are not compiled again, and what a check adds lands in this folder
 // alone. Where a link cannot be made, the entry is left out and only
-// compiled again.
+// compiled again. Its kits and judges are the shared ones, made once.
 func linkedCache(t *testing.T) string {
 	t.Helper()
 	shared, _ := build.DefaultDir()
 	cache := filepath.Join(t.TempDir(), "cache")
 	dst := filepath.Join(cache, "go-build")
 	require.NoError(t, os.MkdirAll(dst, 0o700))
+	linkShared(t, cache, "kits", "judges")
 	src := filepath.Join(shared, "go-build")
 	dirs, err := os.ReadDir(src)
 	if err != nil {
@@ -174,7 +175,7 @@ func TestLearnerProgramIsConfined(t *testing.T) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		_, _ = (&checker.Checker{Build: testBuild, Timeout: 4 * time.Second, TempDir: tmp}).Check(context.Background(), ex, dir)
+		_, _ = (&checker.Checker{Build: testBuild, Timeout: hangTimeout, TempDir: tmp}).Check(context.Background(), ex, dir)
 	}()
 	var status string
 	for status == "" {

@@ -17,18 +17,29 @@ import (
 )
 
 // privateBuilder returns a Builder of a cache of the test's own whose go
-// build cache is the shared one, so that nothing of the standard library
-// is compiled again.
+// build cache, kits and judges are the shared ones, so that nothing of the
+// standard library is compiled again and no judge or kit made again: what
+// it keeps of the checks (results, objects) is its own.
 func privateBuilder(t *testing.T) *build.Builder {
 	t.Helper()
-	shared, _ := build.DefaultDir()
 	dir := filepath.Join(t.TempDir(), "cache")
 	require.NoError(t, os.Mkdir(dir, 0o700))
-	require.NoError(t, os.Symlink(filepath.Join(shared, "go-build"), filepath.Join(dir, "go-build")))
+	linkShared(t, dir, "go-build", "kits", "judges")
 	b, err := build.New(build.Options{Dir: dir, TempDir: t.TempDir()})
 	require.NoError(t, err)
 	t.Cleanup(func() { b.Close() })
 	return b
+}
+
+// linkShared makes each of subs in the cache folder dir a link to that
+// folder of the shared cache (which it makes when missing).
+func linkShared(t *testing.T, dir string, subs ...string) {
+	t.Helper()
+	shared, _ := build.DefaultDir()
+	for _, sub := range subs {
+		require.NoError(t, os.MkdirAll(filepath.Join(shared, sub), 0o700))
+		require.NoError(t, os.Symlink(filepath.Join(shared, sub), filepath.Join(dir, sub)))
+	}
 }
 
 // results returns the results the Builder keeps.

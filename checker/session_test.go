@@ -21,7 +21,7 @@ func TestServeRefusesWhatACheckRefuses(t *testing.T) {
 	warm(t, c)
 	ex, ok := c.Exercise("circuitbreaker")
 	require.True(t, ok)
-	ck := &checker.Checker{Build: testBuild, Timeout: 5 * time.Second, TempDir: t.TempDir()}
+	ck := &checker.Checker{Build: testBuild, Timeout: hangTimeout, TempDir: t.TempDir()}
 	serve := func(src string) *checker.Problem {
 		t.Helper()
 		s, p, err := ck.Serve(context.Background(), ex, []course.File{{Name: "circuitbreaker.go", Data: []byte(src)}})
