@@ -11,9 +11,7 @@ package session
 
 import (
 	"context"
-	"crypto/sha256"
 	"fmt"
-	"path/filepath"
 	"slices"
 	"sync"
 	"time"
@@ -52,8 +50,8 @@ type Outcome struct {
 	Untouched bool
 	// FirstPass says this check passed an exercise that had never passed.
 	FirstPass bool
-	// sum is the digest of the files checked.
-	sum [sha256.Size]byte
+	// sum is the digest of the files checked (workspace.Digest).
+	sum string
 }
 
 // New returns a session over ws, whose course is c, checking with ck.
@@ -143,7 +141,7 @@ func (s *Session) CheckIfChanged(ctx context.Context, ex *course.Exercise) (Outc
 	run := s.runs[ex.ID]
 	run.Lock()
 	defer run.Unlock()
-	sum := s.sum(ex)
+	sum := s.ws.Digest(ex.ID)
 	s.mu.Lock()
 	last := s.last[ex.ID]
 	s.mu.Unlock()
@@ -193,7 +191,7 @@ func (s *Session) check(ctx context.Context, exs []*course.Exercise) ([]Outcome,
 	jobs := make([]checker.Job, len(exs))
 	for i, ex := range exs {
 		jobs[i] = checker.Job{Exercise: ex, Dir: s.ws.ExerciseDir(ex.ID)}
-		out[i] = Outcome{Exercise: ex, sum: s.sum(ex)}
+		out[i] = Outcome{Exercise: ex, sum: s.ws.Digest(ex.ID)}
 		u, err := s.untouched(ex)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", ex.ID, err)
@@ -222,7 +220,7 @@ func (s *Session) check(ctx context.Context, exs []*course.Exercise) ([]Outcome,
 		kept := *o
 		s.last[o.Exercise.ID] = &kept
 		rec[i] = workspace.Outcome{Exercise: res.Exercise, Status: string(res.Status), Score: res.Score,
-			MaxScore: res.MaxScore, Untouched: o.Untouched}
+			MaxScore: res.MaxScore, Untouched: o.Untouched, Files: o.sum}
 	}
 	s.mu.Unlock()
 	if err := s.ws.Record(rec...); err != nil {
@@ -245,22 +243,4 @@ func (e *RecordError) Unwrap() error { return e.Err }
 // index is the position of ex in the course.
 func (s *Session) index(ex *course.Exercise) int {
 	return slices.Index(s.course.Exercises, ex)
-}
-
-// sum returns a digest of the files the checker reads for ex.
-func (s *Session) sum(ex *course.Exercise) [sha256.Size]byte {
-	h := sha256.New()
-	names, _ := checker.ReadSources(s.ws.ExerciseDir(ex.ID), ex.ID)
-	for _, n := range names {
-		data, err := workspace.ReadFileMax(filepath.Join(s.ws.Dir, filepath.FromSlash(n)), workspace.MaxBackupFile)
-		if err != nil {
-			continue
-		}
-		sum := sha256.Sum256(data)
-		h.Write([]byte(n))
-		h.Write(sum[:])
-	}
-	var out [sha256.Size]byte
-	copy(out[:], h.Sum(nil))
-	return out
 }

@@ -1,6 +1,8 @@
 package workspace
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -45,6 +47,25 @@ func Sources(dir string) ([]string, error) {
 func (w *Workspace) Sources(id string) ([]string, error) {
 	names, err := sourcesIfAny(w.ExerciseDir(id))
 	return inFolder(id, names), err
+}
+
+// Digest returns a digest of the learner's sources of exercise id, their
+// names and contents: equal digests mean the same files, and so the same
+// verdict. A file that cannot be read counts by its name alone; a missing
+// folder has the digest of no files.
+func (w *Workspace) Digest(id string) string {
+	h := sha256.New()
+	names, _ := w.Sources(id)
+	for _, n := range names {
+		data, err := ReadFileMax(filepath.Join(w.Dir, filepath.FromSlash(n)), MaxBackupFile)
+		sum := sha256.Sum256(data)
+		if err != nil {
+			sum = [sha256.Size]byte{}
+		}
+		h.Write([]byte(n + "\x00"))
+		h.Write(sum[:])
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 // inFolder returns the names of files in the workspace's folder dir as

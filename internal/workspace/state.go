@@ -30,6 +30,8 @@ type Outcome struct {
 	// byte: a check of them says nothing of the learner's work, so a
 	// failure leaves the exercise "not started" (see Record).
 	Untouched bool
+	// Files is the Digest of the files checked; "" when unknown.
+	Files string
 }
 
 // Record stores the outcomes of checks as the learner's progress: each
@@ -51,12 +53,12 @@ func (w *Workspace) Record(outcomes ...Outcome) error {
 	for _, o := range outcomes {
 		if ep, ok := p.Exercises[o.Exercise]; o.Untouched && o.Status != StatusPass && (!ok || !ep.Passed) {
 			if ok {
-				ep.Status, ep.Score, ep.Checked = "", 0, time.Time{}
+				ep.Status, ep.Score, ep.Checked, ep.Files = "", 0, time.Time{}, ""
 			}
 			continue
 		}
 		ep := p.Of(o.Exercise)
-		ep.Status, ep.Score, ep.MaxScore, ep.Checked = o.Status, o.Score, o.MaxScore, now
+		ep.Status, ep.Score, ep.MaxScore, ep.Checked, ep.Files = o.Status, o.Score, o.MaxScore, now, o.Files
 		ep.Passed = ep.Passed || o.Status == StatusPass
 		ep.Best = max(ep.Best, o.Score)
 	}
@@ -68,7 +70,7 @@ type State string
 
 // States of an exercise. A pass is remembered: an exercise that passed
 // once is PassedBefore while its code fails now, and PassedUnchecked after
-// a reset or restore until the next check.
+// a reset, a restore or an edit, until the next check.
 const (
 	NotStarted      State = "not_started" // never checked (or reset before it passed)
 	Failing         State = "failing"     // checked, and never passed
@@ -77,7 +79,8 @@ const (
 	PassedUnchecked State = "passed_unchecked"
 	// Unchecked is an exercise that never passed and whose files are the
 	// learner's, not its skeleton, but have not been checked since they
-	// changed: a backup restored, code written and not checked yet.
+	// changed: a backup restored, code written or edited and not checked
+	// yet.
 	Unchecked State = "unchecked"
 )
 
@@ -117,12 +120,20 @@ func (p *Progress) State(id string) State {
 }
 
 // StateOf returns where the learner stands on ex by the progress p and
-// the exercise's files: p.State, except that an exercise whose last check
-// was forgotten or never made is NotStarted only while its files are its
+// the exercise's files: p.State, unless the files changed since the last
+// check, which then says nothing of them (PassedUnchecked for an exercise
+// that passed once, else Unchecked); and an exercise whose last check was
+// forgotten or never made is NotStarted only while its files are its
 // skeleton (or gone), and Unchecked once they are the learner's. kurs
 // check decides what is begun by the same comparison.
 func (w *Workspace) StateOf(p *Progress, ex *course.Exercise) State {
 	st := p.State(ex.ID)
+	if ep := p.Exercises[ex.ID]; ep != nil && ep.Files != "" && ep.Status != "" && w.Digest(ex.ID) != ep.Files {
+		if st.HasPassed() {
+			return PassedUnchecked
+		}
+		return Unchecked
+	}
 	if st != NotStarted {
 		return st
 	}

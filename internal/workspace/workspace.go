@@ -147,6 +147,9 @@ type ExerciseProgress struct {
 	HintsSeen int       `json:"hints_seen,omitempty"`
 	Passed    bool      `json:"passed,omitempty"` // passed at least once
 	Best      int       `json:"best,omitempty"`   // the best score of any check
+	// Files is the Digest of the files the last check saw: files that
+	// differ from them have not been checked since they changed.
+	Files string `json:"files,omitempty"`
 }
 
 func (w *Workspace) progressFile() string { return filepath.Join(w.Dir, ".kurs", "progress.json") }
