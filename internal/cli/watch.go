@@ -370,7 +370,7 @@ func (s *watchRun) progress() string {
 	}
 	var marks []string
 	for _, ex := range s.course.Exercises {
-		marks = append(marks, prog.State(ex.ID).Mark()+" "+ex.ID)
+		marks = append(marks, s.ws.StateOf(prog, ex).Mark()+" "+ex.ID)
 	}
 	// A long course wraps between exercises, never between a mark and its
 	// exercise.
