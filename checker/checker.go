@@ -292,22 +292,31 @@ func compileProblem(tmp, out string) *Problem {
 	out = strings.ReplaceAll(out, tmp+string(filepath.Separator), "")
 	out = strings.ReplaceAll(out, filepath.ToSlash(tmp)+"/", "")
 	var lines []string
-	kind := ProblemCompile
+	api, own := false, false
 	for _, l := range strings.Split(out, "\n") {
 		if strings.HasPrefix(l, "#") || strings.TrimSpace(l) == "" {
 			continue
 		}
 		l = strings.TrimPrefix(l, "./")
 		if strings.Contains(l, apiFile) || strings.HasPrefix(l, "internal/") {
-			kind = ProblemAPI
+			api = true
 			// The position is kurs's own file; the message is what counts.
 			if i := strings.Index(l, ".go:"); i >= 0 {
 				if j := strings.Index(l[i+4:], ": "); j >= 0 {
 					l = l[i+4+j+2:]
 				}
 			}
+		} else {
+			own = true
 		}
 		lines = append(lines, l)
+	}
+	// Only code that builds on its own can be said to build with another
+	// API: an error in the learner's files makes it a compile problem,
+	// whose list still names what the API lacks.
+	kind := ProblemCompile
+	if api && !own {
+		kind = ProblemAPI
 	}
 	return &Problem{Kind: kind, Detail: strings.Join(lines, "\n")}
 }
