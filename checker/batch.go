@@ -259,12 +259,12 @@ func (c *Checker) resultKey(j *job) (string, error) {
 	return c.Build.Key(mod)
 }
 
-// judged names how a job's program is judged: by which judge and suite,
-// for how many points, with or without the race detector's run, with
-// which seed and limits.
+// judged names how a job's program is judged: by which kurs, judge and
+// suite, for how many points, with or without the race detector's run,
+// with which seed and limits.
 func (c *Checker) judged(j *job, suite string) []byte {
-	return fmt.Appendf(nil, "result 2\njudge %s\nsuite %s\npoints %d\nconcurrent %t\nseed %d\ntimeout %s\nmemory %d\noutput %d\nrace %t\ndefences %t\ndirect %t\n",
-		filepath.Base(j.judge), filepath.Base(suite), j.Exercise.Points, j.Exercise.Concurrent, c.seed(), c.timeout(), c.memory(), c.outputCap(), raceSupported(), !c.noDefences, !c.noDirect)
+	return fmt.Appendf(nil, "result 2\nkurs %s\njudge %s\nsuite %s\npoints %d\nconcurrent %t\nseed %d\ntimeout %s\nmemory %d\noutput %d\nrace %t\ndefences %t\ndirect %t\n",
+		build.Self(), filepath.Base(j.judge), filepath.Base(suite), j.Exercise.Points, j.Exercise.Concurrent, c.seed(), c.timeout(), c.memory(), c.outputCap(), raceSupported(), !c.noDefences, !c.noDirect)
 }
 
 // programKey returns a name for everything the result of j depends on

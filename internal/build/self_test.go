@@ -1,0 +1,47 @@
+package build
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestSelfFollowsTheFile: a kurs whose file changed (rebuilt, upgraded)
+// has another Self, so that no result kept by the old one is taken for
+// its own; the same file keeps its Self.
+func TestSelfFollowsTheFile(t *testing.T) {
+	if os.Getenv("KURS_PRINT_SELF") != "" {
+		os.Stdout.WriteString(Self())
+		os.Exit(0)
+	}
+	exe, err := os.Executable()
+	require.NoError(t, err)
+	data, err := os.ReadFile(exe)
+	require.NoError(t, err)
+	copyExe := filepath.Join(t.TempDir(), "kurs")
+	require.NoError(t, os.WriteFile(copyExe, data, 0o755))
+	selfOf := func() string {
+		t.Helper()
+		cmd := exec.Command(copyExe, "-test.run=^TestSelfFollowsTheFile$")
+		cmd.Env = append(os.Environ(), "KURS_PRINT_SELF=1")
+		out, err := cmd.Output()
+		require.NoError(t, err)
+		return string(out)
+	}
+	first := selfOf()
+	assert.True(t, strings.HasPrefix(first, copyExe+"\x00"), "Self names the running file: %q", first)
+	assert.Equal(t, first, selfOf(), "the same file, the same Self")
+
+	// The same path, written anew: as after an upgrade.
+	require.NoError(t, os.Remove(copyExe))
+	require.NoError(t, os.WriteFile(copyExe, data, 0o755))
+	later := time.Now().Add(time.Minute)
+	require.NoError(t, os.Chtimes(copyExe, later, later))
+	assert.NotEqual(t, first, selfOf(), "a kurs written anew is another kurs")
+}
