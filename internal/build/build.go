@@ -56,6 +56,11 @@ type Options struct {
 	// TempDir is where temporary modules are made; empty means
 	// os.TempDir.
 	TempDir string
+	// Preparing, if set, is called once, before the Builder first makes
+	// something that takes long: the kit of a course, a judge or the
+	// launcher program, which on an empty cache can take a minute. A
+	// front end says so, rather than staying silent that long.
+	Preparing func()
 }
 
 // Builder builds and caches what checks run. Make one with New, share it
@@ -70,6 +75,8 @@ type Builder struct {
 
 	judgeMu    sync.Mutex
 	judgeLocks map[string]*sync.Mutex // one per judge, so each is built once
+
+	preparing func() // Options.Preparing, called once
 
 	// verified remembers the files whose hash was checked, by their
 	// identity on disk (see fileID), so that an unchanged file is hashed
@@ -102,6 +109,11 @@ func New(opt Options) (*Builder, error) {
 		return nil, err
 	}
 	b := &Builder{dir: dir, goCmd: opt.Go, tempDir: opt.TempDir, judgeLocks: map[string]*sync.Mutex{}}
+	if opt.Preparing != nil {
+		b.preparing = sync.OnceFunc(opt.Preparing)
+	} else {
+		b.preparing = func() {}
+	}
 	b.ctx, b.stop = context.WithCancel(context.Background())
 	return b, nil
 }

@@ -231,6 +231,7 @@ func (b *Builder) makeKit(ctx context.Context, exs []*course.Exercise, probe fun
 	if k, err := b.readKit(dir); err == nil {
 		return k, nil
 	}
+	b.preparing()
 	tmp, err := os.MkdirTemp(b.tempDir, "kurs-kit-")
 	if err != nil {
 		return nil, err

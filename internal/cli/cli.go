@@ -65,6 +65,9 @@ type env struct {
 	// build is the run's Builder, made on first use (see builder); Main
 	// closes it.
 	build *build.Builder
+	// warming is set while kurs init prepares the cache, which it has
+	// announced itself.
+	warming bool
 }
 
 // verb is one kurs command. A verb's options are a struct of its own,
@@ -187,7 +190,14 @@ func (e *env) exit(err error) int {
 // meets the same failure, which exit reports.
 func (e *env) builder() *build.Builder {
 	if e.build == nil {
-		e.build, _ = build.New(build.Options{})
+		// On an empty cache the first check builds Go's standard library
+		// and the judges for a minute or more: it says so first, unless
+		// kurs init already said it prepares them.
+		e.build, _ = build.New(build.Options{Preparing: func() {
+			if !e.warming {
+				fmt.Fprintln(e.Err, e.p.T("check.preparing"))
+			}
+		}})
 	}
 	return e.build
 }

@@ -92,7 +92,10 @@ func initWorkspace(e *env, o *initOptions, args []string) error {
 		// The first build of the standard library takes seconds; pay it
 		// now rather than at the learner's first check.
 		fmt.Fprintln(e.Err, e.p.T("init.warming"))
-		if err := (&checker.Checker{Build: e.builder()}).Warm(e.ctx, c.Exercises); err != nil {
+		e.warming = true
+		err := (&checker.Checker{Build: e.builder()}).Warm(e.ctx, c.Exercises)
+		e.warming = false
+		if err != nil {
 			fmt.Fprintln(e.Err, e.p.T("init.warm_failed", "Err", err))
 		}
 	}
