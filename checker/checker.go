@@ -600,8 +600,8 @@ func (c *capped) String() string { return c.buf.String() }
 // Tail returns the end of everything written.
 func (c *capped) Tail() string { return string(c.tail[max(0, len(c.tail)-tailSize):]) }
 
-// Warm builds every exercise's judge, and the kit of all of them (see
-// the build package), so that the first check finds the standard library, the
+// Warm builds every exercise's judge, the kit of all of them and the
+// launcher program (see the build package), so that the first check finds the standard library, the
 // harness and the support packages compiled. A check in this process of
 // any of the exercises uses that kit; another process finds them in the
 // build cache and makes its own kit quickly.
@@ -619,6 +619,11 @@ func (c *Checker) Warm(ctx context.Context, exercises []*course.Exercise) error 
 	if len(exercises) == 0 {
 		return nil
 	}
-	_, err = c.Build.Kit(ctx, exercises, func() (map[string][]byte, error) { return probeModule(exercises) })
-	return err
+	if _, err = c.Build.Kit(ctx, exercises, func() (map[string][]byte, error) { return probeModule(exercises) }); err != nil {
+		return err
+	}
+	// Without it the first check would still build the launcher; a
+	// system that has none checks with kurs as the launcher.
+	_, _ = c.Build.Launcher(ctx)
+	return nil
 }
