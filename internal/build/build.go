@@ -56,10 +56,10 @@ type Options struct {
 	// TempDir is where temporary modules are made; empty means
 	// os.TempDir.
 	TempDir string
-	// Preparing, if set, is called once, before the Builder first makes
-	// something that takes long: the kit of a course, a judge or the
-	// launcher program, which on an empty cache can take a minute. A
-	// front end says so, rather than staying silent that long.
+	// Preparing, if set, is called once, before the Builder makes the
+	// first kit in an empty cache: the standard library is then most
+	// likely compiled as well, which takes a minute or more. A front end
+	// says so, rather than staying silent that long.
 	Preparing func()
 }
 

@@ -61,7 +61,6 @@ func (b *Builder) Judge(ctx context.Context, id string, mod map[string][]byte) (
 			return "", verr
 		}
 	}
-	b.preparing()
 	tmp, err := os.MkdirTemp(b.tempDir, "kurs-judge-")
 	if err != nil {
 		return "", err

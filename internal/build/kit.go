@@ -231,7 +231,11 @@ func (b *Builder) makeKit(ctx context.Context, exs []*course.Exercise, probe fun
 	if k, err := b.readKit(dir); err == nil {
 		return k, nil
 	}
-	b.preparing()
+	if !anyKit(root) {
+		// The first kit in this cache: the standard library is most
+		// likely compiled for it too.
+		b.preparing()
+	}
 	tmp, err := os.MkdirTemp(b.tempDir, "kurs-kit-")
 	if err != nil {
 		return nil, err
@@ -323,6 +327,18 @@ func (b *Builder) readKit(dir string) (*Kit, error) {
 	now := time.Now()
 	_ = os.Chtimes(filepath.Join(dir, "kit.json"), now, now) // in use: kept by trimKits
 	return &k, nil
+}
+
+// anyKit reports whether the folder of kits root holds a kit (or a
+// folder of kurs's that is not one being made).
+func anyKit(root string) bool {
+	entries, _ := os.ReadDir(root)
+	for _, e := range entries {
+		if !strings.HasPrefix(e.Name(), ".") {
+			return true
+		}
+	}
+	return false
 }
 
 // trimKits removes the kits in root not used for a week but keep: a kit
