@@ -100,9 +100,20 @@ func (b *Builder) keep(key, src string, mode fs.FileMode) (string, error) {
 	}
 	tmp.Close()
 	defer os.Remove(tmp.Name())
-	sum, err := copyHashed(src, tmp.Name(), mode)
-	if err != nil {
-		return "", err
+	// An object that already has its mode is linked, not copied: a program
+	// is megabytes that a body save would otherwise write a second time.
+	// The link shares the file with the build's folder, which is removed
+	// after the check; fetch hashes whatever it finds before using it.
+	var sum string
+	if info, serr := os.Stat(src); serr == nil && info.Mode().Perm() == mode.Perm() {
+		if linked, lerr := linkHashed(src, tmp.Name()); lerr == nil {
+			sum = linked
+		}
+	}
+	if sum == "" {
+		if sum, err = copyHashed(src, tmp.Name(), mode); err != nil {
+			return "", err
+		}
 	}
 	name := filepath.Join(dir, key)
 	if err := writeRecord(name+".sha256", sum+"\n"); err != nil {
