@@ -81,3 +81,51 @@ func TestKeptArchiveKeepsTheStoresMode(t *testing.T) {
 		t.Errorf("kept archive has mode %v, want 0600", info.Mode().Perm())
 	}
 }
+
+// verifyKit remembers what it checked in the Builder, so that a check's
+// second look at its kit reads no record; an archive changed in between
+// must still be caught by that second look.
+func TestKitChangedBetweenTwoVerificationsIsCaught(t *testing.T) {
+	b, err := New(Options{Dir: filepath.Join(t.TempDir(), "cache"), TempDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	dir := t.TempDir()
+	name := filepath.Join(dir, "0.a")
+	if err := os.WriteFile(name, []byte("!<arch>\nthe package\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	sum, _, err := hashFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := &Kit{Packages: []archive{{File: "0.a", Sum: sum}}, dir: dir}
+	for i := range 2 {
+		if err := b.verifyKit(k); err != nil {
+			t.Fatalf("look %d at an unchanged kit: %v", i+1, err)
+		}
+	}
+	f, err := os.OpenFile(name, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteAt([]byte("THE"), 8); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.verifyKit(k); err == nil {
+		t.Fatal("verifyKit accepted an archive whose bytes changed since it last looked")
+	}
+	// Nor does another Builder, which reads the kit's record.
+	b2, err := New(Options{Dir: filepath.Join(t.TempDir(), "cache"), TempDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b2.Close()
+	if err := b2.verifyKit(k); err == nil {
+		t.Fatal("a new Builder accepted an archive whose bytes changed since the kit was checked")
+	}
+}
