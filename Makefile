@@ -19,9 +19,9 @@ run: build
 build:
 	CGO_ENABLED=0 $(GO) build -o $(BIN) ./cmd/kurs
 
-## install: put kurs on your PATH (into $(go env GOPATH)/bin)
+## install: put kurs on your PATH (into $(go env GOBIN), else $(go env GOPATH)/bin)
 install:
-	@echo "Building and installing kurs into $$($(GO) env GOPATH)/bin; the first build takes a while …"
+	@bin=$$($(GO) env GOBIN); echo "Building and installing kurs into $${bin:-$$($(GO) env GOPATH)/bin}; the first build takes a while …"
 	CGO_ENABLED=0 $(GO) install ./cmd/kurs
 
 ## test: formatting, vet, staticcheck, all tests, and kurs cross-compiled for macOS and Windows
