@@ -45,3 +45,28 @@ func TestSelfFollowsTheFile(t *testing.T) {
 	require.NoError(t, os.Chtimes(copyExe, later, later))
 	assert.NotEqual(t, first, selfOf(), "a kurs written anew is another kurs")
 }
+
+// TestForSelfComputesOnce: a value of the running kurs is computed by its
+// first caller and read by the next, in another Builder too, as the next
+// kurs version does.
+func TestForSelfComputesOnce(t *testing.T) {
+	dir := t.TempDir()
+	calls := 0
+	compute := func() (string, error) { calls++; return "sha256:abc", nil }
+	for range 2 {
+		b, err := New(Options{Dir: dir})
+		require.NoError(t, err)
+		v, err := b.ForSelf("course-hash", compute)
+		require.NoError(t, err)
+		assert.Equal(t, "sha256:abc", v)
+		require.NoError(t, b.Close())
+	}
+	assert.Equal(t, 1, calls, "the second Builder reads the kept value")
+
+	other, err := New(Options{Dir: dir})
+	require.NoError(t, err)
+	defer other.Close()
+	v, err := other.ForSelf("something else", func() (string, error) { return "x", nil })
+	require.NoError(t, err)
+	assert.Equal(t, "x", v, "each name has its own value")
+}

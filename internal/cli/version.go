@@ -52,12 +52,18 @@ func showVersion(e *env, _ *noOptions, _ []string) error {
 		fmt.Fprintf(e.Out, "revision %s\n", rev)
 	}
 	fmt.Fprintf(e.Out, "go %s\n", goVersion)
-	// The built-in course is hashed as it is, without loading it: version
-	// is what scripts ask first, and it should start as fast as go's.
+	// The built-in course is hashed as it is, without loading it, and
+	// once per kurs binary: version is what scripts ask first, and it
+	// should start as fast as go's.
 	var hash string
 	var err error
 	if e.g.course == "" {
-		hash, err = grade.CourseHash(kurs.Content())
+		builtIn := func() (string, error) { return grade.CourseHash(kurs.Content()) }
+		if b := e.builder(); b != nil {
+			hash, err = b.ForSelf("course-hash", builtIn)
+		} else {
+			hash, err = builtIn()
+		}
 	} else {
 		_, hash, err = e.gradingCourse()
 	}
