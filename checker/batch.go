@@ -22,7 +22,6 @@ import (
 	"github.com/kurs-course/kurs/internal/build"
 	"github.com/kurs-course/kurs/internal/course"
 	"github.com/kurs-course/kurs/internal/harness"
-	"github.com/kurs-course/kurs/internal/sandbox"
 )
 
 // Job is one exercise to check: the exercise, and the folder of the
@@ -115,12 +114,6 @@ func (c *Checker) checkAll(ctx context.Context, all []*job) (err error) {
 		fresh = append(fresh, j)
 	}
 	todo = fresh
-	if len(todo) > 0 {
-		// What the system's kernel offers the sandbox is asked by starting a
-		// child: ask it now, beside the module's layout and the kit's
-		// lookup, rather than when the first build step waits for it.
-		go sandbox.Layers()
-	}
 	defer func() {
 		if err == nil {
 			for _, j := range fresh {

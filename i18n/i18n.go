@@ -65,22 +65,6 @@ func (p *Printer) T(id string, kv ...any) string {
 	return s
 }
 
-// Prepare parses the catalogs that hold the message ids in the
-// Printer's language, as the first T of each would. A verb that will
-// speak calls it in a goroutine of its own while it works, so that the
-// parsing overlaps that work instead of following it; T waits for a
-// parse that is under way.
-func (p *Printer) Prepare(ids ...string) {
-	for _, id := range ids {
-		quoted := `"` + id + `"`
-		for _, a := range areas() {
-			if strings.Contains(a.en, quoted) {
-				a.localizer[p.lang]()
-			}
-		}
-	}
-}
-
 // Has reports whether the catalog of lang has a message id.
 func Has(lang, id string) bool {
 	if !Supported(lang) {

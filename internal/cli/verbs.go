@@ -192,9 +192,6 @@ func checkVerb() *verb { return command("check", (*checkFlags).register, check) 
 // check checks the named exercises, or every one the learner has begun,
 // records the results and explains them.
 func check(e *env, f *checkFlags, names []string) error {
-	// The result's words are parsed while the course loads and the code
-	// builds, on a core that would otherwise wait.
-	go e.p.Prepare("check.nothing_begun")
 	ws, c, exs, err := e.open(names)
 	if err != nil {
 		return err
