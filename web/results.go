@@ -30,6 +30,7 @@ type resultView struct {
 	Quiz     bool
 	Tests    []testView
 	Others   []string // further failing tests, each by its title and id
+	NotRun   []string // tests the program never reached: it ended before them
 	Output   string
 	Cut      bool
 	// Misconception names the mistake the code most likely shows, beside
@@ -135,6 +136,7 @@ func newResultView(p *i18n.Printer, ex *course.Exercise, res *checker.Result) *r
 		Problem:  e.Problem,
 		Quiz:     e.Quiz,
 		Others:   e.Others,
+		NotRun:   e.NotRun,
 		Output:   e.Output,
 		Cut:      e.OutputCut,
 	}

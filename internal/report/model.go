@@ -48,6 +48,10 @@ type Explanation struct {
 	// Others are the further failing tests, not explained, each named as
 	// TestLabel names it.
 	Others []string
+	// NotRun are the tests the learner's program never reached, because
+	// it ended during an earlier one (a crash, a time-out); they count as
+	// failing, but nothing of the learner's code failed them.
+	NotRun []string
 	// Output is what the learner's code printed; OutputCut, that kurs
 	// kept only its start.
 	Output    string
@@ -202,6 +206,8 @@ func Explain(p *i18n.Printer, ex *course.Exercise, res *checker.Result, opt Opti
 		switch {
 		case quiz || t == first || t.Note != nil || opt.Verbose && t.Status != checker.Pass:
 			e.Tests = append(e.Tests, *ExplainTest(p, ex, res, t))
+		case t.Status != checker.Pass && t.Missing:
+			e.NotRun = append(e.NotRun, TestLabel(p, ex, t.Name))
 		case t.Status != checker.Pass:
 			e.Others = append(e.Others, TestLabel(p, ex, t.Name))
 		}

@@ -156,6 +156,9 @@ func (e *Explanation) marked(p *i18n.Printer, opt TextOptions) string {
 		// One a line: a title is a phrase of its own.
 		fmt.Fprintf(&b, "  %s\n%s\n", p.T("test.also_fails", "Count", len(e.Others)), indent(strings.Join(e.Others, "\n"), "    "))
 	}
+	if len(e.NotRun) > 0 {
+		fmt.Fprintf(&b, "  %s\n%s\n", p.T("test.not_run", "Count", len(e.NotRun)), indent(strings.Join(e.NotRun, "\n"), "    "))
+	}
 	if e.Output != "" {
 		b.WriteString("  " + p.T("output.printed") + "\n" + indent(e.Output, "  | ") + "\n")
 		if e.OutputCut {
