@@ -121,21 +121,30 @@ func (b *Builder) Suite(id string, data []byte) (string, error) {
 	return name, os.Rename(f.Name(), name)
 }
 
-// trimJudges removes older judges of the same exercise: only the newest
-// content is ever used again.
+// trimJudges removes older judges of the same exercise that no one has
+// used for an hour: only the newest content is ever used again, but
+// another kurs (another course, another version) may still be using an
+// older one. A judge counts as used when its record was, which Judge
+// touches at every use; the judge's own file keeps its build time.
 func trimJudges(dir, id, keep string) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return
+	}
+	recent := func(name string) bool {
+		info, err := os.Stat(name)
+		return err == nil && time.Since(info.ModTime()) <= time.Hour
 	}
 	for _, e := range entries {
 		name := filepath.Join(dir, e.Name())
 		if name == keep || name == keep+".sha256" || !strings.HasPrefix(e.Name(), id+"-") || e.IsDir() {
 			continue
 		}
-		if info, err := e.Info(); err == nil && time.Since(info.ModTime()) > time.Hour {
-			os.Remove(name)
+		judge := strings.TrimSuffix(name, ".sha256")
+		if recent(judge) || recent(judge+".sha256") {
+			continue
 		}
+		os.Remove(name)
 	}
 }
 
