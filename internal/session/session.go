@@ -131,7 +131,7 @@ func (s *Session) Check(ctx context.Context, exs []*course.Exercise) ([]Outcome,
 			s.runs[ex.ID].Unlock()
 		}
 	}()
-	return s.check(ctx, exs)
+	return s.check(ctx, exs, nil)
 }
 
 // CheckIfChanged checks ex unless its files are those of its last check in
@@ -148,7 +148,7 @@ func (s *Session) CheckIfChanged(ctx context.Context, ex *course.Exercise) (Outc
 	if last != nil && last.sum == sum {
 		return *last, false, nil
 	}
-	out, err := s.check(ctx, []*course.Exercise{ex})
+	out, err := s.check(ctx, []*course.Exercise{ex}, []string{sum})
 	if len(out) == 0 {
 		return Outcome{}, false, err
 	}
@@ -184,14 +184,21 @@ func (s *Session) NextHint(ex *course.Exercise, lang string) (workspace.Hint, er
 	return s.ws.NextHint(ex, lang)
 }
 
-// check checks exs, records and remembers the outcomes. The caller holds
-// the exercises' run locks.
-func (s *Session) check(ctx context.Context, exs []*course.Exercise) ([]Outcome, error) {
+// check checks exs, records and remembers the outcomes. sums, when not
+// nil, are the digests of their files that the caller has just taken, so
+// that a page's save hashes its files once. The caller holds the
+// exercises' run locks.
+func (s *Session) check(ctx context.Context, exs []*course.Exercise, sums []string) ([]Outcome, error) {
 	out := make([]Outcome, len(exs))
 	jobs := make([]checker.Job, len(exs))
 	for i, ex := range exs {
 		jobs[i] = checker.Job{Exercise: ex, Dir: s.ws.ExerciseDir(ex.ID)}
-		out[i] = Outcome{Exercise: ex, sum: s.ws.Digest(ex.ID)}
+		out[i] = Outcome{Exercise: ex}
+		if sums != nil {
+			out[i].sum = sums[i] // the caller's digest, taken just before
+		} else {
+			out[i].sum = s.ws.Digest(ex.ID)
+		}
 		u, err := s.untouched(ex)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", ex.ID, err)
