@@ -50,8 +50,12 @@ func validateCourse(e *env, o *validateOptions, args []string) error {
 		return e.usageErr("validate.signatures_course")
 	}
 	progress, stop := e.validateProgress()
+	// An author validates again after each fix, as a learner checks
+	// again after each save: a check whose inputs did not change (the
+	// exercise's content, the files, the toolchain, the limits) gives its
+	// kept result.
 	rep, err := validate.Run(e.ctx, fsys, validate.Options{
-		Checker: &checker.Checker{Build: e.builder(), Timeout: o.timeout}, Jobs: o.jobs, Mutants: o.mutants,
+		Checker: &checker.Checker{Build: e.builder(), Timeout: o.timeout, Reuse: true}, Jobs: o.jobs, Mutants: o.mutants,
 		Progress: progress,
 	})
 	stop()
