@@ -293,10 +293,6 @@ func breakCode(plain, shown string, width int) []string {
 		rest := strings.TrimLeft(plain[at:], " ")
 		_, tail = cut(tail, len(plain)-at-len(rest)) // the spaces at the break
 		state := sgrState(head)
-		if state != "" {
-			head += "\x1b[0m"
-		}
-		out = append(out, strings.TrimRight(head, " "))
 		more := base + codeIndent
 		switch c := commentStart(plain); {
 		case inString:
@@ -306,6 +302,15 @@ func breakCode(plain, shown string, width int) []string {
 		case c >= 0 && c < at:
 			more += "// "
 		}
+		if utf8.RuneCountInString(more+rest) >= utf8.RuneCountInString(plain) {
+			// In a terminal too narrow for the indentation, a break
+			// would only make the line longer: it stays whole.
+			break
+		}
+		if state != "" {
+			head += "\x1b[0m"
+		}
+		out = append(out, strings.TrimRight(head, " "))
 		plain, shown = more+rest, more+state+tail
 	}
 	return append(out, shown)
@@ -609,11 +614,20 @@ func wrapTo(s string, width int) []string {
 	return balance(out)
 }
 
+// Words splits s at the spaces where a line may break: every white space
+// but the no-break ones (U+00A0, U+2007, U+202F), which a text uses to
+// keep "4 × 4 × 4" or "z. B." on one line.
+func Words(s string) []string {
+	return strings.FieldsFunc(s, func(r rune) bool {
+		return unicode.IsSpace(r) && r != '\u00a0' && r != '\u2007' && r != '\u202f'
+	})
+}
+
 // wrapWords splits a paragraph at its spaces, keeping abbreviations of
 // single letters such as "z. B." and "d. h." together: a line must not
 // end with half of one.
 func wrapWords(para string) []string {
-	f := strings.Fields(para)
+	f := Words(para)
 	out := f[:0:0]
 	for i := 0; i < len(f); i++ {
 		w := f[i]
