@@ -301,7 +301,9 @@ func r1Compute(t *testing.T) *r1Results {
 		if wantBusy >= 0 {
 			require.Equal(t, wantBusy, n, "Little's law for holding time %d", hold)
 		}
-		return fmt.Sprintf("%d × %d + %d × 1 = %d", c.ToB, hold, c.Local, n)
+		// No-break spaces, as in the lesson: a formula never breaks across
+		// lines.
+		return strings.ReplaceAll(fmt.Sprintf("%d × %d + %d × 1 = %d", c.ToB, hold, c.Local, n), " ", "\u00a0")
 	}
 	steady := func(timeout int) int { return sim.Slots(r1SlotConfig(timeout, 30))[29].Busy }
 	r.littleNormal = little(1, sim.Slots(r1SlotConfig(0, 1))[0].Busy)

@@ -180,7 +180,7 @@ func (e *env) formatList() string {
 func hang(s string, col, width int) string {
 	var b strings.Builder
 	n := col
-	for i, word := range strings.Fields(s) {
+	for i, word := range termdoc.Words(s) {
 		w := termdoc.Width(word)
 		if i > 0 && n+1+w > width {
 			b.WriteString("\n" + strings.Repeat(" ", col))

@@ -176,7 +176,7 @@ func (r *renderer) records(rows [][]string, header, width int) []string {
 // column can be without breaking a word.
 func longestWord(s string) int {
 	w := 0
-	for _, f := range strings.Fields(s) {
+	for _, f := range Words(s) {
 		w = max(w, Width(f))
 	}
 	return w

@@ -325,3 +325,65 @@ func TestAbbreviationsStayTogether(t *testing.T) {
 		}
 	}
 }
+
+// A formula joined by no-break spaces, as the lessons and quizzes write
+// "4 × 4 × 4 = 64", stays on one line at any width, in a paragraph and in
+// a table's cell, and its spaces stay no-break ones.
+func TestNoBreakSpacesHold(t *testing.T) {
+	formula := "4\u00a0×\u00a04\u00a0×\u00a04\u00a0=\u00a064"
+	para := "Drei Schichten mit je vier Versuchen machen aus einer Anfrage bis zu " + formula + " Aufrufe."
+	table := "| Fall | Aufrufe |\n|---|---|\n| drei Schichten | bis zu " + formula + " Aufrufe |\n"
+	for width := 15; width <= 60; width++ {
+		for _, md := range []string{para, table} {
+			got := render(t, md, Options{Width: width})
+			assert.Contains(t, got, formula, "width %d:\n%s", width, got)
+		}
+	}
+	assert.Equal(t, []string{"bis", "zu", formula, "Aufrufe"}, Words("bis zu "+formula+"\tAufrufe"))
+}
+
+// Every formula of the lessons that no-break spaces join stays whole when
+// a lesson is shown in a narrow terminal.
+func TestLessonFormulasStayWhole(t *testing.T) {
+	c, _ := course.Load(kurs.Content())
+	require.NotNil(t, c)
+	joined := regexp.MustCompile(`\S*\x{a0}\S*`)
+	found := 0
+	for _, l := range c.Lessons {
+		for _, lang := range course.Languages {
+			md, err := l.Markdown(lang)
+			if err != nil {
+				continue
+			}
+			for _, width := range []int{30, 45} {
+				got := render(t, string(md), Options{Width: width})
+				for _, f := range joined.FindAllString(string(md), -1) {
+					found++
+					f = strings.Trim(f, ".,:;()")
+					assert.Contains(t, got, f, "%s/%s at width %d", l.ID, lang, width)
+				}
+			}
+		}
+	}
+	assert.NotZero(t, found, "no lesson joins a formula with no-break spaces")
+}
+
+// Every lesson can be shown in any terminal, however narrow: a code line
+// whose indentation leaves no room to break at used to be broken without
+// end, and kurs lesson took all the memory there was.
+func TestLessonsInNarrowTerminals(t *testing.T) {
+	c, _ := course.Load(kurs.Content())
+	require.NotNil(t, c)
+	for _, l := range c.Lessons {
+		for _, lang := range course.Languages {
+			md, err := l.Markdown(lang)
+			if err != nil {
+				continue
+			}
+			for width := 1; width <= 40; width++ {
+				got := render(t, string(md), Options{Width: width})
+				assert.Less(t, len(got), 8*len(md), "%s/%s at width %d: far more text than the lesson has", l.ID, lang, width)
+			}
+		}
+	}
+}
