@@ -71,9 +71,9 @@ func serve(d Driver) error {
 func answer(d Driver, in io.Reader, out io.Writer) {
 	r := newReplier(out)
 	r.ready()
-	br := bufio.NewReaderSize(in, 64<<10)
+	rr := &requestReader{r: bufio.NewReaderSize(in, 64<<10)}
 	for {
-		req, err := readRequest(br)
+		req, err := rr.read()
 		if err != nil {
 			r.flush()
 			return

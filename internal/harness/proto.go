@@ -73,16 +73,62 @@ func appendRequest(b []byte, req Request) ([]byte, error) {
 // readRequest reads the judge's next request; io.EOF means the judge has
 // no more.
 func readRequest(r *bufio.Reader) (Request, error) {
-	var req Request
+	return (&requestReader{r: r}).read()
+}
+
+// requestReader reads the judge's requests. A request's lines are read
+// whole and made one string, and its steps and arguments are cut from one
+// slice each: a request of 256 traces costs a few allocations, not one or
+// more per line, which was most of the learner's program's processor time
+// (memory the runtime asks the kernel for, page by page).
+type requestReader struct {
+	r    *bufio.Reader
+	text []byte // the lines of the request being read, kept for the next
+}
+
+// read reads the next request. It stops reading at a line that ends a
+// request ("x", "m …") or that is none of the protocol's, and then parses
+// the lines in order, so that the first bad one is the error.
+func (rr *requestReader) read() (Request, error) {
+	text := rr.text[:0]
+	var readErr error
 	for {
-		line, err := r.ReadString('\n')
-		if err != nil {
-			if err == io.EOF && len(req.Traces) > 0 {
-				err = io.ErrUnexpectedEOF
+		start := len(text)
+		var err error
+		for {
+			var chunk []byte
+			chunk, err = rr.r.ReadSlice('\n')
+			text = append(text, chunk...)
+			if err != bufio.ErrBufferFull {
+				break
 			}
-			return Request{}, err
 		}
-		line = line[:len(line)-1]
+		if err != nil {
+			// A line cut off by the end is no line.
+			text, readErr = text[:start], err
+			break
+		}
+		if line := text[start:]; len(line) < 2 || (line[0] != 't' && line[0] != 'c') || (line[1] != ' ' && line[1] != '\n') {
+			break
+		}
+	}
+	rr.text = text[:0]
+	return parseRequest(string(text), readErr)
+}
+
+// parseRequest parses the lines of one request, each ending in a newline;
+// readErr is why the reading stopped before the request's end, if it did.
+func parseRequest(s string, readErr error) (Request, error) {
+	var req Request
+	// Room for every step and every argument: a line holds at most one
+	// step, and a line's arguments are fewer than its spaces.
+	lines := strings.Count(s, "\n")
+	steps := make([]Step, 0, lines)
+	args := make([]float64, 0, strings.Count(s, " "))
+	first := 0 // the running trace's first step in steps
+	for s != "" {
+		line, rest, _ := strings.Cut(s, "\n")
+		s = rest
 		kind, rest, _ := strings.Cut(line, " ")
 		switch kind {
 		case "x":
@@ -94,39 +140,53 @@ func readRequest(r *bufio.Reader) (Request, error) {
 			}
 			return Request{Measure: name}, nil
 		case "t":
-			args, err := parseArgs(rest)
+			a, err := parseArgs(&args, rest)
 			if err != nil {
 				return Request{}, err
 			}
-			req.Traces = append(req.Traces, Trace{New: args})
+			if req.Traces == nil {
+				req.Traces = make([]Trace, 0, strings.Count(s, "\nt")+1)
+			}
+			req.Traces = append(req.Traces, Trace{New: a})
+			first = len(steps)
 		case "c":
 			call, rest, _ := strings.Cut(rest, " ")
-			args, err := parseArgs(rest)
+			a, err := parseArgs(&args, rest)
 			if err != nil || call == "" || len(req.Traces) == 0 {
 				return Request{}, fmt.Errorf("bad request %.40q", line)
 			}
-			tr := &req.Traces[len(req.Traces)-1]
-			tr.Steps = append(tr.Steps, Step{Call: call, Args: args})
+			steps = append(steps, Step{Call: call, Args: a})
+			req.Traces[len(req.Traces)-1].Steps = steps[first:len(steps):len(steps)]
 		default:
 			return Request{}, fmt.Errorf("bad request %.40q", line)
 		}
 	}
+	if readErr == io.EOF && len(req.Traces) > 0 {
+		readErr = io.ErrUnexpectedEOF
+	}
+	return Request{}, readErr
 }
 
-// parseArgs parses space-separated numbers.
-func parseArgs(s string) ([]float64, error) {
+// parseArgs parses space-separated numbers into the end of *arena, and
+// returns them; none is nil.
+func parseArgs(arena *[]float64, s string) ([]float64, error) {
 	if s == "" {
 		return nil, nil
 	}
-	var args []float64
-	for _, f := range strings.Split(s, " ") {
+	start := len(*arena)
+	for {
+		f, rest, more := strings.Cut(s, " ")
 		x, err := strconv.ParseFloat(f, 64)
 		if err != nil {
 			return nil, fmt.Errorf("bad argument %.40q", f)
 		}
-		args = append(args, x)
+		*arena = append(*arena, x)
+		if !more {
+			break
+		}
+		s = rest
 	}
-	return args, nil
+	return (*arena)[start:len(*arena):len(*arena)], nil
 }
 
 // QuoteFields joins values as Go-quoted strings, separated by spaces: the
