@@ -41,11 +41,17 @@ func FuzzSameValue(f *testing.F) {
 // FuzzParseLine feeds arbitrary lines of a learner's program to the
 // judge's parser: it must never panic, and what it accepts is bounded.
 func FuzzParseLine(f *testing.F) {
-	for _, s := range []string{`s 0 0 "" "closed"`, `p 3 1 "boom" "x.go:1"`, `o 0 2 "" ""`, `s -1 0 "" ""`, `s 0 0 "a`, "s 0 0 \"\\x1b\" \"\"", `m "1,2"`} {
+	for _, s := range []string{`s 0 0 "" "closed"`, `p 3 1 "boom" "x.go:1"`, `o 0 2 "" ""`, `s -1 0 "" ""`, `s 0 0 "a`, "s 0 0 \"\\x1b\" \"\"", `m "1,2"`,
+		`s 007 +1 "" ""`, `s 1234567890123456789 0 "" ""`, "s 0 0 \"\xff\" \"\"", `s 0 0 "a" "b" `, `s 0 0 "a""b"`, `o 2 3 "ü" "x.go:9"`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, line []byte) {
-		_, ti, si, a, b, err := parseLine(line)
+		kind, ti, si, a, b, err := parseLine(line, &values{})
+		// The quick path for plain lines reads what the general one does.
+		k2, ti2, si2, a2, b2, err2 := parseGeneral(line)
+		if kind != k2 || ti != ti2 || si != si2 || a != a2 || b != b2 || (err == nil) != (err2 == nil) {
+			t.Fatalf("%q: parsed as %c %d %d %q %q (%v), in general %c %d %d %q %q (%v)", line, kind, ti, si, a, b, err, k2, ti2, si2, a2, b2, err2)
+		}
 		if err != nil {
 			return
 		}

@@ -2,6 +2,7 @@ package harness
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -272,6 +273,7 @@ type Learner struct {
 	observe string // what is observed after each call, e.g. "State()"
 	seed    uint64 // the seed of random traces, 0 for a fixed one
 	gone    bool
+	vals    values // the values read so far
 }
 
 // Mark says what the next request runs: traces observed by observe and,
@@ -325,7 +327,7 @@ func (l *Learner) Run(traces []Trace, each func(i int, r Reply) (stop bool)) err
 			l.begin(nil, 0)
 			return nil
 		}
-		kind, ti, si, a, b, err := parseLine(line)
+		kind, ti, si, a, b, err := parseLine(line, &l.vals)
 		if err != nil {
 			return l.broken("%v", err)
 		}
@@ -406,6 +408,8 @@ func (l *Learner) begin(traces []Trace, i int) {
 	l.partial = Reply{}
 	l.running = nil
 	if i < len(traces) {
+		// Room for a result after New and after every step.
+		l.partial.Results = make([]Result, 0, len(traces[i].Steps)+1)
 		l.running = &traces[i]
 		l.index = l.base + i
 	}
@@ -462,8 +466,17 @@ func (l *Learner) broken(format string, args ...any) error {
 	return fmt.Errorf("%w: %s", ErrGone, fmt.Sprintf(format, args...))
 }
 
-// parseLine parses an "s" or "p" line.
-func parseLine(line []byte) (kind byte, ti, si int, a, b string, err error) {
+// parseLine parses an "s", "p" or "o" line. Values are taken from vals,
+// when it holds them, and kept there (see values); vals may be nil.
+func parseLine(line []byte, vals *values) (kind byte, ti, si int, a, b string, err error) {
+	if kind, ti, si, a, b, ok := parsePlain(line, vals); ok {
+		return kind, ti, si, a, b, nil
+	}
+	return parseGeneral(line)
+}
+
+// parseGeneral parses any line as parseLine does.
+func parseGeneral(line []byte) (kind byte, ti, si int, a, b string, err error) {
 	// Formatted only when needed: a judge reads tens of thousands of lines.
 	bad := errUnreadable{line: string(line[:min(len(line), 40)])}
 	if len(line) < 2 || (line[0] != 's' && line[0] != 'p' && line[0] != 'o') || line[1] != ' ' {
@@ -500,6 +513,96 @@ func parseLine(line []byte) (kind byte, ti, si int, a, b string, err error) {
 	}
 	return kind, ti, si, clip(a), clip(b), nil
 }
+
+// parsePlain parses a line as parseLine does, without a copy of it, when
+// it is in the form nearly every line has: both numbers plain digits,
+// both values quoted without an escape and valid UTF-8, for which
+// strconv.Unquote returns what is between the quotes. ok is false for any
+// other line, which parseLine then parses the general way.
+func parsePlain(line []byte, vals *values) (kind byte, ti, si int, a, b string, ok bool) {
+	if len(line) < 2 || (line[0] != 's' && line[0] != 'p' && line[0] != 'o') || line[1] != ' ' {
+		return 0, 0, 0, "", "", false
+	}
+	rest := line[2:]
+	var ok1, ok2 bool
+	ti, rest, ok1 = plainNumber(rest)
+	si, rest, ok2 = plainNumber(rest)
+	if !ok1 || !ok2 {
+		return 0, 0, 0, "", "", false
+	}
+	qa, rest, ok1 := plainQuoted(rest)
+	if !ok1 || len(rest) == 0 || rest[0] != ' ' {
+		return 0, 0, 0, "", "", false
+	}
+	qb, rest, ok2 := plainQuoted(rest[1:])
+	if !ok2 || len(rest) != 0 {
+		return 0, 0, 0, "", "", false
+	}
+	return line[0], ti, si, clip(vals.get(qa)), clip(vals.get(qb)), true
+}
+
+// plainNumber reads up to 18 decimal digits and the space after them.
+func plainNumber(b []byte) (n int, rest []byte, ok bool) {
+	i := 0
+	for i < len(b) && i <= 18 && b[i] >= '0' && b[i] <= '9' {
+		n = n*10 + int(b[i]-'0')
+		i++
+	}
+	if i == 0 || i > 18 || i >= len(b) || b[i] != ' ' {
+		return 0, nil, false
+	}
+	return n, b[i+1:], true
+}
+
+// plainQuoted reads a quoted value without a backslash or a newline,
+// valid UTF-8, and returns what is between the quotes.
+func plainQuoted(b []byte) (value, rest []byte, ok bool) {
+	if len(b) < 2 || b[0] != '"' {
+		return nil, nil, false
+	}
+	end := bytes.IndexByte(b[1:], '"')
+	if end < 0 {
+		return nil, nil, false
+	}
+	value = b[1 : 1+end]
+	if bytes.IndexByte(value, '\\') >= 0 || bytes.IndexByte(value, '\n') >= 0 || !utf8.Valid(value) {
+		return nil, nil, false
+	}
+	return value, b[end+2:], true
+}
+
+// values keeps the values a judge has read, so that a value seen before
+// costs no new string: a learner's program repeats a few values ("true",
+// "closed") tens of thousands of times.
+type values struct{ m map[string]string }
+
+// get returns b as a string, the one kept if there is one.
+func (v *values) get(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	if v == nil {
+		return string(b)
+	}
+	if s, ok := v.m[string(b)]; ok {
+		return s
+	}
+	s := string(b)
+	if len(b) <= maxKeptValue && len(v.m) < maxKeptValues {
+		if v.m == nil {
+			v.m = map[string]string{}
+		}
+		v.m[s] = s
+	}
+	return s
+}
+
+// Bounds of what values keeps: the short values a program repeats, not
+// whatever a learner's program makes up.
+const (
+	maxKeptValue  = 64
+	maxKeptValues = 1024
+)
 
 // errUnreadable is a reply line that is not in the protocol.
 type errUnreadable struct{ line string }

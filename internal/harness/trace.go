@@ -101,7 +101,8 @@ func (d Traces) run(tr Trace, l *Learner) (*Failure, error) {
 // compare replays tr on the reference and returns the first step where the
 // learner's reply differs.
 func (d Traces) compare(tr Trace, rep Reply) *Failure {
-	newCall := FormatCall("New", tr.New)
+	// Formatted only for a failure: most traces pass.
+	newCall := func() string { return FormatCall("New", tr.New) }
 	fail := func(kind string, step int, call string, done []Done) *Failure {
 		return &Failure{Kind: kind, New: tr.New, Done: done, Step: step, Call: call, Observe: d.Observe}
 	}
@@ -116,21 +117,20 @@ func (d Traces) compare(tr Trace, rep Reply) *Failure {
 	ref := d.New(tr.New)
 	want := Result{Obs: ref.Observe()}
 	if rep.Panicked && rep.PanicStep == 0 {
-		return panicked(0, newCall, nil, Result{})
+		return panicked(0, newCall(), nil, Result{})
 	}
 	if len(rep.Results) == 0 {
-		return fail(Mismatch, 0, newCall, nil)
+		return fail(Mismatch, 0, newCall(), nil)
 	}
 	if got := rep.Results[0]; !same(got, want) {
-		f := fail(Mismatch, 0, newCall, nil)
+		f := fail(Mismatch, 0, newCall(), nil)
 		f.Want, f.Got = want, got
 		return f
 	}
-	init := rep.Results[0]
 	fail = func(kind string, step int, call string, done []Done) *Failure {
+		init := rep.Results[0]
 		return &Failure{Kind: kind, New: tr.New, Init: &init, Done: done, Step: step, Call: call, Observe: d.Observe}
 	}
-	// The calls are formatted only for a failure: most traces pass.
 	before := func(i int) []Done { // the steps before step i+1, as done
 		var done []Done
 		for j, s := range tr.Steps[:i] {
