@@ -61,7 +61,10 @@ func random(r *rand.Rand) harness.Trace {
 	base := bases[r.IntN(len(bases))]
 	tr := harness.Trace{New: []float64{base, base * spans[r.IntN(len(spans))]}}
 	resetChance := []float64{0, 0, 0.05, 0.15}[r.IntN(4)]
-	for range 1 + r.IntN(90) {
+	rounds := 1 + r.IntN(90)
+	// One step a round: room for all, so that the judge grows no slice.
+	tr.Steps = make([]harness.Step, 0, rounds)
+	for range rounds {
 		if r.Float64() < resetChance {
 			tr.Steps = append(tr.Steps, harness.Step{Call: "Reset"})
 			continue

@@ -141,7 +141,10 @@ func random(r *rand.Rand) harness.Trace {
 	tr := harness.Trace{New: []float64{float64(1 + r.IntN(4)), float64(waits[r.IntN(len(waits))])}}
 	failRate := r.Float64()
 	at := 0
-	for range 10 + r.IntN(40) {
+	rounds := 10 + r.IntN(40)
+	// One step a round: room for all, so that the judge grows no slice.
+	tr.Steps = make([]harness.Step, 0, rounds)
+	for range rounds {
 		if r.IntN(5) == 0 {
 			at += 10 * r.IntN(61)
 			tr.Steps = append(tr.Steps, harness.Step{Call: "At", Args: []float64{float64(at)}})

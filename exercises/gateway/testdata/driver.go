@@ -237,7 +237,10 @@ func random(r *rand.Rand) harness.Trace {
 		}
 		return primary()
 	}
-	for range 3 + r.IntN(15) {
+	rounds := 3 + r.IntN(15)
+	// One step a round: room for all, so that the judge grows no slice.
+	tr.Steps = make([]harness.Step, 0, rounds)
+	for range rounds {
 		if r.IntN(2) == 0 {
 			tr.Steps = append(tr.Steps, harness.Step{Call: "Call", Args: []float64{primary(), fallback()}})
 			continue

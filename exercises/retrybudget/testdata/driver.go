@@ -59,7 +59,10 @@ func random(r *rand.Rand) harness.Trace {
 	tr := harness.Trace{New: []float64{ratios[r.IntN(len(ratios))], float64(r.IntN(4)), float64(window)}}
 	now := 0
 	retryShare := 0.2 + 0.6*r.Float64()
-	for range 5 + r.IntN(50) {
+	rounds := 5 + r.IntN(50)
+	// One step a round: room for all, so that the judge grows no slice.
+	tr.Steps = make([]harness.Step, 0, rounds)
+	for range rounds {
 		switch r.IntN(6) {
 		case 0:
 			now += r.IntN(window + 4)

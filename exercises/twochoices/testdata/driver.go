@@ -66,7 +66,10 @@ func random(r *rand.Rand) harness.Trace {
 	n := 1 + r.IntN(8)
 	tr := harness.Trace{New: []float64{float64(n)}}
 	ref := ex.New(n)
-	for range 5 + r.IntN(40) {
+	rounds := 5 + r.IntN(40)
+	// One step a round: room for all, so that the judge grows no slice.
+	tr.Steps = make([]harness.Step, 0, rounds)
+	for range rounds {
 		var busy []int
 		for i, a := range ref.Active() {
 			if a > 0 {
