@@ -43,7 +43,8 @@ type Entry struct {
 }
 
 // Rows returns the batch's entries as the table and the CSV take
-// them: per exercise its id, status and points.
+// them: per exercise its id, status and points, why no test ran and
+// whether the files were the skeleton.
 func (b *Batch) Rows() []Submission {
 	subs := make([]Submission, len(b.Submissions))
 	for i, e := range b.Submissions {
@@ -52,9 +53,11 @@ func (b *Batch) Rows() []Submission {
 			continue
 		}
 		for _, ex := range e.Exercises {
-			subs[i].Graded = append(subs[i].Graded, Graded{Result: &checker.Result{
-				Exercise: ex.ID, Status: checker.Status(ex.Status), Score: ex.Score, MaxScore: ex.MaxScore,
-			}})
+			res := &checker.Result{Exercise: ex.ID, Status: checker.Status(ex.Status), Score: ex.Score, MaxScore: ex.MaxScore}
+			if ex.Problem != "" {
+				res.Problem = &checker.Problem{Kind: checker.ProblemKind(ex.Problem)}
+			}
+			subs[i].Graded = append(subs[i].Graded, Graded{Result: res, Untouched: ex.Skeleton})
 		}
 	}
 	return subs

@@ -199,11 +199,7 @@ func newClassView(p *i18n.Printer, b *Batch, exercises []*course.Exercise) *clas
 		for _, id := range b.ExerciseIDs {
 			c := classCell{}
 			if ex := exerciseOf(e, id); ex != nil {
-				mark := "✗"
-				if ex.Status == string(checker.Pass) {
-					mark = "✓"
-				}
-				c = classCell{Text: fmt.Sprintf("%s %d/%d", mark, ex.Score, ex.MaxScore), Class: ex.Status}
+				c = classCell{Text: classCellText(p, checker.Status(ex.Status), checker.ProblemKind(ex.Problem), ex.Skeleton, ex.Score, ex.MaxScore), Class: ex.Status}
 			}
 			row.Cells = append(row.Cells, c)
 		}

@@ -104,12 +104,12 @@ func Table(w io.Writer, p *i18n.Printer, exercises []string, subs []Submission) 
 				if g.Result.Exercise != id {
 					continue
 				}
-				mark := "✗"
-				if g.Result.Status == checker.Pass {
-					mark = "✓"
+				var problem checker.ProblemKind
+				if g.Result.Problem != nil {
+					problem = g.Result.Problem.Kind
 				}
 				all = all && g.Result.Status == checker.Pass
-				c = fmt.Sprintf("%s %d/%d", mark, g.Result.Score, g.Result.MaxScore)
+				c = classCellText(p, g.Result.Status, problem, g.Untouched, g.Result.Score, g.Result.MaxScore)
 			}
 			cells = append(cells, c)
 		}
@@ -125,4 +125,20 @@ func Table(w io.Writer, p *i18n.Printer, exercises []string, subs []Submission) 
 	}
 	_, err := fmt.Fprintln(w, p.T("grade.batch_total", "Total", len(subs), "Complete", complete))
 	return err
+}
+
+// classCellText is an exercise's cell in a table of a class: its mark and points,
+// and, where the points alone would look alike, why. A submission without
+// the exercise's code reads "– no code", not as a failing attempt; an
+// unchanged skeleton says so.
+func classCellText(p *i18n.Printer, status checker.Status, problem checker.ProblemKind, skeleton bool, score, maxScore int) string {
+	switch {
+	case status == checker.Pass:
+		return fmt.Sprintf("✓ %d/%d", score, maxScore)
+	case problem == checker.ProblemNoFiles:
+		return "– " + p.T("grade.cell_no_code")
+	case skeleton:
+		return fmt.Sprintf("✗ %d/%d %s", score, maxScore, p.T("grade.cell_skeleton"))
+	}
+	return fmt.Sprintf("✗ %d/%d", score, maxScore)
 }

@@ -46,11 +46,17 @@ func TestCSV(t *testing.T) {
 
 func TestTable(t *testing.T) {
 	var b bytes.Buffer
-	require.NoError(t, report.Table(&b, i18n.New("de"), []string{"circuitbreaker", "tokenbucket", "bulkheadquiz"}, batch(t)))
+	subs := batch(t)
+	// alice handed in no code for tokenbucket and the unchanged skeleton
+	// of the circuit breaker.
+	subs[0].Graded[0].Untouched = true
+	subs[0].Graded[1].Result.Status = checker.Error
+	subs[0].Graded[1].Result.Problem = &checker.Problem{Kind: checker.ProblemNoFiles}
+	require.NoError(t, report.Table(&b, i18n.New("de"), []string{"circuitbreaker", "tokenbucket", "bulkheadquiz"}, subs))
 	lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
 	require.Len(t, lines, 6, b.String())
 	assert.Regexp(t, `^Abgabe +circuitbreaker +tokenbucket +bulkheadquiz +Punkte$`, lines[0])
-	assert.Regexp(t, `^alice +✗ 0/4 +✗ 0/3 +✗ 1/2 +1/9$`, lines[1])
+	assert.Regexp(t, `^alice +✗ 0/4 \(Gerüst\) +– kein Code +✗ 1/2 +1/9$`, lines[1], "no code and an unchanged skeleton do not read as failing attempts")
 	assert.Regexp(t, `^=HYPERLINK\S* +✓ 4/4 +✓ 3/3 +✓ 2/2 +9/9$`, lines[2])
 	assert.Regexp(t, `^carol, jr\. + ✗ 1/2 +1/2$`, lines[3])
 	assert.Regexp(t, `^dave\\x1b\[2J\\tx + ✗ 1/2 +1/2$`, lines[4], "no control characters reach the terminal")
