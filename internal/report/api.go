@@ -1,0 +1,87 @@
+package report
+
+import (
+	"bytes"
+	"go/ast"
+	"go/parser"
+	"go/printer"
+	"go/token"
+	"regexp"
+	"strings"
+
+	"github.com/kurs-course/kurs/i18n"
+)
+
+// The compiler's words for the API check's usual findings. Each
+// line has no position: checker.compileProblem drops the API check's own.
+var (
+	// cannot use (*CircuitBreaker).Allow (value of type func(b
+	// *CircuitBreaker, now int64) bool) as func(*CircuitBreaker, int)
+	// bool value in variable declaration
+	apiSignature = regexp.MustCompile(`^cannot use (?:\((\*?)(\w+)\)\.)?(\w+) \(value of type (func.*)\) as (func.*) value in variable declaration$`)
+	// (*CircuitBreaker).State undefined (type *CircuitBreaker has no
+	// method State, but does have method state)
+	apiNoMethod = regexp.MustCompile(`^\(\*?\w+\)\.\w+ undefined \(type (\*?\w+) has no (?:field or )?method (\w+)(?:, but does have (?:field|method) (\w+))?\)$`)
+	// cannot use &Answer (value of type *[2]string) as *[4]string value
+	// in variable declaration
+	apiVar = regexp.MustCompile(`^cannot use &(\w+) \(value of type \*(.*)\) as \*(.*) value in variable declaration$`)
+	// undefined: New
+	apiUndefined = regexp.MustCompile(`^undefined: (\w+)$`)
+)
+
+// apiLines rewrites the compiler's lines about the API check in the
+// learner's words: which function or method is missing, and which
+// signature the learner wrote beside the one the exercise expects, with
+// the receiver left out as the learner declared it. A line it does not
+// know stays as the compiler wrote it.
+func apiLines(p *i18n.Printer, detail string) string {
+	lines := strings.Split(detail, "\n")
+	for i, l := range lines {
+		if m := apiSignature.FindStringSubmatch(l); m != nil {
+			have, want := m[4], m[5]
+			key := "problem.api_func_signature"
+			if m[2] != "" {
+				// A method expression's type has the receiver first.
+				have, want = dropFirstParam(have), dropFirstParam(want)
+				key = "problem.api_method_signature"
+			}
+			if have != "" && want != "" {
+				lines[i] = p.T(key, "Name", m[3], "Type", m[1]+m[2], "Have", have, "Want", want)
+			}
+		} else if m := apiNoMethod.FindStringSubmatch(l); m != nil {
+			lines[i] = p.T("problem.api_no_method", "Name", m[2], "Type", m[1])
+			if m[3] != "" {
+				lines[i] += " " + p.T("problem.api_case", "Other", m[3])
+			}
+		} else if m := apiVar.FindStringSubmatch(l); m != nil {
+			lines[i] = p.T("problem.api_var_type", "Name", m[1], "Have", m[2], "Want", m[3])
+		} else if m := apiUndefined.FindStringSubmatch(l); m != nil {
+			lines[i] = p.T("problem.api_undefined", "Name", m[1])
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// dropFirstParam returns the function type typ without its first
+// parameter, printed as gofmt would, or "" if typ is no function type.
+func dropFirstParam(typ string) string {
+	e, err := parser.ParseExpr(typ)
+	if err != nil {
+		return ""
+	}
+	ft, ok := e.(*ast.FuncType)
+	if !ok || ft.Params == nil || len(ft.Params.List) == 0 {
+		return ""
+	}
+	first := ft.Params.List[0]
+	if len(first.Names) > 1 {
+		first.Names = first.Names[1:]
+	} else {
+		ft.Params.List = ft.Params.List[1:]
+	}
+	var b bytes.Buffer
+	if err := printer.Fprint(&b, token.NewFileSet(), ft); err != nil {
+		return ""
+	}
+	return b.String()
+}
