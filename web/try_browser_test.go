@@ -31,6 +31,9 @@ func TestTryInTheBrowser(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the browser test takes a while; skipped with -short")
 	}
+	// The browser tests wait on the page most of their time: they run
+	// beside each other (one Chromium, server and workspace each).
+	t.Parallel()
 	b := tab{t, browsertest.Start(t, 1280, 800)}
 	ref, err := os.ReadFile(filepath.Join("..", "exercises", "circuitbreaker", "solution", "circuitbreaker.go"))
 	require.NoError(t, err)

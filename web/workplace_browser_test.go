@@ -110,6 +110,9 @@ func TestWorkplace(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the browser test takes a while; skipped with -short")
 	}
+	// The browser tests wait on the page most of their time: they run
+	// beside each other (one Chromium, server and workspace each).
+	t.Parallel()
 	browsertest.Path(t)
 	dir := newWorkspace(t, "en")
 	c, err := course.Load(kurs.Content())
