@@ -145,7 +145,10 @@ func (s *stress) Work(stop *atomic.Bool) harness.Claims {
 	minInUse := int64(math.MaxInt64)
 	for !stop.Load() {
 		k := int64(0)
-		for s.p.TryAcquire() {
+		// A caller never holds more than size slots of a pool that
+		// keeps count: one that never refuses (the skeleton's) has
+		// broken the bound here, and taking more would never end.
+		for k <= s.size && s.p.TryAcquire() {
 			k++
 			maxInFlight = max(maxInFlight, s.inFlight.Add(1))
 		}
