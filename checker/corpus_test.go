@@ -1,10 +1,12 @@
 package checker_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"runtime"
@@ -146,24 +148,56 @@ func warm(tb testing.TB, c *course.Course) {
 }
 
 // verdicts collects expected and actual verdicts for the table that
-// TestCorpus logs at the end.
+// TestCorpus logs at the end, and every case's JUnit.
 type verdicts struct {
-	mu   sync.Mutex
-	rows []string
+	mu    sync.Mutex
+	rows  []string
+	junit map[string][]byte // by case/exercise
 }
 
-func (v *verdicts) add(name string, want, got checker.Status, d time.Duration) {
+func (v *verdicts) add(name string, want, got checker.Status, d time.Duration, junit []byte) {
 	mark := ""
 	if want != got {
 		mark = "  <-- differs"
 	}
 	v.mu.Lock()
 	v.rows = append(v.rows, fmt.Sprintf("%-55s want %-5s got %-5s %5.2fs%s", name, want, got, d.Seconds(), mark))
+	if v.junit == nil {
+		v.junit = map[string][]byte{}
+	}
+	v.junit[name] = junit
 	v.mu.Unlock()
 }
 
-// TestCorpus checks every case of the corpus and pins its verdict, and
-// for errors its problem. Most cases are checked in rounds with CheckAll,
+// validJUnit checks the JUnit of every case against the schema of what
+// Jenkins xunit accepts (internal/report/testdata/junit.xsd), with
+// xmllint: the results of every exercise of the course, hostile ones
+// among them, as kurs grade --format junit writes them. Without xmllint
+// it skips, except in CI.
+func validJUnit(t *testing.T, docs map[string][]byte) {
+	t.Helper()
+	lint, err := exec.LookPath("xmllint")
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("xmllint is missing, and CI is set: the JUnit schema test must run in CI (apt-get install -y libxml2-utils)")
+		}
+		t.Skip("skipping: xmllint is not installed (apt-get install -y libxml2-utils); in CI it is required")
+	}
+	dir := t.TempDir()
+	args := []string{"--noout", "--nonet", "--schema", filepath.Join("..", "internal", "report", "testdata", "junit.xsd")}
+	for _, name := range sortedKeys(docs) {
+		f := filepath.Join(dir, strings.ReplaceAll(name, "/", "--")+".xml")
+		require.NoError(t, os.WriteFile(f, docs[name], 0o644))
+		args = append(args, f)
+	}
+	out, err := exec.Command(lint, args...).CombinedOutput()
+	require.NoError(t, err, "JUnit that the schema rejects:\n%s", out)
+	t.Logf("%d corpus results, JUnit valid against the schema", len(docs))
+}
+
+// TestCorpus checks every case of the corpus and pins its verdict, for
+// errors its problem, and holds the JUnit of every result to the schema.
+// Most cases are checked in rounds with CheckAll,
 // as grading checks a submission: round k puts the k-th case of every
 // exercise into one build, so right, wrong, refused and non-compiling
 // exercises share a build and each must still get the verdict it gets
@@ -251,6 +285,7 @@ func TestCorpus(t *testing.T) {
 	}
 	sort.Strings(table.rows)
 	t.Logf("verdicts (case/exercise, want, got, duration):\n%s", strings.Join(table.rows, "\n"))
+	t.Run("junit validates", func(t *testing.T) { validJUnit(t, table.junit) })
 }
 
 // corpusCase is one exercise of one case of the corpus.
@@ -341,7 +376,10 @@ func readWant(t *testing.T, caseDir string) want {
 
 func checkCase(t *testing.T, ex *course.Exercise, name string, wantStatus checker.Status, res *checker.Result, table *verdicts) {
 	require.NotNil(t, res)
-	table.add(name+"/"+ex.ID, wantStatus, res.Status, res.Duration)
+	var junit bytes.Buffer
+	require.NoError(t, report.JUnit(&junit, i18n.New("en"), []report.Graded{{Exercise: ex, Result: res}},
+		report.Run{Course: "sha256:c0ffee", Seed: res.Seed, Dir: "submissions/" + name}))
+	table.add(name+"/"+ex.ID, wantStatus, res.Status, res.Duration, junit.Bytes())
 
 	assert.Equal(t, ex.ID, res.Exercise)
 	assert.Equal(t, ex.Points, res.MaxScore)
