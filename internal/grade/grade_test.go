@@ -116,14 +116,19 @@ func byID(results []grade.Result) map[string]grade.Result {
 }
 
 // TestBatch grades the whole corpus (over 50 submissions, hostile ones
-// among them) in every exercise of the course in one batch, then parts of
-// it again, and checks the verdicts, that hostile neighbours change no
-// one's result, that the same submission gives the same bytes every time,
-// and that the JUnit of every submission is what Jenkins xunit accepts.
+// among them) in one batch, then parts of it again, and checks the
+// verdicts, that hostile neighbours change no one's result, that the same
+// submission gives the same bytes every time, and that the JUnit of every
+// submission is what Jenkins xunit accepts.
+//
+// The batch is graded in the exercises of ids, whose verdicts it checks:
+// a submission without them is graded too, as missing every one. The
+// verdicts of the other exercises are pinned by the checker's corpus test
+// (which also holds their JUnit to the schema) and, through kurs grade, by
+// the command line's; grading them here as well would check every one of
+// them a third time, race detector builds included, for no assertion.
 func TestBatch(t *testing.T) {
-	c, err := course.Load(os.DirFS("../.."))
-	require.NoError(t, err)
-	exs := c.Exercises
+	exs := exercises(t)
 	subs, err := grade.Find(corpus, exs)
 	require.NoError(t, err)
 	require.GreaterOrEqual(t, len(subs), 50, "the corpus is the batch")
@@ -182,10 +187,13 @@ func TestBatch(t *testing.T) {
 		require.NoError(t, err)
 		first := byID(all)
 		for _, r := range again {
-			if r.ID == "cb-fail-memory-bomb" {
+			if r.ID == "cb-fail-memory-bomb" || r.ID == "cb-fail-stack-overflow" {
 				// Whether the runtime's last words of a memory bomb are
 				// captured depends on when the limit strikes; the
-				// verdict does not.
+				// verdict does not. A stack that grows to the runtime's
+				// limit takes seconds of processor time: on a busy
+				// machine the time limit may strike first, and the
+				// failed test is a timeout instead of a crash.
 				assert.Equal(t, statuses(first[r.ID]), statuses(r), r.ID)
 				continue
 			}
@@ -205,11 +213,8 @@ func statuses(r grade.Result) []checker.Status {
 }
 
 // checkVerdicts compares a corpus submission's results with its want.json
-// in the exercises of ids; the exercises it does not hold are errors
-// without files. The verdicts of the other exercises are the checker's
-// corpus test's business (some are stress tests under the race detector,
-// which a grading under heavy load and this test's short time limit may
-// cut short); here they count for the JUnit.
+// in the exercises exs (those of ids); the exercises it does not hold are
+// errors without files.
 func checkVerdicts(t *testing.T, exs []*course.Exercise, r grade.Result) {
 	data, err := os.ReadFile(filepath.Join(corpus, r.ID, "want.json"))
 	require.NoError(t, err)
@@ -226,9 +231,6 @@ func checkVerdicts(t *testing.T, exs []*course.Exercise, r grade.Result) {
 			if assert.NotNil(t, res.Problem, g.Exercise.ID) {
 				assert.Equal(t, checker.ProblemNoFiles, res.Problem.Kind, g.Exercise.ID)
 			}
-			continue
-		}
-		if !slices.Contains(ids, g.Exercise.ID) {
 			continue
 		}
 		if bug, ok := knownBugs[r.ID+"/"+g.Exercise.ID]; ok && res.Status != w {
