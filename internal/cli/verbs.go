@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"path"
+	"runtime/debug"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -192,6 +193,9 @@ func checkVerb() *verb { return command("check", (*checkFlags).register, check) 
 // check checks the named exercises, or every one the learner has begun,
 // records the results and explains them.
 func check(e *env, f *checkFlags, names []string) error {
+	// A check allocates a few megabytes and is done in a second: the
+	// collector's work on them cost more than the memory it would save.
+	defer debug.SetGCPercent(debug.SetGCPercent(400))
 	ws, c, exs, err := e.open(names)
 	if err != nil {
 		return err
