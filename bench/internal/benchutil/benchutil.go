@@ -121,10 +121,14 @@ func (s *Setup) GoTest(src []byte) (d time.Duration, passed bool, err error) {
 }
 
 // BuildKurs builds kurs from the repository into dir and returns its
-// path. It must run in the repository's root.
+// path, linked statically (CGO_ENABLED=0) as make build and make install
+// build it, so that a benchmark measures the kurs that learners run. It
+// must run in the repository's root.
 func BuildKurs(dir string) (string, error) {
 	kurs := filepath.Join(dir, "kurs")
-	if out, err := exec.Command("go", "build", "-o", kurs, "./cmd/kurs").CombinedOutput(); err != nil {
+	cmd := exec.Command("go", "build", "-o", kurs, "./cmd/kurs")
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := cmd.CombinedOutput(); err != nil {
 		return "", fmt.Errorf("build kurs: %v\n%s", err, out)
 	}
 	return kurs, nil
