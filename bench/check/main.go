@@ -10,6 +10,12 @@
 //
 //	go run ./bench/check          # 15 rounds
 //	go run ./bench/check -n 30
+//	go run ./bench/check -against /tmp/kurs-old
+//
+// With -against, another kurs (say, one built from an earlier commit) is
+// checked after the same saves as well, with a cache of its own, in the
+// same rounds (the order of the three rotating), so that two versions of
+// kurs are compared under the same load.
 //
 // Each round, in a workspace and in the baseline module alike, it saves
 // the circuit breaker with a new comment at the end (a save that changes
@@ -38,8 +44,9 @@ import (
 
 func main() {
 	n := flag.Int("n", 15, "number of rounds")
+	against := flag.String("against", "", "another kurs binary, checked after the same saves and compared")
 	flag.Parse()
-	if err := run(*n); err != nil {
+	if err := run(*n, *against); err != nil {
 		fmt.Fprintln(os.Stderr, "bench/check:", err)
 		os.Exit(1)
 	}
@@ -62,7 +69,7 @@ func timed(cmd *exec.Cmd, pass bool) (sample, error) {
 	return s, nil
 }
 
-func run(n int) error {
+func run(n int, against string) error {
 	s, err := benchutil.NewSetup("check")
 	if err != nil {
 		return err
@@ -91,6 +98,25 @@ func run(n int) error {
 		cmd.Env = env
 		return cmd
 	}
+	var other func(ex string) *exec.Cmd // the kurs of -against, if any
+	if against != "" {
+		if against, err = filepath.Abs(against); err != nil {
+			return err
+		}
+		cache := filepath.Join(s.Dir, "cache-against")
+		if err := os.MkdirAll(cache, 0o700); err != nil {
+			return err
+		}
+		if shared, err := os.UserCacheDir(); err == nil && os.Getenv("KURS_CACHE") == "" {
+			_ = os.Symlink(filepath.Join(shared, "kurs", "go-build"), filepath.Join(cache, "go-build"))
+		}
+		otherEnv := append(os.Environ(), "KURS_CACHE="+cache)
+		other = func(ex string) *exec.Cmd {
+			cmd := exec.Command(against, "check", ex, "--workspace", s.Workspace)
+			cmd.Env = otherEnv
+			return cmd
+		}
+	}
 	goTest := func() *exec.Cmd {
 		cmd := exec.Command("go", "test", "-count=1", ".")
 		cmd.Dir = filepath.Join(s.Dir, "baseline")
@@ -103,6 +129,11 @@ func run(n int) error {
 	for _, ex := range []string{"circuitbreaker", "bulkheadpool"} {
 		if _, err := timed(kurs(ex), true); err != nil {
 			return err
+		}
+		if other != nil {
+			if _, err := timed(other(ex), true); err != nil {
+				return err
+			}
 		}
 	}
 	if _, err := timed(goTest(), true); err != nil {
@@ -134,23 +165,42 @@ func run(n int) error {
 		"go test after the same save",
 	}
 	got := make([][]sample, len(labels))
+	others := make([][]sample, len(labels)) // the -against kurs's, by the label of kurs's
 	measure := func(k int, cmd *exec.Cmd) error {
 		sm, err := timed(cmd, true)
 		got[k] = append(got[k], sm)
 		return err
 	}
-	// pair runs kurs and go test, in the order of the round.
+	// pair runs kurs and go test, in the order of the round; with
+	// -against, the other kurs too, the three in turn.
 	pair := func(i, kk, gk int, ex string) error {
-		if i%2 == 0 {
-			if err := measure(kk, kurs(ex)); err != nil {
+		if other == nil {
+			if i%2 == 0 {
+				if err := measure(kk, kurs(ex)); err != nil {
+					return err
+				}
+				return measure(gk, goTest())
+			}
+			if err := measure(gk, goTest()); err != nil {
 				return err
 			}
-			return measure(gk, goTest())
+			return measure(kk, kurs(ex))
 		}
-		if err := measure(gk, goTest()); err != nil {
-			return err
+		steps := []func() error{
+			func() error { return measure(kk, kurs(ex)) },
+			func() error { return measure(gk, goTest()) },
+			func() error {
+				sm, err := timed(other(ex), true)
+				others[kk] = append(others[kk], sm)
+				return err
+			},
 		}
-		return measure(kk, kurs(ex))
+		for j := range steps {
+			if err := steps[(i+j)%len(steps)](); err != nil {
+				return err
+			}
+		}
+		return nil
 	}
 	saveBoth := func(src []byte) error {
 		if err := os.WriteFile(s.Learner, src, 0o644); err != nil {
@@ -235,6 +285,34 @@ func run(n int) error {
 	ratio("after a save of a body one line longer / go test -count=1 after the same save", "at most 0.6×", kLines, gLines)
 	ratio("unchanged / go test -count=1 unchanged", "at most 0.3×", kUnchanged, gUnchanged)
 	ratio("bulkheadpool unchanged / circuitbreaker unchanged", "at most 2×", kPool, kBreaker)
+	if other != nil {
+		fmt.Printf("against: %s, with a cache of its own, after the same saves in the same rounds\n", against)
+		of := func(k int, f func(sample) time.Duration) []time.Duration {
+			var ds []time.Duration
+			for _, sm := range others[k] {
+				ds = append(ds, f(sm))
+			}
+			return ds
+		}
+		wallOf := func(sm sample) time.Duration { return sm.wall }
+		cpuOf := func(sm sample) time.Duration { return sm.cpu }
+		for _, r := range []struct {
+			label string
+			k, g  int
+		}{
+			{"after a comment-only save", kComment, gComment},
+			{"after a save of a new body", kBody, gBody},
+			{"after a save of a body one line longer", kLines, gLines},
+			{"unchanged", kUnchanged, gUnchanged},
+		} {
+			benchutil.Report("against: "+r.label+" (wall)", of(r.k, wallOf))
+			benchutil.Report("against: "+r.label+" (cpu)", of(r.k, cpuOf))
+			benchutil.Summary("check: against: %s / go test -count=1: wall %.2f×, CPU %.2f×; this kurs / against: wall %.2f×, CPU %.2f× (medians of %d rounds' ratios)",
+				r.label,
+				benchutil.Median(ratios(of(r.k, wallOf), wall(r.g))).Seconds(), benchutil.Median(ratios(of(r.k, cpuOf), cpu(r.g))).Seconds(),
+				benchutil.Median(ratios(wall(r.k), of(r.k, wallOf))).Seconds(), benchutil.Median(ratios(cpu(r.k), of(r.k, cpuOf))).Seconds(), n)
+		}
+	}
 	return nil
 }
 
