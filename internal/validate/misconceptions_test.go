@@ -62,6 +62,7 @@ func addMisconception(m fstest.MapFS, name, add, meta string) {
 // behave the same. It records the signatures, and once they are in the
 // course, it no longer warns that they are missing.
 func TestMisconceptionsValidated(t *testing.T) {
+	t.Parallel()
 	m := newCourse(t)
 	addMisconception(m, "right-after-all", "c.n += d", "")
 	addMisconception(m, "stores-d", "c.n = d", "")
@@ -101,6 +102,7 @@ func TestMisconceptionsValidated(t *testing.T) {
 // TestEveryMisconceptionMessageExists: each kind of misconceptions.go has
 // its message in both languages.
 func TestEveryMisconceptionMessageExists(t *testing.T) {
+	t.Parallel()
 	f, err := parser.ParseFile(token.NewFileSet(), "misconceptions.go", nil, 0)
 	require.NoError(t, err)
 	var ids []string

@@ -16,6 +16,7 @@ import (
 // is empty, and expects each reported at its line with the test's id and
 // the language.
 func TestTestTitles(t *testing.T) {
+	t.Parallel()
 	m := mapCourse(t, "testdata/weak")
 	m["exercises/clamp/testdata/suite.json"].Data = []byte(`{
   "observe": "Value",

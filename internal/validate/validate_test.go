@@ -45,6 +45,7 @@ func where(ps []Problem) []string {
 // of every kind the issue names, and expects each reported once, with its
 // file and line, in one run, and nothing else.
 func TestBrokenCourse(t *testing.T) {
+	t.Parallel()
 	r := run(t, os.DirFS("testdata/broken"), Options{})
 	assert.Equal(t, []string{
 		// An i18n key missing in a language: the title has no "de".
@@ -97,6 +98,7 @@ func TestBrokenCourse(t *testing.T) {
 // first lesson and expects each change reported at its line: every table
 // is tied to a trace and really compared.
 func TestLessonTablesAreTied(t *testing.T) {
+	t.Parallel()
 	// Only the first lesson and its exercises: the rest of the course is
 	// not this test's business.
 	m := fstest.MapFS{}
@@ -153,6 +155,7 @@ func TestLessonTablesAreTied(t *testing.T) {
 // TestEveryMessageExists checks that both catalogs explain every kind of
 // problem; the command line builds these ids at run time.
 func TestEveryMessageExists(t *testing.T) {
+	t.Parallel()
 	ids := []string{"validate.lang_de", "validate.lang_en"}
 	// Every constant of type Kind, read from the source so that a new kind
 	// cannot be forgotten here.
@@ -192,6 +195,7 @@ func TestEveryMessageExists(t *testing.T) {
 // their diff at their line; the one marked equivalent is not a problem;
 // the stale mark is.
 func TestMutants(t *testing.T) {
+	t.Parallel()
 	r := run(t, os.DirFS("testdata/weak"), Options{Mutants: true})
 	require.Len(t, r.Mutants, 1)
 	s := r.Mutants[0]
@@ -249,6 +253,7 @@ func mapCourse(t *testing.T, dir string) fstest.MapFS {
 // that cannot be read, anchors, a description of random traces that does
 // not fit, and what an author marked as still to write.
 func TestFormProblems(t *testing.T) {
+	t.Parallel()
 	m := mapCourse(t, "testdata/weak")
 	m["lessons/broken/lesson.json"] = &fstest.MapFile{Data: []byte("{\n  \"id\": \"broken\",\n  \"order\": 2,\n}\n")}
 	m["lessons/other/lesson.json"] = &fstest.MapFile{Data: []byte("{\n  \"id\": \"wrong\"\n}\n")}
@@ -327,6 +332,7 @@ The exercise ` + "`clamp`" + ` counts up to a ceiling. [Here](/etc/passwd).
 // refused package on the allowlist, a missing skeleton and hints, and
 // tables that do not fit their trace.
 func TestExerciseProblems(t *testing.T) {
+	t.Parallel()
 	m := mapCourse(t, "testdata/weak")
 	delete(m, "exercises/clamp/skeleton/de/clamp.go")
 	m["exercises/clamp/exercise.json"] = &fstest.MapFile{Data: []byte(`{
@@ -456,6 +462,7 @@ Die Übung ` + "`clamp`" + ` zählt bis zu einem Deckel.
 // or a lesson's, or in the hidden tests, is a problem with its file and
 // line, and the only one reported for that file.
 func TestMetadataKeys(t *testing.T) {
+	t.Parallel()
 	for file, typo := range map[string][2]string{
 		"exercises/clamp/exercise.json":       {`"points"`, `"pionts"`},
 		"lessons/main/lesson.json":            {`"minutes"`, `"minuten"`},
@@ -485,6 +492,7 @@ func TestMetadataKeys(t *testing.T) {
 // a task that does not say where the cases go, a quiz file that is not laid
 // out as it must be, and Go that a quiz does not use.
 func TestQuizProblems(t *testing.T) {
+	t.Parallel()
 	m := mapCourse(t, "testdata/weak")
 	m["lessons/main/lesson.json"].Data = []byte(`{"id": "main", "order": 1, "title": {"de": "Deckel", "en": "Ceiling"}, "exercises": ["clamp", "pick", "bad"]}`)
 	quiz := func(id, answers string) {
@@ -532,6 +540,7 @@ func TestQuizProblems(t *testing.T) {
 // generating the driver again: that is all validate reports, since checks
 // built with the old driver would say nothing about the exercise.
 func TestStaleDriver(t *testing.T) {
+	t.Parallel()
 	m := mapCourse(t, "testdata/weak")
 	s := m["exercises/clamp/testdata/suite.json"]
 	s.Data = []byte(strings.Replace(string(s.Data), `"observe": "Value",`, `"observe": "Value", "generate": {"new": [{"int": [1, 9]}], "steps": [1, 3], "time": {"step": [0, 0]}, "ops": [{"call": "Add", "args": [{"int": [0, 2]}]}]},`, 1))
@@ -565,6 +574,7 @@ func generatedDriver(m fstest.MapFS, id string) (map[string][]byte, error) {
 // the other a table more: each is reported where the extra one starts,
 // with both counts and the other file.
 func TestParityCountsSectionsAndTables(t *testing.T) {
+	t.Parallel()
 	v := &validator{}
 	de := v.parseDoc("lessons/x/de.md", "de", []byte("# T\n\n## A\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n| c |\n|---|\n| 3 |\n"))
 	en := v.parseDoc("lessons/x/en.md", "en", []byte("# T\n\n## A\n\n## B\n\n| a | b |\n|---|---|\n| 1 | 2 |\n"))

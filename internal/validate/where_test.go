@@ -22,6 +22,7 @@ import (
 // step's expectation is reported at that step's line, and the message
 // names the reference's file and line that the step runs, and the step.
 func TestRefFailsNamesStepAndSolution(t *testing.T) {
+	t.Parallel()
 	m := mapCourse(t, "testdata/weak")
 	suite := string(m["exercises/clamp/testdata/suite.json"].Data)
 	// The second step of the worked trace now expects a wrong value.
@@ -65,6 +66,7 @@ func TestRefFailsNamesStepAndSolution(t *testing.T) {
 // language, that file is blamed at the added hint; with a hint removed
 // later (the file with fewer hints written after the other), that one.
 func TestHintsCountBlamesTheFileThatDeparts(t *testing.T) {
+	t.Parallel()
 	m := mapCourse(t, "testdata/weak")
 	m["exercises/clamp/hints.de.md"].Data = []byte("## Hinweis 1\n\nVergleiche mit dem Deckel.\n\n## Hinweis 2\n\nNimm min.\n")
 	r := run(t, m, Options{})
@@ -88,6 +90,7 @@ func TestHintsCountBlamesTheFileThatDeparts(t *testing.T) {
 // TestEveryFileOfAnExercise: an unknown key in both exercise.json and
 // suite.json of one exercise gives two problems in one run.
 func TestEveryFileOfAnExercise(t *testing.T) {
+	t.Parallel()
 	m := mapCourse(t, "testdata/weak")
 	for file, typo := range map[string][2]string{
 		"exercises/clamp/exercise.json":       {`"points"`, `"pionts"`},
@@ -110,6 +113,7 @@ func TestEveryFileOfAnExercise(t *testing.T) {
 // there names the nearest folder that is; problems about a missing file
 // keep its name, since creating it is the fix.
 func TestProblemsNameFilesThatExist(t *testing.T) {
+	t.Parallel()
 	fsys := fstest.MapFS{
 		"exercises/pick/exercise.json": {Data: []byte("{}")},
 	}
@@ -161,6 +165,7 @@ func argOf(p Problem, key string) any {
 // TestBuiltinCourseProse runs the checks of prose.go on the built-in
 // course, which must have none of these problems.
 func TestBuiltinCourseProse(t *testing.T) {
+	t.Parallel()
 	v := &validator{fsys: kurs.Content()}
 	c := v.structure()
 	require.NotNil(t, c)
@@ -174,6 +179,7 @@ func TestBuiltinCourseProse(t *testing.T) {
 // name, a number of random traces the suite does not run, and English
 // quotation marks in German; and the same texts, right, pass.
 func TestProseProblems(t *testing.T) {
+	t.Parallel()
 	m := mapCourse(t, "testdata/weak")
 	m["exercises/clamp/testdata/suite.json"].Data = []byte(`{
   "observe": "Value",
@@ -247,6 +253,7 @@ func TestProseProblems(t *testing.T) {
 // line of Failure, the method whose step first differs, and reports it at
 // that step of the worked example in suite.json.
 func TestRefFailsInTheCourse(t *testing.T) {
+	t.Parallel()
 	m := fstest.MapFS{}
 	src := kurs.Content()
 	for _, dir := range []string{"exercises/circuitbreaker", "lessons/resilienz-2"} {
