@@ -8,26 +8,29 @@ import (
 	"go/token"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/kurs-course/kurs/i18n"
 )
 
-// The compiler's words for the API check's usual findings. Each
-// line has no position: checker.compileProblem drops the API check's own.
-var (
+// apiPatterns are the compiler's words for the API check's usual
+// findings, compiled on first use: kurs starts without them. Each line has
+// no position: checker.compileProblem drops the API check's own.
+var apiPatterns = sync.OnceValue(func() (p struct{ signature, noMethod, varType, undefined *regexp.Regexp }) {
 	// cannot use (*CircuitBreaker).Allow (value of type func(b
 	// *CircuitBreaker, now int64) bool) as func(*CircuitBreaker, int)
 	// bool value in variable declaration
-	apiSignature = regexp.MustCompile(`^cannot use (?:\((\*?)(\w+)\)\.)?(\w+) \(value of type (func.*)\) as (func.*) value in variable declaration$`)
+	p.signature = regexp.MustCompile(`^cannot use (?:\((\*?)(\w+)\)\.)?(\w+) \(value of type (func.*)\) as (func.*) value in variable declaration$`)
 	// (*CircuitBreaker).State undefined (type *CircuitBreaker has no
 	// method State, but does have method state)
-	apiNoMethod = regexp.MustCompile(`^\(\*?\w+\)\.\w+ undefined \(type (\*?\w+) has no (?:field or )?method (\w+)(?:, but does have (?:field|method) (\w+))?\)$`)
+	p.noMethod = regexp.MustCompile(`^\(\*?\w+\)\.\w+ undefined \(type (\*?\w+) has no (?:field or )?method (\w+)(?:, but does have (?:field|method) (\w+))?\)$`)
 	// cannot use &Answer (value of type *[2]string) as *[4]string value
 	// in variable declaration
-	apiVar = regexp.MustCompile(`^cannot use &(\w+) \(value of type \*(.*)\) as \*(.*) value in variable declaration$`)
+	p.varType = regexp.MustCompile(`^cannot use &(\w+) \(value of type \*(.*)\) as \*(.*) value in variable declaration$`)
 	// undefined: New
-	apiUndefined = regexp.MustCompile(`^undefined: (\w+)$`)
-)
+	p.undefined = regexp.MustCompile(`^undefined: (\w+)$`)
+	return p
+})
 
 // apiLines rewrites the compiler's lines about the API check in the
 // learner's words: which function or method is missing, and which
@@ -35,9 +38,10 @@ var (
 // the receiver left out as the learner declared it. A line it does not
 // know stays as the compiler wrote it.
 func apiLines(p *i18n.Printer, detail string) string {
+	re := apiPatterns()
 	lines := strings.Split(detail, "\n")
 	for i, l := range lines {
-		if m := apiSignature.FindStringSubmatch(l); m != nil {
+		if m := re.signature.FindStringSubmatch(l); m != nil {
 			have, want := m[4], m[5]
 			key := "problem.api_func_signature"
 			if m[2] != "" {
@@ -48,14 +52,14 @@ func apiLines(p *i18n.Printer, detail string) string {
 			if have != "" && want != "" {
 				lines[i] = p.T(key, "Name", m[3], "Type", m[1]+m[2], "Have", have, "Want", want)
 			}
-		} else if m := apiNoMethod.FindStringSubmatch(l); m != nil {
+		} else if m := re.noMethod.FindStringSubmatch(l); m != nil {
 			lines[i] = p.T("problem.api_no_method", "Name", m[2], "Type", m[1])
 			if m[3] != "" {
 				lines[i] += " " + p.T("problem.api_case", "Other", m[3])
 			}
-		} else if m := apiVar.FindStringSubmatch(l); m != nil {
+		} else if m := re.varType.FindStringSubmatch(l); m != nil {
 			lines[i] = p.T("problem.api_var_type", "Name", m[1], "Have", m[2], "Want", m[3])
-		} else if m := apiUndefined.FindStringSubmatch(l); m != nil {
+		} else if m := re.undefined.FindStringSubmatch(l); m != nil {
 			lines[i] = p.T("problem.api_undefined", "Name", m[1])
 		}
 	}
