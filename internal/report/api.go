@@ -16,7 +16,7 @@ import (
 // apiPatterns are the compiler's words for the API check's usual
 // findings, compiled on first use: kurs starts without them. Each line has
 // no position: checker.compileProblem drops the API check's own.
-var apiPatterns = sync.OnceValue(func() (p struct{ signature, noMethod, varType, undefined *regexp.Regexp }) {
+var apiPatterns = sync.OnceValue(func() (p struct{ signature, noMethod, varType, constant, undefined *regexp.Regexp }) {
 	// cannot use (*CircuitBreaker).Allow (value of type func(b
 	// *CircuitBreaker, now int64) bool) as func(*CircuitBreaker, int)
 	// bool value in variable declaration
@@ -27,6 +27,9 @@ var apiPatterns = sync.OnceValue(func() (p struct{ signature, noMethod, varType,
 	// cannot use &Answer (value of type *[2]string) as *[4]string value
 	// in variable declaration
 	p.varType = regexp.MustCompile(`^cannot use &(\w+) \(value of type \*(.*)\) as \*(.*) value in variable declaration$`)
+	// invalid operation: cannot take address of Answer (untyped string
+	// constant "AB")
+	p.constant = regexp.MustCompile(`^invalid operation: cannot take address of (\w+) \((?:untyped )?\w+ constant\b.*\)$`)
 	// undefined: New
 	p.undefined = regexp.MustCompile(`^undefined: (\w+)$`)
 	return p
@@ -42,11 +45,11 @@ func apiLines(p *i18n.Printer, detail string) string {
 	lines := strings.Split(detail, "\n")
 	for i, l := range lines {
 		if m := re.signature.FindStringSubmatch(l); m != nil {
-			have, want := m[4], m[5]
+			// A method expression's type has the receiver first.
+			method := m[2] != ""
+			have, want := bareFunc(m[4], method), bareFunc(m[5], method)
 			key := "problem.api_func_signature"
-			if m[2] != "" {
-				// A method expression's type has the receiver first.
-				have, want = dropFirstParam(have), dropFirstParam(want)
+			if method {
 				key = "problem.api_method_signature"
 			}
 			if have != "" && want != "" {
@@ -59,6 +62,8 @@ func apiLines(p *i18n.Printer, detail string) string {
 			}
 		} else if m := re.varType.FindStringSubmatch(l); m != nil {
 			lines[i] = p.T("problem.api_var_type", "Name", m[1], "Have", m[2], "Want", m[3])
+		} else if m := re.constant.FindStringSubmatch(l); m != nil {
+			lines[i] = p.T("problem.api_not_var", "Name", m[1])
 		} else if m := re.undefined.FindStringSubmatch(l); m != nil {
 			lines[i] = p.T("problem.api_undefined", "Name", m[1])
 		}
@@ -66,26 +71,43 @@ func apiLines(p *i18n.Printer, detail string) string {
 	return strings.Join(lines, "\n")
 }
 
-// dropFirstParam returns the function type typ without its first
-// parameter, printed as gofmt would, or "" if typ is no function type.
-func dropFirstParam(typ string) string {
+// bareFunc returns the function type typ without parameter and result
+// names, as the exercise's expectation is written, so that the two line
+// up; a method expression's type (method) loses its first parameter, the
+// receiver. It returns "" if typ is no function type.
+func bareFunc(typ string, method bool) string {
 	e, err := parser.ParseExpr(typ)
 	if err != nil {
 		return ""
 	}
 	ft, ok := e.(*ast.FuncType)
-	if !ok || ft.Params == nil || len(ft.Params.List) == 0 {
+	if !ok || ft.Params == nil {
 		return ""
 	}
-	first := ft.Params.List[0]
-	if len(first.Names) > 1 {
-		first.Names = first.Names[1:]
-	} else {
+	ft.Params.List = unnamed(ft.Params.List)
+	if method {
+		if len(ft.Params.List) == 0 {
+			return ""
+		}
 		ft.Params.List = ft.Params.List[1:]
+	}
+	if ft.Results != nil {
+		ft.Results.List = unnamed(ft.Results.List)
 	}
 	var b bytes.Buffer
 	if err := printer.Fprint(&b, token.NewFileSet(), ft); err != nil {
 		return ""
 	}
 	return b.String()
+}
+
+// unnamed returns fields as one field per name, without the names.
+func unnamed(fields []*ast.Field) []*ast.Field {
+	var out []*ast.Field
+	for _, f := range fields {
+		for range max(1, len(f.Names)) {
+			out = append(out, &ast.Field{Type: f.Type})
+		}
+	}
+	return out
 }

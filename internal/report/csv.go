@@ -130,7 +130,7 @@ func Table(w io.Writer, p *i18n.Printer, exercises []string, subs []Submission) 
 // classCellText is an exercise's cell in a table of a class: its mark and points,
 // and, where the points alone would look alike, why. A submission without
 // the exercise's code reads "– no code", not as a failing attempt; an
-// unchanged skeleton says so.
+// unchanged skeleton and code that does not build say so.
 func classCellText(p *i18n.Printer, status checker.Status, problem checker.ProblemKind, skeleton bool, score, maxScore int) string {
 	switch {
 	case status == checker.Pass:
@@ -139,6 +139,8 @@ func classCellText(p *i18n.Printer, status checker.Status, problem checker.Probl
 		return "– " + p.T("grade.cell_no_code")
 	case skeleton:
 		return fmt.Sprintf("✗ %d/%d %s", score, maxScore, p.T("grade.cell_skeleton"))
+	case problem == checker.ProblemCompile || problem == checker.ProblemAPI:
+		return fmt.Sprintf("✗ %d/%d %s", score, maxScore, p.T("grade.cell_no_build"))
 	}
 	return fmt.Sprintf("✗ %d/%d", score, maxScore)
 }

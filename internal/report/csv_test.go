@@ -52,6 +52,9 @@ func TestTable(t *testing.T) {
 	subs[0].Graded[0].Untouched = true
 	subs[0].Graded[1].Result.Status = checker.Error
 	subs[0].Graded[1].Result.Problem = &checker.Problem{Kind: checker.ProblemNoFiles}
+	// dave's code does not build.
+	subs[3].Graded[0].Result.Status, subs[3].Graded[0].Result.Score = checker.Error, 0
+	subs[3].Graded[0].Result.Problem = &checker.Problem{Kind: checker.ProblemCompile}
 	require.NoError(t, report.Table(&b, i18n.New("de"), []string{"circuitbreaker", "tokenbucket", "bulkheadquiz"}, subs))
 	lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
 	require.Len(t, lines, 6, b.String())
@@ -59,6 +62,6 @@ func TestTable(t *testing.T) {
 	assert.Regexp(t, `^alice +✗ 0/4 \(Gerüst\) +– kein Code +✗ 1/2 +1/9$`, lines[1], "no code and an unchanged skeleton do not read as failing attempts")
 	assert.Regexp(t, `^=HYPERLINK\S* +✓ 4/4 +✓ 3/3 +✓ 2/2 +9/9$`, lines[2])
 	assert.Regexp(t, `^carol, jr\. + ✗ 1/2 +1/2$`, lines[3])
-	assert.Regexp(t, `^dave\\x1b\[2J\\tx + ✗ 1/2 +1/2$`, lines[4], "no control characters reach the terminal")
+	assert.Regexp(t, `^dave\\x1b\[2J\\tx + ✗ 0/2 \(kompiliert nicht\) +0/2$`, lines[4], "no control characters reach the terminal; code that does not build says so")
 	assert.Equal(t, "Abgaben: 4; davon mit allen Übungen bestanden: 1.", lines[5])
 }
