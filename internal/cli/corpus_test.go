@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -103,12 +104,7 @@ func TestGradeCorpusIsAlwaysOneJSONDocument(t *testing.T) {
 		}
 	}
 
-	names := make([]string, 0, len(wants))
-	for name := range wants {
-		names = append(names, name)
-	}
-	slices.Sort(names)
-	for _, name := range names {
+	for _, name := range slices.Sorted(maps.Keys(wants)) {
 		want := wants[name]
 		t.Run(name, func(t *testing.T) {
 			s, ok := got[name]
