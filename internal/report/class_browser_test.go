@@ -23,6 +23,7 @@ import (
 
 	"github.com/kurs-course/kurs/i18n"
 	"github.com/kurs-course/kurs/internal/browsertest"
+	"github.com/kurs-course/kurs/internal/course"
 	"github.com/kurs-course/kurs/internal/report"
 )
 
@@ -49,10 +50,17 @@ func TestClassReportInBrowser(t *testing.T) {
 		mu.Unlock()
 	}))
 
+	// The course tells the report that bulkheadquiz is a quiz; the
+	// breaker's tests show by their names.
+	c, err := course.Load(os.DirFS("../.."))
+	require.NoError(t, err)
+	quizEx, ok := c.Exercise("bulkheadquiz")
+	require.True(t, ok)
+
 	for _, lang := range []string{"en", "de"} {
 		t.Run(lang, func(t *testing.T) {
 			var b strings.Builder
-			require.NoError(t, report.Class(&b, i18n.New(lang), classBatch(), nil))
+			require.NoError(t, report.Class(&b, i18n.New(lang), classBatch(), []*course.Exercise{quizEx}))
 			file := filepath.Join(t.TempDir(), "report.html")
 			require.NoError(t, os.WriteFile(file, []byte(b.String()), 0o644))
 			url := "file://" + file
@@ -80,6 +88,12 @@ func TestClassReportInBrowser(t *testing.T) {
 			assert.Equal(t, want, first, "the most common first failure comes first")
 			assert.Equal(t, "ben cara eve", eval(`[...document.querySelectorAll("#ex-circuitbreaker ol.groups:first-of-type li:first-child .subs a")].map(a => a.textContent).join(" ")`))
 
+			// A quiz with no case answered is no attempt yet, not a
+			// wrong option.
+			quiz := map[string]string{"en": "40% answer no case yet", "de": "40 % beantworten noch keinen Fall"}[lang]
+			assert.Equal(t, quiz, eval(`document.querySelector("#ex-bulkheadquiz ol.groups li .what").textContent`))
+			assert.Equal(t, "false", eval(`String(document.querySelector("#ex-bulkheadquiz").textContent.includes("–"))`), "no option – for an empty answer")
+
 			// A link leads to the submission's row.
 			require.NoError(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`#ex-circuitbreaker ol.groups:first-of-type li:first-child .subs a:nth-child(2)`))))
 			assert.Equal(t, "#s3", eval(`location.hash`))
@@ -97,7 +111,8 @@ func TestClassReportInBrowser(t *testing.T) {
 }
 
 // classBatch is a class of five: anna passes, ben, cara and eve fail the
-// breaker first at step 8 of the same test, dan's does not build.
+// breaker first at step 8 of the same test, dan's does not build; cara
+// and dan answer no case of the quiz.
 func classBatch() *report.Batch {
 	step := func(n int) *int { return &n }
 	pass := report.Exercise{ID: "circuitbreaker", Status: "pass", Score: 4, MaxScore: 4, Message: "all pass",

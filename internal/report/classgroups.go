@@ -16,9 +16,10 @@ import (
 // how many show each; then the unnamed behaviours, grouped by signature
 // (which tests fail, and where), each by its first failing test's title
 // and step; for a quiz, which wrong option each case drew and how often;
-// and apart from the real attempts, the submissions without code, with
-// the unchanged skeleton, that do not compile, or that could not be
-// tested otherwise. ex gives the titles in p's language; nil shows ids.
+// and which cases were left unanswered; and apart from the real attempts,
+// the submissions without code, with the unchanged skeleton, a quiz with
+// no case answered, that do not compile, or that could not be tested
+// otherwise. ex gives the titles in p's language; nil shows ids.
 // It reads only the batch, so merged shards give the same groups.
 func classGroupsOf(p *i18n.Printer, b *Batch, id string, ex *course.Exercise,
 	link func(string) classLink, share func(int) string) (ce classExercise, pass, fail, errs int) {
@@ -69,21 +70,26 @@ func classGroupsOf(p *i18n.Printer, b *Batch, id string, ex *course.Exercise,
 		}
 		fail++
 		switch {
+		case x.Skeleton:
+			add("apart", "skeleton", p.T("grade.class_group_skeleton"), e.ID)
+		case quiz && unanswered(x):
+			add("apart", "unanswered", p.T("grade.class_group_unanswered"), e.ID)
 		case quiz:
+			// A case left empty is no wrong option: it has its own
+			// section, so that "chose" counts only letters chosen.
 			for _, t := range x.Tests {
 				if t.Status == string(checker.Pass) {
 					continue
 				}
 				n, _ := strconv.Atoi(strings.TrimPrefix(t.Name, "case"))
-				option := t.Given
-				if option == "" {
-					option = "–"
+				label := caseLabel(p, ex, t.Name, n)
+				if t.Given == "" {
+					add("blank", t.Name, p.T("grade.class_group_blank", "Case", label), e.ID)
+					continue
 				}
-				key := t.Name + "\x00" + option
-				add("quiz", key, p.T("grade.class_group_quiz", "Case", caseLabel(p, ex, t.Name, n), "Option", option), e.ID)
+				key := t.Name + "\x00" + t.Given
+				add("quiz", key, p.T("grade.class_group_quiz", "Case", label, "Option", t.Given), e.ID)
 			}
-		case x.Skeleton:
-			add("apart", "skeleton", p.T("grade.class_group_skeleton"), e.ID)
 		case x.Misconception != nil:
 			m := x.Misconception
 			title := misconceptionTitle(p, ex, m)
@@ -97,7 +103,7 @@ func classGroupsOf(p *i18n.Printer, b *Batch, id string, ex *course.Exercise,
 			add("unnamed", key, text, e.ID)
 		}
 	}
-	for _, name := range []string{"named", "unnamed", "quiz", "apart"} {
+	for _, name := range []string{"named", "unnamed", "quiz", "blank", "apart"} {
 		order := orders[name]
 		if len(order) == 0 {
 			continue
@@ -128,6 +134,17 @@ func classGroupsOf(p *i18n.Printer, b *Batch, id string, ex *course.Exercise,
 		ce.Sections = append(ce.Sections, sec)
 	}
 	return ce, pass, fail, errs
+}
+
+// unanswered reports whether a failing quiz has no case answered: no
+// attempt yet, like the skeleton, only without its comments.
+func unanswered(x *Exercise) bool {
+	for _, t := range x.Tests {
+		if t.Status == string(checker.Pass) || t.Given != "" {
+			return false
+		}
+	}
+	return len(x.Tests) > 0
 }
 
 // behaviour returns the key of a failing exercise's behaviour, as far as

@@ -2,6 +2,8 @@ package report
 
 import (
 	"bytes"
+	"os"
+	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -61,5 +63,62 @@ func TestClassByMisconception(t *testing.T) {
 			assert.Contains(t, out.String(), w, c.lang)
 		}
 		assert.NotContains(t, out.String(), "whatever the grading language said", "the title in the teacher's language")
+	}
+}
+
+// TestClassQuizUnanswered: a quiz case left empty is no wrong option. The
+// class report lists it apart from the options chosen, and a quiz with no
+// case answered, skeleton or not, as no attempt yet.
+func TestClassQuizUnanswered(t *testing.T) {
+	c, err := course.Load(os.DirFS("../.."))
+	require.NoError(t, err)
+	ex, ok := c.Exercise("bulkheadquiz")
+	require.True(t, ok)
+	quiz := func(skeleton bool, given ...string) *Document {
+		x := Exercise{ID: "bulkheadquiz", Status: "fail", MaxScore: 2, Skeleton: skeleton}
+		for i, g := range given {
+			tc := TestCase{Name: "case" + strconv.Itoa(i+1), Status: "fail", Given: g}
+			if g == "right" {
+				tc = TestCase{Name: tc.Name, Status: "pass"}
+			}
+			x.Tests = append(x.Tests, tc)
+		}
+		return &Document{Exercises: []Exercise{x}, MaxScore: 2}
+	}
+	b := &Batch{ExerciseIDs: []string{"bulkheadquiz"}, Submissions: []Entry{
+		{ID: "ada", Document: quiz(true, "", "")},
+		{ID: "bob", Document: quiz(false, "", "")},
+		{ID: "cy", Document: quiz(false, "right", "")},
+		{ID: "dee", Document: quiz(false, "B", "")},
+	}}
+	for _, c := range []struct {
+		lang         string
+		wants, never []string
+	}{
+		{"en", []string{
+			"<h4>Wrong options chosen</h4>",
+			"25% chose B in Case 1",
+			"<h4>Cases left unanswered</h4>",
+			"50% leave Case 2 unanswered</span>\n<div class=\"subs\"><a class=\"id\" href=\"#s3\">cy</a> <a class=\"id\" href=\"#s4\">dee</a>",
+			"<h4>No attempt yet, or not testable</h4>",
+			"25% hand in the unchanged skeleton",
+			"25% answer no case yet</span>\n<div class=\"subs\"><a class=\"id\" href=\"#s2\">bob</a>",
+		}, []string{"chose –", "chose  in"}},
+		{"de", []string{
+			"25 % wählen B in Fall 1",
+			"<h4>Unbeantwortete Fälle</h4>",
+			"50 % lassen Fall 2 unbeantwortet",
+			"25 % geben das unveränderte Gerüst ab",
+			"25 % beantworten noch keinen Fall",
+		}, []string{"wählen – in", "wählen  in"}},
+	} {
+		var out bytes.Buffer
+		require.NoError(t, Class(&out, i18n.New(c.lang), b, []*course.Exercise{ex}))
+		for _, w := range c.wants {
+			assert.Contains(t, out.String(), w, c.lang)
+		}
+		for _, w := range c.never {
+			assert.NotContains(t, out.String(), w, c.lang)
+		}
 	}
 }
