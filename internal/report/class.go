@@ -6,6 +6,7 @@ import (
 	"html/template"
 	"io"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/kurs-course/kurs/checker"
@@ -47,7 +48,7 @@ type (
 		Empty                              bool
 		Histogram                          histogram
 		Rates                              []rateRow
-		RatesHeight                        int
+		RatesWidth, RatesHeight            int
 		Exercises                          []classExercise
 		ExerciseIDs                        []string
 		Rows                               []classRow
@@ -63,11 +64,13 @@ type (
 		ShowScore                  bool
 	}
 	rateRow struct {
-		ID                string
-		Y, TextY          int
-		Pass, Fail, Error int // widths in pixels
-		FailX, ErrorX     int
-		Label             string
+		ID       string
+		Y, TextY int
+		// Widths in pixels: each submission is in one of the four
+		// segments, so the bar of the whole class is 100 %.
+		Pass, Fail, Error, None int
+		FailX, ErrorX, NoneX    int
+		Label                   string
 	}
 	classExercise struct {
 		ID, Title, Rate string
@@ -104,6 +107,9 @@ const (
 	rateLabel  = 160 // room for the exercise ids left of the bars
 	rateWidth  = 400 // the bar of 100 %
 	rateRowH   = 28
+	// rateTotal leaves room right of the bars for the longest label,
+	// four shares in German (about 500 px in a common sans-serif).
+	rateTotal = 1120
 )
 
 func newClassView(p *i18n.Printer, b *Batch, exercises []*course.Exercise) *classView {
@@ -121,17 +127,18 @@ func newClassView(p *i18n.Printer, b *Batch, exercises []*course.Exercise) *clas
 		Empty:       total == 0,
 		ExerciseIDs: b.ExerciseIDs,
 		Labels: map[string]string{
-			"scores":     p.T("grade.class_scores"),
-			"rates":      p.T("grade.class_rates"),
-			"failures":   p.T("grade.class_failures"),
-			"table":      p.T("grade.class_table"),
-			"submission": p.T("grade.col_submission"),
-			"points":     p.T("grade.col_points"),
-			"pass":       p.T("grade.class_pass"),
-			"fail":       p.T("grade.class_fail"),
-			"error":      p.T("grade.class_error"),
-			"none":       p.T("grade.class_none"),
-			"empty":      p.T("grade.class_empty"),
+			"scores":      p.T("grade.class_scores"),
+			"rates":       p.T("grade.class_rates"),
+			"failures":    p.T("grade.class_failures"),
+			"table":       p.T("grade.class_table"),
+			"submission":  p.T("grade.col_submission"),
+			"points":      p.T("grade.col_points"),
+			"pass":        p.T("grade.class_pass"),
+			"fail":        p.T("grade.class_fail"),
+			"error":       p.T("grade.class_error"),
+			"unattempted": p.T("grade.class_unattempted"),
+			"none":        p.T("grade.class_none"),
+			"empty":       p.T("grade.class_empty"),
 		},
 	}
 	share := func(n int) string { return p.T("grade.class_percent", "Percent", percent(n, total)) }
@@ -174,24 +181,25 @@ func newClassView(p *i18n.Printer, b *Batch, exercises []*course.Exercise) *clas
 		courseEx[ex.ID] = ex
 	}
 	for i, id := range b.ExerciseIDs {
-		ce, pass, fail, errs := classGroupsOf(p, b, id, courseEx[id], link, share)
+		ce, n := classGroupsOf(p, b, id, courseEx[id], link, share)
 		ce.Title = titles[id]
-		ce.Rate = p.T("grade.class_rate", "Count", pass, "Total", total, "Share", share(pass))
+		ce.Rate = p.T("grade.class_rate", "Count", n.Pass, "Total", total, "Share", share(n.Pass))
 		v.Exercises = append(v.Exercises, ce)
 
 		y := 10 + i*rateRowH
-		row := rateRow{ID: id, Y: y, TextY: y + 15,
-			Label: p.T("grade.class_rate_label", "Pass", share(pass), "Fail", share(fail), "Error", share(errs))}
+		row := rateRow{ID: id, Y: y, TextY: y + 15, Label: rateLabelOf(p, n, share)}
 		if total > 0 {
-			row.Pass = pass * rateWidth / total
-			row.Fail = fail * rateWidth / total
-			row.Error = errs * rateWidth / total
+			row.Pass = n.Pass * rateWidth / total
+			row.Fail = n.Fail * rateWidth / total
+			row.Error = n.Error * rateWidth / total
+			row.None = n.None * rateWidth / total
 		}
 		row.FailX = rateLabel + row.Pass
 		row.ErrorX = row.FailX + row.Fail
+		row.NoneX = row.ErrorX + row.Error
 		v.Rates = append(v.Rates, row)
 	}
-	v.RatesHeight = 20 + len(b.ExerciseIDs)*rateRowH
+	v.RatesWidth, v.RatesHeight = rateTotal, 20+len(b.ExerciseIDs)*rateRowH
 
 	// Every submission, the target of the links.
 	for _, e := range b.Submissions {
@@ -209,6 +217,21 @@ func newClassView(p *i18n.Printer, b *Batch, exercises []*course.Exercise) *clas
 		v.Rows = append(v.Rows, row)
 	}
 	return v
+}
+
+// rateLabelOf says what a pass-rate bar shows: the share that passed,
+// and of the others only those that occur, to keep the line short.
+func rateLabelOf(p *i18n.Printer, n classCounts, share func(int) string) string {
+	parts := []string{p.T("grade.class_rate_pass", "Share", share(n.Pass))}
+	for _, c := range []struct {
+		key   string
+		count int
+	}{{"grade.class_rate_fail", n.Fail}, {"grade.class_rate_error", n.Error}, {"grade.class_rate_none", n.None}} {
+		if c.count > 0 {
+			parts = append(parts, p.T(c.key, "Share", share(c.count)))
+		}
+	}
+	return strings.Join(parts, ", ")
 }
 
 // exerciseOf returns a submission's entry for exercise id, or nil.

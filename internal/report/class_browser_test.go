@@ -11,6 +11,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -82,17 +83,35 @@ func TestClassReportInBrowser(t *testing.T) {
 
 			first := eval(`document.querySelector("#ex-circuitbreaker ol.groups li .what").textContent`)
 			want := map[string]string{
-				"en": "60% fail first at the test “seed/threshold3-wait5”, at step 8",
-				"de": "60 % scheitern zuerst am Test „seed/threshold3-wait5“, bei Schritt 8",
+				"en": "50% fail first at the test “seed/threshold3-wait5”, at step 8",
+				"de": "50 % scheitern zuerst am Test „seed/threshold3-wait5“, bei Schritt 8",
 			}[lang]
 			assert.Equal(t, want, first, "the most common first failure comes first")
 			assert.Equal(t, "ben cara eve", eval(`[...document.querySelectorAll("#ex-circuitbreaker ol.groups:first-of-type li:first-child .subs a")].map(a => a.textContent).join(" ")`))
 
 			// A quiz with no case answered is no attempt yet, not a
 			// wrong option.
-			quiz := map[string]string{"en": "40% answer no case yet", "de": "40 % beantworten noch keinen Fall"}[lang]
+			quiz := map[string]string{"en": "33% answer no case yet", "de": "33 % beantworten noch keinen Fall"}[lang]
 			assert.Equal(t, quiz, eval(`document.querySelector("#ex-bulkheadquiz ol.groups li .what").textContent`))
 			assert.Equal(t, "false", eval(`String(document.querySelector("#ex-bulkheadquiz").textContent.includes("–"))`), "no option – for an empty answer")
+			// Its bar agrees: a grey share of a third not attempted,
+			// and no failed share.
+			assert.Equal(t, "133", eval(`String(document.querySelectorAll("#pass-rates rect.none")[1].getBBox().width)`))
+			assert.Equal(t, "0", eval(`String(document.querySelectorAll("#pass-rates rect.fail")[1].getBBox().width)`))
+			rates := map[string]string{
+				"en": "17% passed, 50% failed, 17% untestable, 17% not attempted | 67% passed, 33% not attempted",
+				"de": "17 % bestanden, 50 % nicht bestanden, 17 % nicht testbar, 17 % nicht bearbeitet | 67 % bestanden, 33 % nicht bearbeitet",
+			}[lang]
+			assert.Equal(t, rates, eval(`[...document.querySelectorAll("#pass-rates text")].filter((e, i) => i % 2).map(e => e.textContent).join(" | ")`))
+			// Every label of the bars fits into the drawing, also the
+			// longest: the breaker's, with all four shares.
+			right := eval(`String(Math.max(...[...document.querySelectorAll("#pass-rates text")].map(e => e.getBBox().x + e.getBBox().width)))`)
+			width := eval(`String(document.querySelector("#pass-rates").viewBox.baseVal.width)`)
+			r, err := strconv.ParseFloat(right, 64)
+			require.NoError(t, err)
+			w, err := strconv.ParseFloat(width, 64)
+			require.NoError(t, err)
+			assert.LessOrEqual(t, r, w, "the labels of the bars end within the drawing")
 
 			// A link leads to the submission's row.
 			require.NoError(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`#ex-circuitbreaker ol.groups:first-of-type li:first-child .subs a:nth-child(2)`))))
@@ -110,9 +129,9 @@ func TestClassReportInBrowser(t *testing.T) {
 	}
 }
 
-// classBatch is a class of five: anna passes, ben, cara and eve fail the
-// breaker first at step 8 of the same test, dan's does not build; cara
-// and dan answer no case of the quiz.
+// classBatch is a class of six: anna passes, ben, cara and eve fail the
+// breaker first at step 8 of the same test, dan's does not build, fay
+// hands in its skeleton; cara and dan answer no case of the quiz.
 func classBatch() *report.Batch {
 	step := func(n int) *int { return &n }
 	pass := report.Exercise{ID: "circuitbreaker", Status: "pass", Score: 4, MaxScore: 4, Message: "all pass",
@@ -120,6 +139,8 @@ func classBatch() *report.Batch {
 	fail := report.Exercise{ID: "circuitbreaker", Status: "fail", MaxScore: 4, Message: "1 of 2 tests fail",
 		Tests: []report.TestCase{{Name: "edge/new", Status: "pass"}, {Name: "seed/threshold3-wait5", Status: "fail", Step: step(8)}}}
 	broken := report.Exercise{ID: "circuitbreaker", Status: "error", MaxScore: 4, Message: "The code does not build:\n  circuitbreaker/circuitbreaker.go:3:1: syntax error"}
+	skeleton := report.Exercise{ID: "circuitbreaker", Status: "fail", MaxScore: 4, Skeleton: true, Message: "2 of 2 tests fail",
+		Tests: []report.TestCase{{Name: "edge/new", Status: "fail", Step: step(0)}, {Name: "seed/threshold3-wait5", Status: "fail", Step: step(1)}}}
 	quiz := func(score int) report.Exercise {
 		ex := report.Exercise{ID: "bulkheadquiz", Status: "pass", Score: score, MaxScore: 1,
 			Tests: []report.TestCase{{Name: "case1", Status: "pass"}}}
@@ -142,6 +163,6 @@ func classBatch() *report.Batch {
 	return &report.Batch{Version: 1, Course: "sha256:c0ffee", Seed: 1, ExerciseIDs: []string{"circuitbreaker", "bulkheadquiz"},
 		Submissions: []report.Entry{
 			entry("anna", pass, quiz(1)), entry("ben", fail, quiz(1)), entry("cara", fail, quiz(0)),
-			entry("dan", broken, quiz(0)), entry("eve", fail, quiz(1)),
+			entry("dan", broken, quiz(0)), entry("eve", fail, quiz(1)), entry("fay", skeleton, quiz(1)),
 		}}
 }

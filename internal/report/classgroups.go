@@ -17,12 +17,14 @@ import (
 // (which tests fail, and where), each by its first failing test's title
 // and step; for a quiz, which wrong option each case drew and how often;
 // and which cases were left unanswered; and apart from the real attempts,
-// the submissions without code, with the unchanged skeleton, a quiz with
-// no case answered, that do not compile, or that could not be tested
-// otherwise. ex gives the titles in p's language; nil shows ids.
-// It reads only the batch, so merged shards give the same groups.
+// the submissions that do not compile or could not be tested otherwise,
+// and those that are no attempt yet: without code, with the unchanged
+// skeleton, or a quiz with no case answered. The counts split the class
+// the same way, so the pass-rate bars agree with the groups. ex gives the
+// titles in p's language; nil shows ids. It reads only the batch, so
+// merged shards give the same groups.
 func classGroupsOf(p *i18n.Printer, b *Batch, id string, ex *course.Exercise,
-	link func(string) classLink, share func(int) string) (ce classExercise, pass, fail, errs int) {
+	link func(string) classLink, share func(int) string) (ce classExercise, n classCounts) {
 	ce.ID = id
 	type group struct {
 		text string
@@ -52,13 +54,15 @@ func classGroupsOf(p *i18n.Printer, b *Batch, id string, ex *course.Exercise,
 		}
 		switch {
 		case x.Status == string(checker.Pass):
-			pass++
+			n.Pass++
+			continue
+		case x.Status == string(checker.Error) && checker.ProblemKind(x.Problem) == checker.ProblemNoFiles:
+			n.None++
+			add("none", "no_files", p.T("grade.class_group_no_code"), e.ID)
 			continue
 		case x.Status == string(checker.Error):
-			errs++
+			n.Error++
 			switch checker.ProblemKind(x.Problem) {
-			case checker.ProblemNoFiles:
-				add("apart", "no_files", p.T("grade.class_group_no_code"), e.ID)
 			case checker.ProblemCompile, checker.ProblemAPI:
 				add("apart", "compile", p.T("grade.class_group_compile"), e.ID)
 			default:
@@ -67,13 +71,17 @@ func classGroupsOf(p *i18n.Printer, b *Batch, id string, ex *course.Exercise,
 				add("apart", "error\x00"+reason, p.T("grade.class_group_error", "Reason", reason), e.ID)
 			}
 			continue
-		}
-		fail++
-		switch {
 		case x.Skeleton:
-			add("apart", "skeleton", p.T("grade.class_group_skeleton"), e.ID)
+			n.None++
+			add("none", "skeleton", p.T("grade.class_group_skeleton"), e.ID)
+			continue
 		case quiz && unanswered(x):
-			add("apart", "unanswered", p.T("grade.class_group_unanswered"), e.ID)
+			n.None++
+			add("none", "unanswered", p.T("grade.class_group_unanswered"), e.ID)
+			continue
+		}
+		n.Fail++
+		switch {
 		case quiz:
 			// A case left empty is no wrong option: it has its own
 			// section, so that "chose" counts only letters chosen.
@@ -81,8 +89,8 @@ func classGroupsOf(p *i18n.Printer, b *Batch, id string, ex *course.Exercise,
 				if t.Status == string(checker.Pass) {
 					continue
 				}
-				n, _ := strconv.Atoi(strings.TrimPrefix(t.Name, "case"))
-				label := caseLabel(p, ex, t.Name, n)
+				num, _ := strconv.Atoi(strings.TrimPrefix(t.Name, "case"))
+				label := caseLabel(p, ex, t.Name, num)
 				if t.Given == "" {
 					add("blank", t.Name, p.T("grade.class_group_blank", "Case", label), e.ID)
 					continue
@@ -103,7 +111,7 @@ func classGroupsOf(p *i18n.Printer, b *Batch, id string, ex *course.Exercise,
 			add("unnamed", key, text, e.ID)
 		}
 	}
-	for _, name := range []string{"named", "unnamed", "quiz", "blank", "apart"} {
+	for _, name := range []string{"named", "unnamed", "quiz", "blank", "apart", "none"} {
 		order := orders[name]
 		if len(order) == 0 {
 			continue
@@ -133,8 +141,13 @@ func classGroupsOf(p *i18n.Printer, b *Batch, id string, ex *course.Exercise,
 		}
 		ce.Sections = append(ce.Sections, sec)
 	}
-	return ce, pass, fail, errs
+	return ce, n
 }
+
+// classCounts splits a class by how it did in one exercise: passed,
+// failed, could not be tested (does not build, or no test could run), and
+// no attempt yet (no code, the skeleton, a quiz with no case answered).
+type classCounts struct{ Pass, Fail, Error, None int }
 
 // unanswered reports whether a failing quiz has no case answered: no
 // attempt yet, like the skeleton, only without its comments.

@@ -46,15 +46,25 @@ func TestClassByMisconception(t *testing.T) {
 			`<a class="id" href="#s1">ada</a> <a class="id" href="#s2">bob</a>`,
 			"<h4>Other mistakes, grouped by behaviour</h4>",
 			"14% fail first at the test “The task&#39;s example with New(2) (seed/worked-example)”, at step 2 (and one more test)",
-			"<h4>No attempt yet, or not testable</h4>",
+			"<h4>Not testable</h4>",
+			"14% do not compile",
+			"<h4>No attempt yet</h4>",
 			"14% hand in the unchanged skeleton",
 			"14% hand in no code",
-			"14% do not compile",
+			// The bar splits the class as the groups do: the skeleton
+			// and the missing code are not attempted, not failed.
+			`<rect class="fail" x="217" y="10" width="171" height="20"/>`,
+			`<rect class="error" x="388" y="10" width="57" height="20"/>`,
+			`<rect class="none" x="445" y="10" width="114" height="20"/>`,
+			"14% passed, 43% failed, 14% untestable, 29% not attempted",
 		}},
 		{"de", []string{
 			"29 % zeigen die Fehlvorstellung „Add setzt den Zähler, statt zu addieren“",
 			"14 % geben das unveränderte Gerüst ab",
 			"Andere Fehler, nach Verhalten gruppiert",
+			"<h4>Nicht testbar</h4>",
+			"<h4>Noch kein Versuch</h4>",
+			"14 % bestanden, 43 % nicht bestanden, 14 % nicht testbar, 29 % nicht bearbeitet",
 		}},
 	} {
 		var out bytes.Buffer
@@ -100,9 +110,10 @@ func TestClassQuizUnanswered(t *testing.T) {
 			"25% chose B in Case 1",
 			"<h4>Cases left unanswered</h4>",
 			"50% leave Case 2 unanswered</span>\n<div class=\"subs\"><a class=\"id\" href=\"#s3\">cy</a> <a class=\"id\" href=\"#s4\">dee</a>",
-			"<h4>No attempt yet, or not testable</h4>",
+			"<h4>No attempt yet</h4>",
 			"25% hand in the unchanged skeleton",
 			"25% answer no case yet</span>\n<div class=\"subs\"><a class=\"id\" href=\"#s2\">bob</a>",
+			"0% passed, 50% failed, 50% not attempted",
 		}, []string{"chose –", "chose  in"}},
 		{"de", []string{
 			"25 % wählen B in Fall 1",
@@ -110,6 +121,7 @@ func TestClassQuizUnanswered(t *testing.T) {
 			"50 % lassen Fall 2 unbeantwortet",
 			"25 % geben das unveränderte Gerüst ab",
 			"25 % beantworten noch keinen Fall",
+			"0 % bestanden, 50 % nicht bestanden, 50 % nicht bearbeitet",
 		}, []string{"wählen – in", "wählen  in"}},
 	} {
 		var out bytes.Buffer
