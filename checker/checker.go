@@ -293,6 +293,7 @@ func compileProblem(tmp, out string) *Problem {
 	out = strings.ReplaceAll(out, filepath.ToSlash(tmp)+"/", "")
 	var lines []string
 	api, own := false, false
+	pkg := "" // the learner's package, where the API check failed
 	for _, l := range strings.Split(out, "\n") {
 		if strings.HasPrefix(l, "#") || strings.TrimSpace(l) == "" {
 			continue
@@ -300,6 +301,9 @@ func compileProblem(tmp, out string) *Problem {
 		l = strings.TrimPrefix(l, "./")
 		if strings.Contains(l, apiFile) || strings.HasPrefix(l, "internal/") {
 			api = true
+			if dir, _, ok := strings.Cut(l, apiFile); ok && pkg == "" {
+				pkg = filepath.Join(tmp, filepath.FromSlash(dir))
+			}
 			// The position is kurs's own file; the message is what counts.
 			if i := strings.Index(l, ".go:"); i >= 0 {
 				if j := strings.Index(l[i+4:], ": "); j >= 0 {
@@ -318,7 +322,11 @@ func compileProblem(tmp, out string) *Problem {
 	if api && !own {
 		kind = ProblemAPI
 	}
-	return &Problem{Kind: kind, Detail: strings.Join(lines, "\n")}
+	p := &Problem{Kind: kind, Detail: strings.Join(lines, "\n")}
+	if pkg != "" {
+		p.Declared = declared(pkg)
+	}
+	return p
 }
 
 // run runs the learner's program (prog: the binary and its arguments) and

@@ -98,6 +98,10 @@ type Problem struct {
 	Detail string
 	// Allowed lists the exercise's allowed imports, for a refused one.
 	Allowed []string
+	// Declared lists the names the learner's package declares ("New",
+	// "Pool.Do" for a method) when the API check failed, so that the
+	// message can name a near miss of a missing name.
+	Declared []string
 
 	output string // the go command's whole output, for a build's problem
 }

@@ -23,7 +23,7 @@ var apiPatterns = sync.OnceValue(func() (p struct{ signature, noMethod, varType,
 	p.signature = regexp.MustCompile(`^cannot use (?:\((\*?)(\w+)\)\.)?(\w+) \(value of type (func.*)\) as (func.*) value in variable declaration$`)
 	// (*CircuitBreaker).State undefined (type *CircuitBreaker has no
 	// method State, but does have method state)
-	p.noMethod = regexp.MustCompile(`^\(\*?\w+\)\.\w+ undefined \(type (\*?\w+) has no (?:field or )?method (\w+)(?:, but does have (?:field|method) (\w+))?\)$`)
+	p.noMethod = regexp.MustCompile(`^\(\*?\w+\)\.\w+ undefined \(type (\*?\w+) has no (?:field or )?method (\w+)(?:, but does have (field|method) (\w+))?\)$`)
 	// cannot use &Answer (value of type *[2]string) as *[4]string value
 	// in variable declaration
 	p.varType = regexp.MustCompile(`^cannot use &(\w+) \(value of type \*(.*)\) as \*(.*) value in variable declaration$`)
@@ -36,11 +36,12 @@ var apiPatterns = sync.OnceValue(func() (p struct{ signature, noMethod, varType,
 })
 
 // apiLines rewrites the compiler's lines about the API check in the
-// learner's words: which function or method is missing, and which
-// signature the learner wrote beside the one the exercise expects, with
-// the receiver left out as the learner declared it. A line it does not
-// know stays as the compiler wrote it.
-func apiLines(p *i18n.Printer, detail string) string {
+// learner's words: which function or method is missing, with a near miss
+// among the names the learner declared (see checker.Problem.Declared),
+// and which signature the learner wrote beside the one the exercise
+// expects, with the receiver left out as the learner declared it. A line
+// it does not know stays as the compiler wrote it.
+func apiLines(p *i18n.Printer, detail string, declared []string) string {
 	re := apiPatterns()
 	lines := strings.Split(detail, "\n")
 	for i, l := range lines {
@@ -57,18 +58,87 @@ func apiLines(p *i18n.Printer, detail string) string {
 			}
 		} else if m := re.noMethod.FindStringSubmatch(l); m != nil {
 			lines[i] = p.T("problem.api_no_method", "Name", m[2], "Type", m[1])
-			if m[3] != "" {
-				lines[i] += " " + p.T("problem.api_case", "Other", m[3])
+			// The compiler may have found the name in another case: a
+			// method so found is the one meant; a field (state for
+			// State) less likely than a method with a typo (Stat).
+			near := ""
+			if m[3] != "method" {
+				near = nearMiss(p, m[2], strings.TrimPrefix(m[1], "*")+".", declared)
 			}
+			if near == "" && m[4] != "" {
+				near = " " + p.T("problem.api_case", "Other", m[4])
+			}
+			lines[i] += near
 		} else if m := re.varType.FindStringSubmatch(l); m != nil {
 			lines[i] = p.T("problem.api_var_type", "Name", m[1], "Have", m[2], "Want", m[3])
 		} else if m := re.constant.FindStringSubmatch(l); m != nil {
 			lines[i] = p.T("problem.api_not_var", "Name", m[1])
 		} else if m := re.undefined.FindStringSubmatch(l); m != nil {
-			lines[i] = p.T("problem.api_undefined", "Name", m[1])
+			lines[i] = p.T("problem.api_undefined", "Name", m[1]) + nearMiss(p, m[1], "", declared)
 		}
 	}
 	return strings.Join(lines, "\n")
+}
+
+// nearMiss returns the note on the learner's name closest to the
+// missing name, among the declared names that begin with prefix ("T."
+// for the methods of T, "" for package-level names): "; did you mean
+// Nwe?", or " (there is new: …)" for an exported name the learner wrote
+// in lower case. It returns "" when no name is close: a suggestion must be
+// a likely typo, not any other name.
+func nearMiss(p *i18n.Printer, name, prefix string, declared []string) string {
+	best, bestD := "", -1
+	for _, d := range declared {
+		other, ok := strings.CutPrefix(d, prefix)
+		if !ok || other == name || (prefix == "" && strings.Contains(other, ".")) {
+			continue
+		}
+		if dist := nameDistance(name, other); dist <= closeEnough(name) && (bestD < 0 || dist < bestD) {
+			best, bestD = other, dist
+		}
+	}
+	switch {
+	case best == "":
+		return ""
+	case strings.EqualFold(best, name) && !token.IsExported(best) && token.IsExported(name):
+		return " " + p.T("problem.api_case", "Other", best)
+	}
+	return p.T("problem.api_near", "Other", best)
+}
+
+// closeEnough is the largest distance at which another name counts as
+// a typo of name: one slip in a short name, two from eight letters on.
+func closeEnough(name string) int {
+	return max(1, len(name)/4)
+}
+
+// nameDistance is the edit distance of two names, case ignored, where
+// swapping two neighbouring letters counts as one edit (optimal string
+// alignment): Nwe, new and NEw are all close to New.
+func nameDistance(a, b string) int {
+	x, y := []rune(strings.ToLower(a)), []rune(strings.ToLower(b))
+	// Three rows of the table suffice: the transposition looks two back.
+	prev2 := make([]int, len(y)+1)
+	prev := make([]int, len(y)+1)
+	cur := make([]int, len(y)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(x); i++ {
+		cur[0] = i
+		for j := 1; j <= len(y); j++ {
+			cost := 1
+			if x[i-1] == y[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && x[i-1] == y[j-2] && x[i-2] == y[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	return prev[len(y)]
 }
 
 // bareFunc returns the function type typ without parameter and result

@@ -49,7 +49,83 @@ func TestAPILines(t *testing.T) {
 		{"too many errors", "too many errors", "too many errors"},
 	}
 	for _, c := range cases {
-		assert.Equal(t, c.en, apiLines(en, c.in), c.in)
-		assert.Equal(t, c.de, apiLines(de, c.in), c.in)
+		assert.Equal(t, c.en, apiLines(en, c.in, nil), c.in)
+		assert.Equal(t, c.de, apiLines(de, c.in, nil), c.in)
 	}
+}
+
+// A missing name points at the learner's near miss: a slip of one letter,
+// two swapped letters, another case; a name that is merely different, or
+// a method of another type, is no near miss.
+func TestAPILinesNearMiss(t *testing.T) {
+	en, de := i18n.New("en"), i18n.New("de")
+	undefined := "undefined: New"
+	noMethod := "(*CircuitBreaker).State undefined (type *CircuitBreaker has no method State)"
+	cases := []struct {
+		in       string
+		declared []string
+		en, de   string
+	}{
+		{undefined, []string{"CircuitBreaker", "CircuitBreaker.Allow", "Nwe"},
+			"New is missing: the exercise expects a declaration of exactly this name; did you mean Nwe?",
+			"New fehlt: Die Übung erwartet eine Deklaration mit genau diesem Namen; meintest du Nwe?"},
+		{undefined, []string{"NEw"},
+			"New is missing: the exercise expects a declaration of exactly this name; did you mean NEw?",
+			"New fehlt: Die Übung erwartet eine Deklaration mit genau diesem Namen; meintest du NEw?"},
+		{undefined, []string{"Ne"},
+			"New is missing: the exercise expects a declaration of exactly this name; did you mean Ne?",
+			"New fehlt: Die Übung erwartet eine Deklaration mit genau diesem Namen; meintest du Ne?"},
+		// An exported name in lower case is not exported: the note says why.
+		{undefined, []string{"new", "Nwe"},
+			"New is missing: the exercise expects a declaration of exactly this name (there is new: Go tells upper from lower case, and only a name with a capital letter is exported)",
+			"New fehlt: Die Übung erwartet eine Deklaration mit genau diesem Namen (es gibt new: Go unterscheidet Groß- und Kleinschreibung, und nur ein Name mit großem Anfangsbuchstaben ist exportiert)"},
+		{undefined, []string{"Open", "Make", "CircuitBreaker.New", "Nw.x"},
+			"New is missing: the exercise expects a declaration of exactly this name",
+			"New fehlt: Die Übung erwartet eine Deklaration mit genau diesem Namen"},
+		{noMethod, []string{"CircuitBreaker.Stat", "State", "Other.State"},
+			"method State of *CircuitBreaker is missing; did you mean Stat?",
+			"Methode State von *CircuitBreaker fehlt; meintest du Stat?"},
+		{noMethod, []string{"CircuitBreaker.Status", "CircuitBreaker.Staet"},
+			"method State of *CircuitBreaker is missing; did you mean Staet?",
+			"Methode State von *CircuitBreaker fehlt; meintest du Staet?"},
+		{noMethod, []string{"State", "Other.State", "CircuitBreaker.Status"},
+			"method State of *CircuitBreaker is missing",
+			"Methode State von *CircuitBreaker fehlt"},
+		// Two letters off is close only in a longer name.
+		{"undefined: Threshold", []string{"Treshhold"},
+			"Threshold is missing: the exercise expects a declaration of exactly this name; did you mean Treshhold?",
+			"Threshold fehlt: Die Übung erwartet eine Deklaration mit genau diesem Namen; meintest du Treshhold?"},
+		{"(*CircuitBreaker).Success undefined (type *CircuitBreaker has no method Success)", []string{"CircuitBreaker.Succeed"},
+			"method Success of *CircuitBreaker is missing",
+			"Methode Success von *CircuitBreaker fehlt"},
+	}
+	for _, c := range cases {
+		assert.Equal(t, c.en, apiLines(en, c.in, c.declared), "%s %v", c.in, c.declared)
+		assert.Equal(t, c.de, apiLines(de, c.in, c.declared), "%s %v", c.in, c.declared)
+	}
+}
+
+func TestNameDistance(t *testing.T) {
+	for _, c := range []struct {
+		a, b string
+		d    int
+	}{
+		{"New", "New", 0}, {"New", "new", 0}, {"New", "Nwe", 1}, {"New", "Ne", 1}, {"New", "News", 1},
+		{"New", "Old", 3}, {"", "abc", 3}, {"Success", "Succeed", 2}, {"ab", "ba", 1}, {"Straße", "Strasse", 2},
+	} {
+		assert.Equal(t, c.d, nameDistance(c.a, c.b), "%s %s", c.a, c.b)
+		assert.Equal(t, c.d, nameDistance(c.b, c.a), "%s %s", c.b, c.a)
+	}
+}
+
+// The compiler's own note on a name in another case wins when it found a
+// method; a field of that name yields to a method with a typo.
+func TestAPILinesNearMissOrCase(t *testing.T) {
+	en := i18n.New("en")
+	field := "(*CircuitBreaker).State undefined (type *CircuitBreaker has no field or method State, but does have field state)"
+	method := "(*CircuitBreaker).State undefined (type *CircuitBreaker has no method State, but does have method state)"
+	declared := []string{"CircuitBreaker.Allow", "CircuitBreaker.Stat"}
+	assert.Equal(t, "method State of *CircuitBreaker is missing; did you mean Stat?", apiLines(en, field, declared))
+	assert.Equal(t, "method State of *CircuitBreaker is missing (there is state: Go tells upper from lower case, and only a name with a capital letter is exported)", apiLines(en, field, nil))
+	assert.Equal(t, "method State of *CircuitBreaker is missing (there is state: Go tells upper from lower case, and only a name with a capital letter is exported)", apiLines(en, method, declared))
 }
