@@ -23,20 +23,43 @@ const (
 	ConcurrencyRace = "race+stress"
 )
 
+// Why the race detector did not run on a concurrent exercise whose stress
+// tests ran, as Result.RaceSkipped says; each calls for something else
+// (fix the other tests, install a C compiler, nothing).
+const (
+	// RaceSkippedFailing: another test failed; the race run waits until
+	// every other test passes.
+	RaceSkippedFailing = "failing"
+	// RaceSkippedNoCC: no C compiler (gcc, or the one CC names) was found.
+	RaceSkippedNoCC = "no_cc"
+	// RaceSkippedPlatform: kurs builds race-enabled programs only on
+	// Linux, amd64 or arm64.
+	RaceSkippedPlatform = "platform"
+	// RaceSkippedBuild: the race build, or its program, failed for a
+	// reason that is not the learner's: the stress alone decides.
+	RaceSkippedBuild = "build"
+)
+
 // raceSupported reports whether this system can build a race-enabled
 // static program at all: the race detector exists for the platform and a
 // C compiler is on PATH. Whether the C library links statically shows
 // only in the build; a failed race build falls back to the stress alone.
-func raceSupported() bool {
+func raceSupported() bool { return raceUnsupported() == "" }
+
+// raceUnsupported returns why this system cannot build a race-enabled
+// program (RaceSkippedPlatform or RaceSkippedNoCC), or "" if it can.
+func raceUnsupported() string {
 	if runtime.GOOS != "linux" || (runtime.GOARCH != "amd64" && runtime.GOARCH != "arm64") {
-		return false
+		return RaceSkippedPlatform
 	}
 	cc := "gcc"
 	if v := strings.Fields(os.Getenv("CC")); len(v) > 0 {
 		cc = v[0]
 	}
-	_, err := exec.LookPath(cc)
-	return err == nil
+	if _, err := exec.LookPath(cc); err != nil {
+		return RaceSkippedNoCC
+	}
+	return ""
 }
 
 // Stage is a stage of a check that Checker.Progress is told of.
@@ -54,11 +77,11 @@ const (
 // learner's program built with the race detector, and merges what they
 // find into res: a stress test that passed but found a data race now
 // fails, with the detector's report in the output. It says in
-// res.Concurrency what was used. It runs only when every other test
-// passed, since a learner with a failing trace has something else to fix
-// first; without a C compiler, or when the race build fails for a reason
-// that is not the learner's (the learner's code built already), the
-// stress alone stands.
+// res.Concurrency what was used, and in res.RaceSkipped why the detector
+// did not run. It runs only when every other test passed, since a
+// learner with a failing trace has something else to fix first; without
+// a C compiler, or when the race build fails for a reason that is not the
+// learner's (the learner's code built already), the stress alone stands.
 //
 // dir is the module the learner's program was built in, build builds it
 // with the race detector (see raceBuild), and args follow the program's
@@ -71,11 +94,18 @@ func (c *Checker) race(ctx context.Context, dir string, build func() (string, er
 			stress = append(stress, t)
 		}
 	}
-	if len(stress) == 0 || res.Status == Error || !raceSupported() {
+	if len(stress) == 0 || res.Status == Error {
+		return nil
+	}
+	// A missing C compiler is named first: passing the other tests would
+	// not help.
+	if why := raceUnsupported(); why != "" {
+		res.RaceSkipped = why
 		return nil
 	}
 	for _, t := range res.Tests {
 		if t.Status != Pass && !strings.HasPrefix(t.Name, harness.StressPrefix) {
+			res.RaceSkipped = RaceSkippedFailing
 			return nil
 		}
 	}
@@ -87,6 +117,7 @@ func (c *Checker) race(ctx context.Context, dir string, build func() (string, er
 		return ctx.Err()
 	}
 	if err != nil {
+		res.RaceSkipped = RaceSkippedBuild
 		return nil
 	}
 	rex := *ex
@@ -102,6 +133,7 @@ func (c *Checker) race(ctx context.Context, dir string, build func() (string, er
 	if rres.Status == Error {
 		// The race-enabled program did not start its tests: no verdict
 		// of the race detector.
+		res.RaceSkipped = RaceSkippedBuild
 		return nil
 	}
 	res.Concurrency = ConcurrencyRace

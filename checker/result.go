@@ -39,6 +39,10 @@ type Result struct {
 	// several goroutines ran: ConcurrencyRace or ConcurrencyStress; ""
 	// for other exercises, and when no test could run.
 	Concurrency string
+	// RaceSkipped says why the race detector did not run when
+	// Concurrency is ConcurrencyStress: RaceSkippedFailing, …NoCC,
+	// …Platform or …Build.
+	RaceSkipped string
 }
 
 // Test is the outcome of one hidden test.

@@ -8,13 +8,20 @@ import (
 
 // Concurrency returns one line that says how the stress tests of an
 // exercise used from several goroutines ran: with the race detector or
-// without it. It returns "" for other exercises and when no test ran.
+// without it, and then why (see checker.Result.RaceSkipped): only the
+// reason that applies. It returns "" for other exercises and when no test
+// ran.
 func Concurrency(p *i18n.Printer, res *checker.Result) string {
 	switch res.Concurrency {
 	case checker.ConcurrencyRace:
 		return p.T("result.concurrency_race", "Goroutines", harness.StressGoroutines)
 	case checker.ConcurrencyStress:
-		return p.T("result.concurrency_stress", "Goroutines", harness.StressGoroutines)
+		key := "result.concurrency_stress"
+		switch res.RaceSkipped {
+		case checker.RaceSkippedFailing, checker.RaceSkippedNoCC, checker.RaceSkippedPlatform, checker.RaceSkippedBuild:
+			key += "_" + res.RaceSkipped
+		}
+		return p.T(key, "Goroutines", harness.StressGoroutines)
 	}
 	return ""
 }

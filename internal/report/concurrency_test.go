@@ -1,0 +1,33 @@
+package report
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/kurs-course/kurs/checker"
+	"github.com/kurs-course/kurs/i18n"
+)
+
+// The line on a stress test without the race detector gives the one
+// reason that applies, not every reason there could be.
+func TestConcurrencyReason(t *testing.T) {
+	en, de := i18n.New("en"), i18n.New("de")
+	for _, c := range []struct {
+		why, en, de, never string
+	}{
+		{checker.RaceSkippedFailing, "the race detector runs only once every other test passes", "der Race Detector läuft erst, wenn alle anderen Tests bestehen", "C compiler"},
+		{checker.RaceSkippedNoCC, "which needs a C compiler; none was found", "der einen C-Compiler braucht; es wurde keiner gefunden", "every other test"},
+		{checker.RaceSkippedPlatform, "which kurs runs only on Linux", "den kurs nur unter Linux", "C compiler"},
+		{checker.RaceSkippedBuild, "whose build failed on this system", "dessen Build auf diesem System gescheitert ist", "C compiler"},
+		{"", "16 goroutines, without the race detector.", "16 Goroutinen, ohne Race Detector.", "C compiler"},
+	} {
+		res := &checker.Result{Concurrency: checker.ConcurrencyStress, RaceSkipped: c.why}
+		got := Concurrency(en, res)
+		assert.Contains(t, got, c.en, c.why)
+		assert.NotContains(t, got, c.never, c.why)
+		assert.Contains(t, Concurrency(de, res), c.de, c.why)
+	}
+	assert.Equal(t, "Concurrency: checked by a stress test with 16 goroutines and by the race detector.",
+		Concurrency(en, &checker.Result{Concurrency: checker.ConcurrencyRace}))
+}
