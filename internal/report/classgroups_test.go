@@ -114,6 +114,10 @@ func TestClassQuizUnanswered(t *testing.T) {
 			"25% hand in the unchanged skeleton",
 			"25% answer no case yet</span>\n<div class=\"subs\"><a class=\"id\" href=\"#s2\">bob</a>",
 			"0% passed, 50% failed, 50% not attempted",
+			// The table agrees.
+			`<tr id="s1"><td class="id">ada</td><td class="fail">✗ 0/2 (skeleton)</td>`,
+			`<tr id="s2"><td class="id">bob</td><td class="fail">✗ 0/2 (no answer)</td>`,
+			`<tr id="s4"><td class="id">dee</td><td class="fail">✗ 0/2</td>`,
 		}, []string{"chose –", "chose  in"}},
 		{"de", []string{
 			"25 % wählen B in Fall 1",
@@ -122,6 +126,7 @@ func TestClassQuizUnanswered(t *testing.T) {
 			"25 % geben das unveränderte Gerüst ab",
 			"25 % beantworten noch keinen Fall",
 			"0 % bestanden, 50 % nicht bestanden, 50 % nicht bearbeitet",
+			`<td class="fail">✗ 0/2 (keine Antwort)</td>`,
 		}, []string{"wählen – in", "wählen  in"}},
 	} {
 		var out bytes.Buffer

@@ -109,7 +109,10 @@ func Table(w io.Writer, p *i18n.Printer, exercises []string, subs []Submission) 
 					problem = g.Result.Problem.Kind
 				}
 				all = all && g.Result.Status == checker.Pass
-				c = classCellText(p, g.Result.Status, problem, g.Untouched, g.Result.Score, g.Result.MaxScore)
+				// The batch's document alone does not tell a quiz (so
+				// that merged shards give the same bytes without the
+				// course): an unanswered one shows as failed here.
+				c = classCellText(p, g.Result.Status, problem, g.Untouched, false, g.Result.Score, g.Result.MaxScore)
 			}
 			cells = append(cells, c)
 		}
@@ -130,8 +133,9 @@ func Table(w io.Writer, p *i18n.Printer, exercises []string, subs []Submission) 
 // classCellText is an exercise's cell in a table of a class: its mark and points,
 // and, where the points alone would look alike, why. A submission without
 // the exercise's code reads "– no code", not as a failing attempt; an
-// unchanged skeleton and code that does not build say so.
-func classCellText(p *i18n.Printer, status checker.Status, problem checker.ProblemKind, skeleton bool, score, maxScore int) string {
+// unchanged skeleton, a quiz with no case answered (unanswered) and code
+// that does not build say so.
+func classCellText(p *i18n.Printer, status checker.Status, problem checker.ProblemKind, skeleton, unanswered bool, score, maxScore int) string {
 	switch {
 	case status == checker.Pass:
 		return fmt.Sprintf("✓ %d/%d", score, maxScore)
@@ -139,6 +143,8 @@ func classCellText(p *i18n.Printer, status checker.Status, problem checker.Probl
 		return "– " + p.T("grade.cell_no_code")
 	case skeleton:
 		return fmt.Sprintf("✗ %d/%d %s", score, maxScore, p.T("grade.cell_skeleton"))
+	case unanswered:
+		return fmt.Sprintf("✗ %d/%d %s", score, maxScore, p.T("grade.cell_unanswered"))
 	case problem == checker.ProblemCompile || problem == checker.ProblemAPI:
 		return fmt.Sprintf("✗ %d/%d %s", score, maxScore, p.T("grade.cell_no_build"))
 	}
