@@ -1,11 +1,10 @@
 package grade_test
 
 import (
-	"fmt"
-	"os"
 	"testing"
 
 	"github.com/kurs-course/kurs/internal/build"
+	"github.com/kurs-course/kurs/internal/testkit"
 )
 
 // testBuild is the Builder the tests share, as kurs grade shares one for
@@ -13,14 +12,4 @@ import (
 // or checked once.
 var testBuild *build.Builder
 
-func TestMain(m *testing.M) {
-	b, err := build.New(build.Options{})
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(2)
-	}
-	testBuild = b
-	code := m.Run()
-	b.Close()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { testkit.Main(m, &testBuild) }
