@@ -24,6 +24,7 @@ var notInDiagram = []string{
 	"bench/",                 // benchmarks, run by hand or by make bench
 	"lessons",                // tests of the lessons' numbers
 	"internal/browsertest",   // a helper of the browser tests
+	"internal/testkit",       // a helper of the tests that check learner code
 	"internal/harness/guard", // copied into every check, imported by none
 }
 
