@@ -81,9 +81,12 @@ type (
 		Sections []classSection
 	}
 	classSection struct {
-		Heading string
-		Groups  []classGroup
-		Other   string
+		// Kind names the section ("named", …, "apart", "none"); the
+		// page colours the shares of "apart" and "none" as the pass-rate
+		// bars colour the untestable and the not attempted.
+		Kind, Heading string
+		Groups        []classGroup
+		Other         string
 	}
 	classGroup struct {
 		Text  string

@@ -103,6 +103,15 @@ func TestClassReportInBrowser(t *testing.T) {
 				"de": "17 % bestanden, 50 % nicht bestanden, 17 % nicht testbar, 17 % nicht bearbeitet | 67 % bestanden, 33 % nicht bearbeitet",
 			}[lang]
 			assert.Equal(t, rates, eval(`[...document.querySelectorAll("#pass-rates text")].filter((e, i) => i % 2).map(e => e.textContent).join(" | ")`))
+			// The shares beside the groups take the bars' colours: not
+			// attempted grey, not testable red.
+			style := func(sel string) string {
+				return eval(`getComputedStyle(document.querySelector(` + strconv.Quote(sel) + `)).backgroundColor`)
+			}
+			assert.Equal(t, style(".legend .none i"), style("#ex-bulkheadquiz ol.none .share"))
+			assert.Equal(t, style(".legend .error i"), style("#ex-circuitbreaker ol.apart .share"))
+			assert.Equal(t, style(".legend .fail i"), style("#ex-circuitbreaker ol.unnamed .share"))
+			assert.NotEqual(t, style(".legend .fail i"), style(".legend .none i"))
 			// Every label of the bars fits into the drawing, also the
 			// longest: the breaker's, with all four shares.
 			right := eval(`String(Math.max(...[...document.querySelectorAll("#pass-rates text")].map(e => e.getBBox().x + e.getBBox().width)))`)

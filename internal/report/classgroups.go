@@ -120,7 +120,7 @@ func classGroupsOf(p *i18n.Printer, b *Batch, id string, ex *course.Exercise,
 		// Most common first; equally common ones in the order of their
 		// first submission, which is the order of the ids.
 		slices.SortStableFunc(order, func(a, b string) int { return len(groups[b].subs) - len(groups[a].subs) })
-		sec := classSection{Heading: p.T("grade.class_section_" + name)}
+		sec := classSection{Kind: name, Heading: p.T("grade.class_section_" + name)}
 		rest := 0
 		for j, key := range order {
 			g := groups[key]
