@@ -3,32 +3,48 @@ package cli
 import (
 	"bytes"
 	"context"
+	"encoding/csv"
 	"encoding/json"
+	"encoding/xml"
 	"maps"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/kurs-course/kurs/internal/testkit"
 )
 
 // TestGradeCorpusIsAlwaysOneJSONDocument runs `kurs grade --submissions
-// --format json` on every learner submission of the checker's corpus,
-// hostile ones included: kurs must not crash or print a Go stack trace,
-// must exit 0 or 1, and must print exactly one JSON document in which each
-// case's entry has the verdicts of the case's want.json. The cases are
-// graded as a class is, in one batch per time limit: each entry is the
-// document `kurs grade --workspace CASE` writes (docs/results.md), made by
-// the same grader from the same checks, and one run grades every case for
-// far less than a run per case (the scripts grade single submissions).
+// --format json` on every case of the checker's corpus that can threaten
+// what kurs prints (see threatens): hostile submissions, code that does
+// not build or is refused, floods, text that is not UTF-8, forged output,
+// crashes, hangs, and workspaces of several exercises. kurs must not crash
+// or print a Go stack trace, must exit 0 or 1, and must print exactly one
+// JSON document in which each case's entry has the verdicts of the case's
+// want.json. The cases are graded as a class is, in one batch per time
+// limit: each entry is the document `kurs grade --workspace CASE` writes
+// (docs/results.md), made by the same grader from the same checks.
+//
+// Each document then goes through `kurs grade merge DOC --format F` for
+// the formats of a class (junit, csv, html), so that those are written
+// from hostile results too without grading again: the JUnit is held to
+// the schema CI servers read, the CSV has every entry's points.
+//
+// The other cases, right and wrong solutions that build and end in time,
+// threaten nothing here that these do not; their verdicts are pinned by
+// the checker's corpus test (checker/corpus, TestCorpus), which checks
+// every case of the corpus.
 func TestGradeCorpusIsAlwaysOneJSONDocument(t *testing.T) {
 	if testing.Short() {
-		t.Skip("grades every corpus case")
+		t.Skip("grades the corpus cases that threaten kurs grade's output")
 	}
-	corpus := filepath.Join("..", "..", "checker", "testdata", "submissions")
+	corpus := testkit.Corpus(t)
 	entries, err := os.ReadDir(corpus)
 	require.NoError(t, err)
 	type group struct {
@@ -42,14 +58,14 @@ func TestGradeCorpusIsAlwaysOneJSONDocument(t *testing.T) {
 		if !e.IsDir() {
 			continue
 		}
-		var want struct {
-			Exercises map[string]string `json:"exercises"`
+		exs := map[string]string{}
+		for id, s := range testkit.ReadWant(t, filepath.Join(corpus, e.Name())).Exercises {
+			exs[id] = string(s)
 		}
-		data, err := os.ReadFile(filepath.Join(corpus, e.Name(), "want.json"))
-		require.NoError(t, err)
-		require.NoError(t, json.Unmarshal(data, &want), e.Name())
-		require.NotEmpty(t, want.Exercises, e.Name())
-		wants[e.Name()] = want.Exercises
+		if !threatens(e.Name(), exs) {
+			continue
+		}
+		wants[e.Name()] = exs
 		lim := limit(e.Name())
 		g := groups[lim]
 		if g == nil {
@@ -59,42 +75,31 @@ func TestGradeCorpusIsAlwaysOneJSONDocument(t *testing.T) {
 		// A copy, so that each batch holds only the cases of its limit.
 		require.NoError(t, os.CopyFS(filepath.Join(g.dir, e.Name()), os.DirFS(filepath.Join(corpus, e.Name()))))
 		g.cases = append(g.cases, e.Name())
-		for id := range want.Exercises {
+		for id := range exs {
 			if !slices.Contains(g.ids, id) {
 				g.ids = append(g.ids, id)
 			}
 		}
 	}
-	require.Greater(t, len(wants), 100, "the corpus")
+	require.Greater(t, len(wants), 30, "the corpus cases that threaten kurs grade's output")
 
-	type entry struct {
-		ID        string `json:"id"`
-		Version   int    `json:"version"`
-		Status    string `json:"status"`
-		Exercises []struct {
-			ID      string `json:"id"`
-			Status  string `json:"status"`
-			Message string `json:"message"`
-		} `json:"exercises"`
-	}
 	got := map[string]entry{}
 	for _, lim := range []string{"2s", "6s"} {
 		g := groups[lim]
 		require.NotNil(t, g, "no corpus case has the limit %s", lim)
 		slices.Sort(g.ids)
 		args := append([]string{"grade", "--submissions", g.dir, "--format", "json", "--timeout", lim}, g.ids...)
-		var out, errOut bytes.Buffer
-		code := Main(context.Background(), args, IO{Out: &out, Err: &errOut, Getenv: func(string) string { return "" }, Getwd: os.Getwd})
-		assert.Contains(t, []int{ExitOK, ExitFail}, code, "stderr: %s", errOut.String())
-		assert.NotContains(t, errOut.String(), "goroutine ", "kurs printed a stack trace")
+		code, out, errOut := run(args...)
+		assert.Contains(t, []int{ExitOK, ExitFail}, code, "stderr: %s", errOut)
+		assert.NotContains(t, errOut, "goroutine ", "kurs printed a stack trace")
 
-		dec := json.NewDecoder(&out)
+		dec := json.NewDecoder(strings.NewReader(out))
 		var doc struct {
 			Version     int      `json:"version"`
 			ExerciseIDs []string `json:"exercise_ids"`
 			Submissions []entry  `json:"submissions"`
 		}
-		require.NoError(t, dec.Decode(&doc), "stdout is not JSON: %s", out.String())
+		require.NoError(t, dec.Decode(&doc), "stdout is not JSON: %s", out)
 		assert.False(t, dec.More(), "more than one JSON document on stdout")
 		assert.Equal(t, 1, doc.Version)
 		assert.Equal(t, g.ids, doc.ExerciseIDs)
@@ -102,6 +107,25 @@ func TestGradeCorpusIsAlwaysOneJSONDocument(t *testing.T) {
 		for _, s := range doc.Submissions {
 			got[s.ID] = s
 		}
+
+		t.Run("class formats "+lim, func(t *testing.T) {
+			file := filepath.Join(t.TempDir(), "class.json")
+			require.NoError(t, os.WriteFile(file, []byte(out), 0o644))
+			formats := map[string]string{}
+			for _, f := range []string{"junit", "csv", "html"} {
+				fcode, fout, ferr := run("grade", "merge", file, "--format", f)
+				assert.Equal(t, code, fcode, "%s: exit code of merge and of the grading; stderr: %s", f, ferr)
+				assert.NotContains(t, ferr, "goroutine ", "%s: kurs printed a stack trace", f)
+				formats[f] = fout
+			}
+			junitHasVerdicts(t, formats["junit"], doc.Submissions)
+			csvHasPoints(t, formats["csv"], doc.ExerciseIDs, doc.Submissions)
+			html := formats["html"]
+			assert.True(t, strings.HasPrefix(strings.ToLower(html), "<!doctype html>"), "html: %.80q", html)
+			for _, s := range doc.Submissions {
+				assert.Contains(t, html, s.ID, "html: the class report names every submission")
+			}
+		})
 	}
 
 	for _, name := range slices.Sorted(maps.Keys(wants)) {
@@ -125,6 +149,115 @@ func TestGradeCorpusIsAlwaysOneJSONDocument(t *testing.T) {
 			}
 			assert.Equal(t, len(want), graded, "the entry grades each exercise of want.json")
 		})
+	}
+}
+
+// entry is what the test reads of a submission's entry in kurs grade's
+// JSON document.
+type entry struct {
+	ID        string `json:"id"`
+	Version   int    `json:"version"`
+	Status    string `json:"status"`
+	Score     int    `json:"score"`
+	Exercises []struct {
+		ID      string `json:"id"`
+		Status  string `json:"status"`
+		Score   int    `json:"score"`
+		Message string `json:"message"`
+	} `json:"exercises"`
+}
+
+// run runs kurs with args and returns its exit code, stdout and stderr.
+func run(args ...string) (code int, stdout, stderr string) {
+	var out, errOut bytes.Buffer
+	code = Main(context.Background(), args, IO{Out: &out, Err: &errOut, Getenv: func(string) string { return "" }, Getwd: os.Getwd})
+	return code, out.String(), errOut.String()
+}
+
+// threatens says whether a corpus case can threaten what kurs grade
+// prints, by its name and verdicts: a hostile case, one that spends its
+// time limit or crashes (a hang, a memory bomb, a stack overflow, a
+// panic), one that does not build or is refused, or a workspace of
+// several exercises.
+func threatens(name string, want map[string]string) bool {
+	if strings.HasPrefix(name, "hostile-") || testkit.Slow(name) || strings.Contains(name, "panic") || len(want) > 1 {
+		return true
+	}
+	return slices.Contains(slices.Collect(maps.Values(want)), "error")
+}
+
+// junitHasVerdicts checks the JUnit that kurs grade merge wrote from the
+// entries: valid against the schema, one suite per submission and
+// exercise, with an error in each test of an exercise that is an error, a
+// failure in one that fails, and neither in one that passes.
+func junitHasVerdicts(t *testing.T, doc string, entries []entry) {
+	t.Helper()
+	testkit.ValidJUnit(t, map[string][]byte{"class": []byte(doc)})
+	var suites struct {
+		Suites []struct {
+			Name  string `xml:"name,attr"`
+			Cases []struct {
+				Failure *struct{} `xml:"failure"`
+				Error   *struct{} `xml:"error"`
+			} `xml:"testcase"`
+		} `xml:"testsuite"`
+	}
+	require.NoError(t, xml.Unmarshal([]byte(doc), &suites))
+	byName := map[string]int{}
+	for i, s := range suites.Suites {
+		byName[s.Name] = i
+	}
+	n := 0
+	for _, e := range entries {
+		for _, ex := range e.Exercises {
+			n++
+			name := e.ID + "/" + ex.ID
+			i, ok := byName[name]
+			if !assert.True(t, ok, "junit: no suite %s", name) {
+				continue
+			}
+			cases := suites.Suites[i].Cases
+			require.NotEmpty(t, cases, name)
+			failures, errs := 0, 0
+			for _, c := range cases {
+				if c.Failure != nil {
+					failures++
+				}
+				if c.Error != nil {
+					errs++
+				}
+			}
+			switch ex.Status {
+			case "error":
+				assert.Equal(t, len(cases), errs, "junit: %s is an error in every test", name)
+			case "fail":
+				assert.Positive(t, failures, "junit: %s fails a test", name)
+				assert.Zero(t, errs, name)
+			default:
+				assert.Zero(t, failures+errs, "junit: %s passes", name)
+			}
+		}
+	}
+	assert.Len(t, suites.Suites, n, "junit: one suite per submission and exercise")
+}
+
+// csvHasPoints checks the CSV that kurs grade merge wrote from the
+// entries: a header of the exercises, then one row per submission with
+// the points of each exercise and in all.
+func csvHasPoints(t *testing.T, doc string, ids []string, entries []entry) {
+	t.Helper()
+	rows, err := csv.NewReader(strings.NewReader(doc)).ReadAll()
+	require.NoError(t, err, "csv: %s", doc)
+	require.Len(t, rows, len(entries)+1, "csv: a header and a row per submission")
+	assert.Equal(t, slices.Concat([]string{"id"}, ids, []string{"total", "seed"}), rows[0])
+	for i, e := range entries {
+		row := rows[i+1]
+		want := []string{e.ID}
+		for _, ex := range e.Exercises {
+			want = append(want, strconv.Itoa(ex.Score))
+		}
+		want = append(want, strconv.Itoa(e.Score))
+		assert.Equal(t, want, row[:len(row)-1], "csv: row of %s", e.ID)
 	}
 }
 
