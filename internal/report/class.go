@@ -48,7 +48,6 @@ type (
 		Empty                              bool
 		Histogram                          histogram
 		Rates                              []rateRow
-		RatesWidth, RatesHeight            int
 		Exercises                          []classExercise
 		ExerciseIDs                        []string
 		Rows                               []classRow
@@ -63,13 +62,17 @@ type (
 		Count, Score               int
 		ShowScore                  bool
 	}
+	// rateRow is an exercise's pass-rate bar. The id and the label are
+	// text of the page, not of the drawing, so that they keep their size
+	// and wrap on a narrow screen while the bar shrinks.
 	rateRow struct {
-		ID       string
-		Y, TextY int
-		// Widths in pixels: each submission is in one of the four
-		// segments, so the bar of the whole class is 100 %.
+		ID string
+		// Widths in units of a bar rateWidth wide: each submission is in
+		// one of the four segments, so the bar of the whole class is
+		// 100 %.
 		Pass, Fail, Error, None int
 		FailX, ErrorX, NoneX    int
+		Width                   int
 		Label                   string
 	}
 	classExercise struct {
@@ -107,12 +110,7 @@ const (
 	histWidth  = 640
 	histHeight = 220
 	histBase   = 190 // the x axis
-	rateLabel  = 160 // room for the exercise ids left of the bars
 	rateWidth  = 400 // the bar of 100 %
-	rateRowH   = 28
-	// rateTotal leaves room right of the bars for the longest label,
-	// four shares in German (about 500 px in a common sans-serif).
-	rateTotal = 1120
 )
 
 func newClassView(p *i18n.Printer, b *Batch, exercises []*course.Exercise) *classView {
@@ -183,26 +181,24 @@ func newClassView(p *i18n.Printer, b *Batch, exercises []*course.Exercise) *clas
 	for _, ex := range exercises {
 		courseEx[ex.ID] = ex
 	}
-	for i, id := range b.ExerciseIDs {
+	for _, id := range b.ExerciseIDs {
 		ce, n := classGroupsOf(p, b, id, courseEx[id], link, share)
 		ce.Title = titles[id]
 		ce.Rate = p.T("grade.class_rate", "Count", n.Pass, "Total", total, "Share", share(n.Pass))
 		v.Exercises = append(v.Exercises, ce)
 
-		y := 10 + i*rateRowH
-		row := rateRow{ID: id, Y: y, TextY: y + 15, Label: rateLabelOf(p, n, share)}
+		row := rateRow{ID: id, Width: rateWidth, Label: rateLabelOf(p, n, share)}
 		if total > 0 {
 			row.Pass = n.Pass * rateWidth / total
 			row.Fail = n.Fail * rateWidth / total
 			row.Error = n.Error * rateWidth / total
 			row.None = n.None * rateWidth / total
 		}
-		row.FailX = rateLabel + row.Pass
+		row.FailX = row.Pass
 		row.ErrorX = row.FailX + row.Fail
 		row.NoneX = row.ErrorX + row.Error
 		v.Rates = append(v.Rates, row)
 	}
-	v.RatesWidth, v.RatesHeight = rateTotal, 20+len(b.ExerciseIDs)*rateRowH
 
 	// Every submission, the target of the links.
 	for _, e := range b.Submissions {

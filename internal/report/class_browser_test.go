@@ -68,7 +68,8 @@ func TestClassReportInBrowser(t *testing.T) {
 
 			ctx, cancel := context.WithTimeout(browser, 60*time.Second)
 			defer cancel()
-			require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(url), chromedp.WaitVisible(chromedp.CSS("#pass-rates"))))
+			// A desktop's width first (the phone's comes last).
+			require.NoError(t, chromedp.Do(ctx, chromedp.EmulateViewport(1200, 900), chromedp.Navigate(url), chromedp.WaitVisible(chromedp.CSS("#pass-rates"))))
 			eval := func(js string) string {
 				t.Helper()
 				v, err := chromedp.Run(ctx, chromedp.Evaluate[string](js))
@@ -102,7 +103,7 @@ func TestClassReportInBrowser(t *testing.T) {
 				"en": "17% passed, 50% failed, 17% untestable, 17% not attempted | 67% passed, 33% not attempted",
 				"de": "17 % bestanden, 50 % nicht bestanden, 17 % nicht testbar, 17 % nicht bearbeitet | 67 % bestanden, 33 % nicht bearbeitet",
 			}[lang]
-			assert.Equal(t, rates, eval(`[...document.querySelectorAll("#pass-rates text")].filter((e, i) => i % 2).map(e => e.textContent).join(" | ")`))
+			assert.Equal(t, rates, eval(`[...document.querySelectorAll("#pass-rates .rate-label")].map(e => e.textContent).join(" | ")`))
 			// The shares beside the groups take the bars' colours: not
 			// attempted grey, not testable red.
 			style := func(sel string) string {
@@ -112,21 +113,28 @@ func TestClassReportInBrowser(t *testing.T) {
 			assert.Equal(t, style(".legend .error i"), style("#ex-circuitbreaker ol.apart .share"))
 			assert.Equal(t, style(".legend .fail i"), style("#ex-circuitbreaker ol.unnamed .share"))
 			assert.NotEqual(t, style(".legend .fail i"), style(".legend .none i"))
-			// Every label of the bars fits into the drawing, also the
-			// longest: the breaker's, with all four shares.
-			right := eval(`String(Math.max(...[...document.querySelectorAll("#pass-rates text")].map(e => e.getBBox().x + e.getBBox().width)))`)
-			width := eval(`String(document.querySelector("#pass-rates").viewBox.baseVal.width)`)
-			r, err := strconv.ParseFloat(right, 64)
-			require.NoError(t, err)
-			w, err := strconv.ParseFloat(width, 64)
-			require.NoError(t, err)
-			assert.LessOrEqual(t, r, w, "the labels of the bars end within the drawing")
+			// Beside each bar stands its label, also the longest: the
+			// breaker's, with all four shares.
+			beside := `String([...document.querySelectorAll("#pass-rates .rate")].every(r => { const b = r.querySelector("svg").getBoundingClientRect(), l = r.querySelector(".rate-label").getBoundingClientRect(); return l.left >= b.right && l.top < b.bottom && l.right <= r.getBoundingClientRect().right + 1 }))`
+			assert.Equal(t, "true", eval(beside))
 
 			// A link leads to the submission's row.
 			require.NoError(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`#ex-circuitbreaker ol.groups:first-of-type li:first-child .subs a:nth-child(2)`))))
 			assert.Equal(t, "#s3", eval(`location.hash`))
 			assert.True(t, strings.HasPrefix(eval(`document.querySelector("tr:target td").textContent`), "cara"))
 			assert.Equal(t, lang, eval(`document.documentElement.lang`))
+
+			// On a phone the page scrolls only down (the table of every
+			// submission scrolls in its box), and the bars' labels keep a
+			// readable size: they go below their bars.
+			require.NoError(t, chromedp.Do(ctx, chromedp.EmulateViewport(390, 844)))
+			assert.Equal(t, "390", eval(`String(window.innerWidth)`))
+			assert.Equal(t, "true", eval(`String(document.documentElement.scrollWidth <= window.innerWidth)`), "no sideways scrolling")
+			assert.Equal(t, "true", eval(`String([...document.querySelectorAll("#pass-rates .rate-label, #pass-rates .rate-id")].every(e => parseFloat(getComputedStyle(e).fontSize) >= 12 && e.getBoundingClientRect().right <= window.innerWidth))`))
+			assert.Equal(t, "true", eval(`String([...document.querySelectorAll("#pass-rates svg")].every(e => e.getBoundingClientRect().width > 200 && e.getBoundingClientRect().right <= window.innerWidth))`))
+			// The histogram shrinks with the screen; its numbers grow so
+			// that they stay legible.
+			assert.Equal(t, "true", eval(`String([...document.querySelectorAll("#score-distribution text")].every(e => e.getBoundingClientRect().height >= 10))`))
 		})
 	}
 

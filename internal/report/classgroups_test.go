@@ -53,9 +53,9 @@ func TestClassByMisconception(t *testing.T) {
 			"14% hand in no code",
 			// The bar splits the class as the groups do: the skeleton
 			// and the missing code are not attempted, not failed.
-			`<rect class="fail" x="217" y="10" width="171" height="20"/>`,
-			`<rect class="error" x="388" y="10" width="57" height="20"/>`,
-			`<rect class="none" x="445" y="10" width="114" height="20"/>`,
+			`<rect class="fail" x="57" y="0" width="171" height="20"/>`,
+			`<rect class="error" x="228" y="0" width="57" height="20"/>`,
+			`<rect class="none" x="285" y="0" width="114" height="20"/>`,
 			"14% passed, 43% failed, 14% untestable, 29% not attempted",
 		}},
 		{"de", []string{
