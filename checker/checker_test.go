@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -161,7 +160,7 @@ func check(t testing.TB, ck *checker.Checker, ex *course.Exercise, dir string) *
 // checked in one build by warm.
 func TestReferencePasses(t *testing.T) {
 	c := loadCourse(t)
-	warm(t, c)
+	references := warm(t, c)
 	require.Len(t, references, len(c.Exercises))
 	for i, ex := range c.Exercises {
 		t.Run(ex.ID, func(t *testing.T) {
@@ -331,55 +330,6 @@ func init() {
 	assert.True(t, res.Truncated)
 	assert.Contains(t, res.Problem.Detail, "boom in init")
 	assert.Contains(t, report.Message(i18n.New("en"), ex, res), "boom in init")
-}
-
-// snapshot returns every file and folder under dir with its mode and
-// contents.
-func snapshot(t testing.TB, dir string) map[string]string {
-	t.Helper()
-	m := map[string]string{}
-	err := filepath.WalkDir(dir, func(name string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		info, err := d.Info()
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, name)
-		v := info.Mode().String()
-		if d.Type().IsRegular() {
-			data, err := os.ReadFile(name)
-			if err != nil {
-				return err
-			}
-			v += " " + string(data)
-		}
-		m[rel] = v
-		return nil
-	})
-	require.NoError(t, err)
-	return m
-}
-
-// processesUnder returns the command lines of running processes that
-// mention dir, e.g. the test program built below it.
-func processesUnder(t testing.TB, dir string) []string {
-	t.Helper()
-	entries, err := os.ReadDir("/proc")
-	require.NoError(t, err)
-	var found []string
-	for _, e := range entries {
-		if _, err := strconv.Atoi(e.Name()); err != nil {
-			continue
-		}
-		data, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
-		if err != nil || !bytes.Contains(data, []byte(dir)) {
-			continue
-		}
-		found = append(found, e.Name()+": "+strings.ReplaceAll(string(bytes.TrimRight(data, "\x00")), "\x00", " "))
-	}
-	return found
 }
 
 // spinning is a breaker whose init starts goroutines that spin forever and

@@ -1,12 +1,10 @@
-package checker_test
+package corpus_test
 
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"runtime"
@@ -23,35 +21,12 @@ import (
 	"github.com/kurs-course/kurs/checker"
 	"github.com/kurs-course/kurs/i18n"
 	"github.com/kurs-course/kurs/internal/course"
-	"github.com/kurs-course/kurs/internal/harness"
 	"github.com/kurs-course/kurs/internal/report"
+	"github.com/kurs-course/kurs/internal/testkit"
 )
 
 // corpusDir holds the learner submissions; see its README.md.
-const corpusDir = "testdata/submissions"
-
-// corpusTimeout is the time limit of a corpus check: long enough for the
-// reference on a loaded machine, short enough that the endless loops of the
-// hostile cases do not make the suite slow.
-const corpusTimeout = 6 * time.Second
-
-// hangTimeout is the time limit of the corpus cases whose verdict comes
-// from the time limit (see endless): an endless loop ends the same way
-// after a shorter limit, and it keeps a processor busy for all of it.
-const hangTimeout = 3 * time.Second
-
-// slack is how much longer than its time limit a check may take in all
-// before a test calls it hung. It is a hang detector, not a speed test:
-// the build and the wait for the judge count too, and on a loaded 2-core
-// CI runner a race build alone has taken 15 s. Speed is measured by
-// bench/check, never here.
-const slack = 2 * time.Minute
-
-// want is a case's want.json.
-type want struct {
-	Why       string                    `json:"why"`
-	Exercises map[string]checker.Status `json:"exercises"`
-}
+const corpusDir = "../testdata/submissions"
 
 // problemWant pins the Problem of an error verdict where the case is clear.
 type problemWant struct {
@@ -93,60 +68,6 @@ var problems = map[string]problemWant{
 	"hostile-forged-then-panic/circuitbreaker":        {kind: checker.ProblemCrash, detail: "panic: done"},
 }
 
-// loadCourse reads the repository's course.
-func loadCourse(tb testing.TB) *course.Course {
-	tb.Helper()
-	c, err := course.Load(os.DirFS(".."))
-	require.NoError(tb, err)
-	return c
-}
-
-var (
-	warmOnce sync.Once
-	// references are the results of warm's check of every reference, in
-	// the order of the course's exercises; TestReferencePasses checks them.
-	references []*checker.Result
-	warmErr    error
-)
-
-// warm checks every reference once, in one build, so that the standard
-// library, the harness, a kit of every exercise, the judges and the
-// references are in the cache before the checks of the tests.
-func warm(tb testing.TB, c *course.Course) {
-	tb.Helper()
-	warmOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "kurs-warm-")
-		if err != nil {
-			warmErr = err
-			return
-		}
-		defer os.RemoveAll(dir)
-		var jobs []checker.Job
-		for _, ex := range c.Exercises {
-			files, err := ex.Solution()
-			if err != nil {
-				warmErr = err
-				return
-			}
-			exDir := filepath.Join(dir, ex.ID)
-			for _, f := range files {
-				p := filepath.Join(exDir, filepath.FromSlash(f.Name))
-				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-					warmErr = err
-					return
-				}
-				if err := os.WriteFile(p, f.Data, 0o644); err != nil {
-					warmErr = err
-					return
-				}
-			}
-			jobs = append(jobs, checker.Job{Exercise: ex, Dir: exDir})
-		}
-		references, warmErr = (&checker.Checker{Build: testBuild, Timeout: 3 * corpusTimeout}).CheckAll(context.Background(), jobs)
-	})
-	require.NoError(tb, warmErr, "checking the references")
-}
-
 // verdicts collects expected and actual verdicts for the table that
 // TestCorpus logs at the end, and every case's JUnit.
 type verdicts struct {
@@ -169,32 +90,6 @@ func (v *verdicts) add(name string, want, got checker.Status, d time.Duration, j
 	v.mu.Unlock()
 }
 
-// validJUnit checks the JUnit of every case against the schema of what
-// Jenkins xunit accepts (internal/report/testdata/junit.xsd), with
-// xmllint: the results of every exercise of the course, hostile ones
-// among them, as kurs grade --format junit writes them. Without xmllint
-// it skips, except in CI.
-func validJUnit(t *testing.T, docs map[string][]byte) {
-	t.Helper()
-	lint, err := exec.LookPath("xmllint")
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("xmllint is missing, and CI is set: the JUnit schema test must run in CI (apt-get install -y libxml2-utils)")
-		}
-		t.Skip("skipping: xmllint is not installed (apt-get install -y libxml2-utils); in CI it is required")
-	}
-	dir := t.TempDir()
-	args := []string{"--noout", "--nonet", "--schema", filepath.Join("..", "internal", "report", "testdata", "junit.xsd")}
-	for _, name := range sortedKeys(docs) {
-		f := filepath.Join(dir, strings.ReplaceAll(name, "/", "--")+".xml")
-		require.NoError(t, os.WriteFile(f, docs[name], 0o644))
-		args = append(args, f)
-	}
-	out, err := exec.Command(lint, args...).CombinedOutput()
-	require.NoError(t, err, "JUnit that the schema rejects:\n%s", out)
-	t.Logf("%d corpus results, JUnit valid against the schema", len(docs))
-}
-
 // TestCorpus checks every case of the corpus and pins its verdict, for
 // errors its problem, and holds the JUnit of every result to the schema.
 // Most cases are checked in rounds with CheckAll,
@@ -204,16 +99,21 @@ func validJUnit(t *testing.T, docs map[string][]byte) {
 // alone. The cases that crash during initialisation share rounds of their
 // own: CheckAll must then check each exercise alone, and each crash stays
 // its own exercise's. The cases that spend their time limit on purpose
-// (see slow, and a hang during initialisation) are checked alone with
+// (see testkit.Slow, and a hang during initialisation) are checked alone with
 // Check, in parallel, so that no round waits for them. So are the cases
 // of concurrent exercises: their race detector's build is the go
 // command's, of the whole module, and in a round it would compile every
-// other exercise of the round again with the detector (warm's check of
-// the references puts a concurrent exercise into one build with all
-// others).
+// other exercise of the round again with the detector (testkit.Warm's
+// check of the references puts a concurrent exercise into one build with
+// all others).
+//
+// This is the one test that pins every verdict of the corpus. Grade's
+// TestBatch and the command line's TestGradeCorpusIsAlwaysOneJSONDocument
+// grade parts of the corpus again, for what a batch and kurs grade's
+// output add, and check those parts' verdicts too.
 func TestCorpus(t *testing.T) {
-	c := loadCourse(t)
-	warm(t, c)
+	c := testkit.Course(t)
+	testkit.Warm(t, c, testBuild)
 	entries, err := os.ReadDir(corpusDir)
 	require.NoError(t, err)
 
@@ -226,14 +126,14 @@ func TestCorpus(t *testing.T) {
 		}
 		name := e.Name()
 		caseDir := filepath.Join(corpusDir, name)
-		w := readWant(t, caseDir)
+		w := testkit.ReadWant(t, caseDir)
 		for _, id := range sortedKeys(w.Exercises) {
 			seen[name+"/"+id] = true
 			ex, ok := c.Exercise(id)
 			require.True(t, ok, "%s: want.json names unknown exercise %s", name, id)
 			k := corpusCase{name: name, ex: ex, dir: filepath.Join(caseDir, id), want: w.Exercises[id]}
 			switch pw := problems[name+"/"+id]; {
-			case slow(name) || pw.kind == checker.ProblemTimeout:
+			case testkit.Slow(name) || pw.kind == checker.ProblemTimeout:
 				alone = append(alone, k)
 			case pw.kind == checker.ProblemCrash:
 				faults = append(faults, k)
@@ -248,24 +148,24 @@ func TestCorpus(t *testing.T) {
 	// Every check works below tmp; afterwards nothing of it may be left,
 	// running or on disk, and the submissions must be untouched.
 	tmp := t.TempDir()
-	before := snapshot(t, corpusDir)
+	before := testkit.Snapshot(t, corpusDir)
 	t.Run("cases", func(t *testing.T) {
 		for i, round := range append(rounds(normal), rounds(faults)...) {
 			t.Run(fmt.Sprintf("round%02d", i), func(t *testing.T) {
 				t.Parallel()
-				checkRound(t, round, table, tmp, 3*corpusTimeout)
+				checkRound(t, round, table, tmp, 3*testkit.CorpusTimeout)
 			})
 		}
 		for _, k := range concurrent {
 			t.Run(k.name+"/"+k.ex.ID, func(t *testing.T) {
 				t.Parallel()
-				checkRound(t, []corpusCase{k}, table, tmp, 3*corpusTimeout)
+				checkRound(t, []corpusCase{k}, table, tmp, 3*testkit.CorpusTimeout)
 			})
 		}
 		for _, k := range alone {
-			limit := corpusTimeout
-			if endless(k.name) || problems[k.name+"/"+k.ex.ID].kind == checker.ProblemTimeout {
-				limit = hangTimeout
+			limit := testkit.CorpusTimeout
+			if testkit.Endless(k.name) || problems[k.name+"/"+k.ex.ID].kind == checker.ProblemTimeout {
+				limit = testkit.HangTimeout
 			}
 			t.Run(k.name+"/"+k.ex.ID, func(t *testing.T) {
 				t.Parallel()
@@ -274,18 +174,18 @@ func TestCorpus(t *testing.T) {
 		}
 	})
 	if runtime.GOOS == "linux" {
-		assert.Empty(t, processesUnder(t, tmp), "processes of the checks are still running")
+		assert.Empty(t, testkit.ProcessesUnder(t, tmp), "processes of the checks are still running")
 	}
 	left, err := os.ReadDir(tmp)
 	require.NoError(t, err)
 	assert.Empty(t, left, "the checks left files in their temporary directory")
-	assert.Equal(t, before, snapshot(t, corpusDir), "the checks changed the submissions")
+	assert.Equal(t, before, testkit.Snapshot(t, corpusDir), "the checks changed the submissions")
 	for key := range problems {
 		assert.True(t, seen[key], "problems names %s, which the corpus does not hold", key)
 	}
 	sort.Strings(table.rows)
 	t.Logf("verdicts (case/exercise, want, got, duration):\n%s", strings.Join(table.rows, "\n"))
-	t.Run("junit validates", func(t *testing.T) { validJUnit(t, table.junit) })
+	t.Run("junit validates", func(t *testing.T) { testkit.ValidJUnit(t, table.junit) })
 }
 
 // corpusCase is one exercise of one case of the corpus.
@@ -320,7 +220,7 @@ func rounds(cases []corpusCase) [][]corpusCase {
 // and judges, and a stress test wants the processor for a while: more
 // time than one check alone needs. The cases that spend their limit on
 // purpose are checked with the limit a check alone gets, or with
-// hangTimeout when they loop until it.
+// testkit.HangTimeout when they loop until it.
 func checkRound(t *testing.T, round []corpusCase, table *verdicts, tmp string, timeout time.Duration) {
 	ck := &checker.Checker{Build: testBuild, Timeout: timeout, TempDir: tmp}
 	var results []*checker.Result
@@ -341,37 +241,12 @@ func checkRound(t *testing.T, round []corpusCase, table *verdicts, tmp string, t
 	}
 	// A hang detector, not a speed test: every exercise of a round may
 	// use its limit, once in the round and once alone.
-	assert.LessOrEqual(t, time.Since(start), time.Duration(2*len(round))*ck.Timeout+slack, "the check did not end")
+	assert.LessOrEqual(t, time.Since(start), time.Duration(2*len(round))*ck.Timeout+testkit.Slack, "the check did not end")
 	for i, k := range round {
 		t.Run(k.name+"/"+k.ex.ID, func(t *testing.T) {
 			checkCase(t, k.ex, k.name, k.want, results[i], table)
 		})
 	}
-}
-
-// readWant reads a case's want.json and checks that it names exactly the
-// case's exercise folders.
-func readWant(t *testing.T, caseDir string) want {
-	t.Helper()
-	data, err := os.ReadFile(filepath.Join(caseDir, "want.json"))
-	require.NoError(t, err)
-	var w want
-	require.NoError(t, json.Unmarshal(data, &w), caseDir)
-	require.NotEmpty(t, w.Why, "%s: want.json needs a why", caseDir)
-	require.NotEmpty(t, w.Exercises, caseDir)
-	var folders []string
-	entries, err := os.ReadDir(caseDir)
-	require.NoError(t, err)
-	for _, e := range entries {
-		if e.IsDir() {
-			folders = append(folders, e.Name())
-		}
-	}
-	require.Equal(t, folders, sortedKeys(w.Exercises), "%s: exercise folders and want.json differ", caseDir)
-	for id, s := range w.Exercises {
-		require.Contains(t, []checker.Status{checker.Pass, checker.Fail, checker.Error}, s, "%s: verdict of %s", caseDir, id)
-	}
-	return w
 }
 
 func checkCase(t *testing.T, ex *course.Exercise, name string, wantStatus checker.Status, res *checker.Result, table *verdicts) {
@@ -383,7 +258,7 @@ func checkCase(t *testing.T, ex *course.Exercise, name string, wantStatus checke
 
 	assert.Equal(t, ex.ID, res.Exercise)
 	assert.Equal(t, ex.Points, res.MaxScore)
-	if !assert.Equal(t, wantStatus, res.Status, "verdict; result:\n%s", describe(res)) {
+	if !assert.Equal(t, wantStatus, res.Status, "verdict; result:\n%s", testkit.Describe(res)) {
 		return
 	}
 	en := report.Message(i18n.New("en"), ex, res)
@@ -409,7 +284,7 @@ func checkCase(t *testing.T, ex *course.Exercise, name string, wantStatus checke
 		assert.Len(t, res.Tests, len(ex.Suite.Tests))
 		first := res.FirstFailure()
 		require.NotNil(t, first)
-		assertFailure(t, first, res)
+		testkit.AssertFailure(t, first, res)
 	case checker.Error:
 		assert.Zero(t, res.Score)
 		require.NotNil(t, res.Problem)
@@ -452,69 +327,6 @@ func checkCase(t *testing.T, ex *course.Exercise, name string, wantStatus checke
 	}
 }
 
-// assertFailure checks that a failed test says where the learner's code
-// departed, so that feedback can show it.
-func assertFailure(t *testing.T, tr *checker.Test, res *checker.Result) {
-	t.Helper()
-	assert.Equal(t, checker.Fail, tr.Status)
-	if tr.Failure == nil {
-		// Only a program that died or was killed leaves a test without a
-		// result.
-		assert.True(t, tr.Missing, "test %s failed without a failure", tr.Name)
-		assert.True(t, res.Killed || res.Crash != "", "test %s sent no result, yet the program was neither killed nor crashed", tr.Name)
-		return
-	}
-	f := tr.Failure
-	assert.False(t, f.Pass, tr.Name)
-	switch f.Kind {
-	case harness.Mismatch:
-		assert.NotEmpty(t, f.Call, "%s: call", tr.Name)
-		assert.NotEqual(t, f.Want, f.Got, "%s: a mismatch with want = got", tr.Name)
-		assert.True(t, f.Want != (harness.Result{}) || f.Got != (harness.Result{}), tr.Name)
-	case harness.Panicked:
-		assert.NotEmpty(t, f.Call, "%s: call", tr.Name)
-		assert.NotEmpty(t, f.Panic, "%s: panic value", tr.Name)
-		assert.Regexp(t, `/[^/]+\.go:\d+$`, f.Frame, "%s: the learner's frame", tr.Name)
-	case harness.Timeout:
-		assert.NotEmpty(t, f.Call, "%s: call", tr.Name)
-	case harness.Quiz:
-		assert.Positive(t, f.Case, tr.Name)
-	default:
-		t.Errorf("test %s: unknown failure kind %q", tr.Name, f.Kind)
-	}
-	if f.Kind != harness.Quiz {
-		assert.Equal(t, f.Step, len(f.Done)+1-boolInt(f.Step == 0), "%s: Done holds the steps before the failing one", tr.Name)
-	}
-}
-
-func boolInt(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
-}
-
-// describe formats a result for a failure message.
-func describe(res *checker.Result) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "status %s, score %d/%d, killed %v, truncated %v, duration %s\n", res.Status, res.Score, res.MaxScore, res.Killed, res.Truncated, res.Duration)
-	if res.Problem != nil {
-		fmt.Fprintf(&b, "problem %+v\n", *res.Problem)
-	}
-	if res.Crash != "" {
-		fmt.Fprintf(&b, "crash %.300s\n", res.Crash)
-	}
-	for _, tr := range res.Tests {
-		fmt.Fprintf(&b, "  %-45s %s missing=%v", tr.Name, tr.Status, tr.Missing)
-		if tr.Failure != nil {
-			data, _ := json.Marshal(tr.Failure)
-			fmt.Fprintf(&b, " %.300s", data)
-		}
-		b.WriteString("\n")
-	}
-	return b.String()
-}
-
 func sortedKeys[V any](m map[string]V) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
@@ -526,19 +338,3 @@ func sortedKeys[V any](m map[string]V) []string {
 
 // missingID matches how i18n shows a message id that its catalog lacks.
 var missingID = regexp.MustCompile(`\[[a-z_]+(\.[a-z_]+)+\]`)
-
-// slow are corpus cases that spend their time limit on purpose: they are
-// checked alone, so that no round waits for their limit.
-func slow(name string) bool {
-	return slices.ContainsFunc([]string{"busy", "wait-for-token", "memory-bomb", "stack-overflow", "hang", "spin", "sleep", "deadlock", "blocks",
-		"blocking-channel", "lock-held"},
-		func(s string) bool { return strings.Contains(name, s) })
-}
-
-// endless are the slow cases that loop or wait until the time limit: a shorter
-// limit ends them the same way. (A memory bomb or a stack overflow must
-// meet its own limit first.)
-func endless(name string) bool {
-	return slices.ContainsFunc([]string{"busy", "wait-for-token", "hang", "spin", "sleep", "blocking-channel", "lock-held"},
-		func(s string) bool { return strings.Contains(name, s) })
-}
