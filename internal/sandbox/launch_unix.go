@@ -39,7 +39,7 @@ func launcher(p Policy) string {
 
 // runPlan starts a launcher that runs the plan, and reads what it did.
 func runPlan(ctx context.Context, p Policy, plan Plan) ([][]Done, error) {
-	enc, err := json.Marshal(spec(p, Layers(), "", true))
+	enc, err := json.Marshal(spec(p, Status{}, "", true))
 	if err != nil {
 		return nil, err
 	}
@@ -50,7 +50,7 @@ func runPlan(ctx context.Context, p Policy, plan Plan) ([][]Done, error) {
 	cmd := exec.CommandContext(ctx, launcher(p))
 	cmd.Args = []string{marker, string(enc)}
 	cmd.Stdin = bytes.NewReader(input)
-	cmd.SysProcAttr = sysProcAttr(p, Layers())
+	cmd.SysProcAttr = sysProcAttr(p, Status{})
 	cmd.Cancel = func() error { return kill(cmd) }
 	cmd.WaitDelay = time.Second
 	var stderr bytes.Buffer

@@ -28,5 +28,8 @@ const MaxPlanOutput = launch.MaxPlanOutput
 // every program of the plan; the error is then ctx's.
 func RunPlan(ctx context.Context, p Policy, plan Plan) ([][]Done, error) {
 	p.Confine = false
+	// A plan is not confined and needs no layers; the program it builds
+	// usually runs confined next, so they are measured meanwhile.
+	go Layers()
 	return runPlan(ctx, p, plan)
 }

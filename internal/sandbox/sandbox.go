@@ -211,7 +211,17 @@ func Layers() Status { return layers() }
 // everything it started (Cancel calls Kill). Starting the command starts
 // the launcher, which becomes the program under the same process id.
 func Command(ctx context.Context, p Policy, name string, args ...string) *exec.Cmd {
-	return command(ctx, p, Layers(), name, args)
+	return command(ctx, p, layersFor(p), name, args)
+}
+
+// layersFor returns the layers that a program started under p needs to
+// know of: only a confined program uses them, and measuring them starts a
+// child in fresh namespaces, which a build's tools need not wait for.
+func layersFor(p Policy) Status {
+	if !p.Confine {
+		return Status{}
+	}
+	return Layers()
 }
 
 // CommandFrom is [Command] with launcher, the launcher program or another
@@ -222,7 +232,7 @@ func CommandFrom(ctx context.Context, launcher string, p Policy, name string, ar
 	if launcher != "" {
 		p.Launcher = launcher
 	}
-	return command(ctx, p, Layers(), name, args)
+	return command(ctx, p, layersFor(p), name, args)
 }
 
 // Trusted returns a command that runs a program kurs built from its own
