@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"strings"
@@ -37,37 +38,75 @@ func launcher(p Policy) string {
 	return self()
 }
 
-// runPlan starts a launcher that runs the plan, and reads what it did.
-func runPlan(ctx context.Context, p Policy, plan Plan) ([][]Done, error) {
+// planSession is a launcher that runs the plans written to its standard
+// input, one after another, and answers each on its standard output.
+type planSession struct {
+	cmd    *exec.Cmd
+	in     io.WriteCloser
+	out    *json.Decoder
+	stderr bytes.Buffer // read only once cmd has been waited for
+	closed bool
+}
+
+// startPlans starts a launcher for plans under p, which does not confine.
+func startPlans(ctx context.Context, p Policy) (*planSession, error) {
 	enc, err := json.Marshal(spec(p, Status{}, "", true))
-	if err != nil {
-		return nil, err
-	}
-	input, err := json.Marshal(plan)
 	if err != nil {
 		return nil, err
 	}
 	cmd := exec.CommandContext(ctx, launcher(p))
 	cmd.Args = []string{marker, string(enc)}
-	cmd.Stdin = bytes.NewReader(input)
 	cmd.SysProcAttr = sysProcAttr(p, Status{})
 	cmd.Cancel = func() error { return kill(cmd) }
 	cmd.WaitDelay = time.Second
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	Kill(cmd)
-	if ctx.Err() != nil {
-		return nil, ctx.Err()
+	s := &planSession{cmd: cmd}
+	cmd.Stderr = &s.stderr
+	if s.in, err = cmd.StdinPipe(); err != nil {
+		return nil, err
 	}
+	out, err := cmd.StdoutPipe()
 	if err != nil {
-		return nil, fmt.Errorf("plan: %w: %s", err, bytes.TrimSpace(stderr.Bytes()))
+		return nil, err
 	}
-	var done [][]Done
-	if err := json.Unmarshal(out, &done); err != nil {
+	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("plan: %w", err)
 	}
+	s.out = json.NewDecoder(out)
+	return s, nil
+}
+
+// run has the launcher run plan and returns what it did.
+func (s *planSession) run(ctx context.Context, plan Plan) ([][]Done, error) {
+	if err := json.NewEncoder(s.in).Encode(plan); err != nil {
+		return nil, s.fail(ctx, err)
+	}
+	var done [][]Done
+	if err := s.out.Decode(&done); err != nil {
+		return nil, s.fail(ctx, err)
+	}
 	return done, nil
+}
+
+// fail ends the launcher and says why a plan got no answer: ctx ended,
+// or the launcher's own words.
+func (s *planSession) fail(ctx context.Context, err error) error {
+	s.close()
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	return fmt.Errorf("plan: %w: %s", err, bytes.TrimSpace(s.stderr.Bytes()))
+}
+
+// close ends the launcher and whatever its programs left behind, and
+// waits for it.
+func (s *planSession) close() {
+	if s.closed {
+		return
+	}
+	s.closed = true
+	s.in.Close()
+	Kill(s.cmd)
+	_ = s.cmd.Wait()
 }
 
 // spec returns what the launcher receives for p with the layers in st:

@@ -132,3 +132,48 @@ func TestLongPlan(t *testing.T) {
 		t.Errorf("output %q", got)
 	}
 }
+
+// Plans run one after another in one launcher, each written once the
+// last one's answer is in: their programs share a parent, the launcher,
+// which keeps its limits, and which Close ends.
+func TestPlansShareOneLauncher(t *testing.T) {
+	dir := t.TempDir()
+	ps := StartPlans(context.Background(), Policy{Launcher: tiny, FileSize: 1 << 20})
+	defer ps.Close()
+	first, err := ps.Run(Plan{Dir: dir, Stages: [][]Step{{sh(t, "echo $PPID; echo made > first")}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := ps.Run(Plan{Dir: dir, Stages: [][]Step{{sh(t, "echo $PPID; cat first; ulimit -f")}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !first[0][0].OK || !second[0][0].OK {
+		t.Fatalf("plans failed: %+v, %+v", first, second)
+	}
+	a := strings.Fields(string(first[0][0].Output))
+	b := strings.Fields(string(second[0][0].Output))
+	if len(a) != 1 || len(b) != 3 {
+		t.Fatalf("outputs %q and %q", a, b)
+	}
+	if a[0] != b[0] {
+		t.Errorf("the plans' programs have the parents %s and %s, want one launcher", a[0], b[0])
+	}
+	if b[1] != "made" || b[2] != "2048" {
+		t.Errorf("the second plan saw %q and RLIMIT_FSIZE %s blocks, want made and 2048", b[1], b[2])
+	}
+	launcher, err := strconv.Atoi(a[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if launcher == os.Getpid() {
+		t.Fatal("the programs ran in the test, not in a launcher")
+	}
+	ps.Close()
+	if syscall.Kill(launcher, 0) == nil {
+		t.Errorf("the launcher (%d) outlived Close", launcher)
+	}
+	if _, err := ps.Run(Plan{Dir: dir, Stages: [][]Step{{sh(t, "true")}}}); err == nil {
+		t.Error("a plan ran after Close")
+	}
+}

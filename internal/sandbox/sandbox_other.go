@@ -34,9 +34,15 @@ func kill(cmd *exec.Cmd) error { return cmd.Process.Kill() }
 // sysProcAttr starts a plain process.
 func sysProcAttr(Policy, Status) *syscall.SysProcAttr { return nil }
 
-// runPlan runs the plan here: there is no launcher and there are no
-// limits on this system.
-func runPlan(ctx context.Context, _ Policy, plan Plan) ([][]Done, error) {
+// planSession runs plans in this process: there is no launcher and
+// there are no limits on this system.
+type planSession struct{}
+
+func startPlans(context.Context, Policy) (*planSession, error) { return &planSession{}, nil }
+
+func (*planSession) run(ctx context.Context, plan Plan) ([][]Done, error) {
 	done := launch.RunStages(ctx, plan, func() *exec.Cmd { return exec.CommandContext(ctx, "") })
 	return done, ctx.Err()
 }
+
+func (*planSession) close() {}

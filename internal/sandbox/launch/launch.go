@@ -50,8 +50,9 @@ type Spec struct {
 	Path     string `json:",omitempty"` // the program to execute
 	Seccomp  bool   `json:",omitempty"` // apply the seccomp filter
 	Landlock int    `json:",omitempty"` // apply Landlock at this ABI
-	// PlanOnStdin: run the Plan on standard input instead of Path, and
-	// write what its programs did to standard output.
+	// PlanOnStdin: run the Plans on standard input instead of Path, one
+	// after another until the input ends, and write what the programs of
+	// each did to standard output, one JSON value a plan.
 	PlanOnStdin bool `json:",omitempty"`
 	// Uid and Gid: the ids a confined program runs as if the launcher
 	// is root; 0 keeps the launcher's.

@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"runtime"
@@ -41,19 +42,25 @@ func launch(encoded string, argv []string) error {
 	if sp.PlanOnStdin {
 		// The programs inherit the limits; the launcher stays their
 		// parent and reports what each did on its standard output. The
-		// plan comes on standard input: as an argument, a long one would
-		// pass the kernel's limit on one argument's length.
-		var plan Plan
-		if err := json.NewDecoder(os.Stdin).Decode(&plan); err != nil {
-			return fmt.Errorf("bad plan: %v", err)
+		// plans come on standard input (as an argument, a long one would
+		// pass the kernel's limit on one argument's length), one after
+		// another until it ends: a build that decides its next plan from
+		// what the last one made pays for one launcher, not one a plan.
+		in, out := json.NewDecoder(os.Stdin), json.NewEncoder(os.Stdout)
+		for {
+			var plan Plan
+			if err := in.Decode(&plan); err == io.EOF {
+				os.Exit(0)
+			} else if err != nil {
+				return fmt.Errorf("bad plan: %v", err)
+			}
+			done := RunStages(context.Background(), plan, func() *exec.Cmd {
+				return &exec.Cmd{SysProcAttr: planChildAttr()}
+			})
+			if err := out.Encode(done); err != nil {
+				return err
+			}
 		}
-		done := RunStages(context.Background(), plan, func() *exec.Cmd {
-			return &exec.Cmd{SysProcAttr: planChildAttr()}
-		})
-		if err := json.NewEncoder(os.Stdout).Encode(done); err != nil {
-			return err
-		}
-		os.Exit(0)
 	}
 	if len(argv) == 0 {
 		return fmt.Errorf("no program")
