@@ -91,6 +91,11 @@ type unit struct {
 // whose export data decides whether anything else must be compiled again,
 // then the test programs, main and the link.
 func (b *Builder) compileAndLink(ctx context.Context, k *Kit, dir string, ids []string) (*Program, error) {
+	// One launcher runs every plan of the build, started now: it gets
+	// ready while the inputs are read and hashed, and the link needs no
+	// launcher of its own.
+	plans := sandbox.StartPlans(ctx, sandbox.Policy{Memory: buildMemory, FileSize: buildFileSize, Launcher: b.launcher(ctx)})
+	defer plans.Close()
 	if err := b.verifyKit(k); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrKitBroken, err)
 	}
@@ -127,7 +132,7 @@ func (b *Builder) compileAndLink(ctx context.Context, k *Kit, dir string, ids []
 			todo = append(todo, u)
 		}
 	}
-	if err := b.runUnits(ctx, k, dir, [][]*unit{todo}); err != nil {
+	if err := b.runUnits(ctx, plans, k, dir, [][]*unit{todo}); err != nil {
 		return nil, err
 	}
 	cfg := k.config
@@ -220,7 +225,7 @@ func (b *Builder) compileAndLink(ctx context.Context, k *Kit, dir string, ids []
 	// fails the link (the linker checks each archive's fingerprint of what
 	// it imports) and is compiled anew.
 	link.guess = guessed != ""
-	if err := b.runUnits(ctx, k, dir, stages); err != nil {
+	if err := b.runUnits(ctx, plans, k, dir, stages); err != nil {
 		return nil, err
 	}
 	if guessed != "" {
@@ -232,7 +237,7 @@ func (b *Builder) compileAndLink(ctx context.Context, k *Kit, dir string, ids []
 			// The test programs' export data changed after all: main is
 			// compiled for it, and linked again.
 			link.guess = false
-			if err := b.runUnits(ctx, k, dir, [][]*unit{{actual}, {link}}); err != nil {
+			if err := b.runUnits(ctx, plans, k, dir, [][]*unit{{actual}, {link}}); err != nil {
 				return nil, err
 			}
 			main = actual
@@ -277,10 +282,10 @@ func ran(groups ...any) []string {
 	return names
 }
 
-// runUnits runs the steps of the units of stages, stage by stage, under
-// one launcher, and keeps the archives they made; empty stages are left
+// runUnits runs the steps of the units of stages, stage by stage, as one
+// plan of plans, and keeps the archives they made; empty stages are left
 // out, and nothing runs when all are. A unit that compiled sets made.
-func (b *Builder) runUnits(ctx context.Context, k *Kit, dir string, stages [][]*unit) error {
+func (b *Builder) runUnits(ctx context.Context, plans *sandbox.Plans, k *Kit, dir string, stages [][]*unit) error {
 	var plan [][]sandbox.Step
 	var units [][]*unit
 	for _, stage := range stages {
@@ -296,8 +301,7 @@ func (b *Builder) runUnits(ctx context.Context, k *Kit, dir string, stages [][]*
 	if len(plan) == 0 {
 		return nil
 	}
-	done, err := sandbox.RunPlan(ctx, sandbox.Policy{Memory: buildMemory, FileSize: buildFileSize, Launcher: b.launcher(ctx)},
-		sandbox.Plan{Dir: dir, Env: b.Env(), Stages: plan})
+	done, err := plans.Run(sandbox.Plan{Dir: dir, Env: b.Env(), Stages: plan})
 	if ctx.Err() != nil {
 		return ErrLimit // the build's time ran out, or the caller's (Direct tells)
 	}
