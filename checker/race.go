@@ -87,16 +87,18 @@ const (
 // with the race detector (see raceBuild), and args follow the program's
 // name on its command line.
 func (c *Checker) race(ctx context.Context, dir string, build func() (string, error), args []string, judge string, ex *course.Exercise, res *Result) error {
-	res.Concurrency = ConcurrencyStress
 	var stress []harness.Test
 	for _, t := range ex.Suite.Tests {
 		if strings.HasPrefix(t.Name, harness.StressPrefix) {
 			stress = append(stress, t)
 		}
 	}
+	// Without a stress test that ran there is nothing to say about how
+	// they ran: a program that crashed before its first test ran none.
 	if len(stress) == 0 || res.Status == Error {
 		return nil
 	}
+	res.Concurrency = ConcurrencyStress
 	// A missing C compiler is named first: passing the other tests would
 	// not help.
 	if why := raceUnsupported(); why != "" {
