@@ -353,13 +353,34 @@ func init() {
 		"func (b *CircuitBreaker) Allow(now int) bool {\n", "func (b *CircuitBreaker) Allow(now int) bool {\n\tfor b.wait >= 0 {\n\t\tspins[0]--\n\t}\n")
 }
 
+// blocked is a breaker whose init starts goroutines that wait forever and
+// whose Allow never returns: a program that hangs without using a
+// processor. Where a test needs a program that runs until the time limit
+// but not a busy one, it proves the same as spinning without keeping the
+// cores busy for the whole limit (TestBusyGoroutinesTimeOut is the one
+// that needs them busy).
+func blocked(t testing.TB) string {
+	return edit(t, breaker,
+		"package circuitbreaker\n", `package circuitbreaker
+
+var waiting = make(chan int)
+
+func init() {
+	for range 4 {
+		go func() { <-waiting }()
+	}
+}
+`,
+		"func (b *CircuitBreaker) Allow(now int) bool {\n", "func (b *CircuitBreaker) Allow(now int) bool {\n\t<-waiting\n")
+}
+
 func TestNothingLeftBehind(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("scans /proc")
 	}
 	ex := exercise(t, "circuitbreaker")
 	dir := folder(t, map[string]string{
-		"circuitbreaker.go":      spinning(t),
+		"circuitbreaker.go":      blocked(t),
 		"circuitbreaker_test.go": "package circuitbreaker\n\nimport \"testing\"\n\nfunc TestMine(t *testing.T) {}\n",
 		"notes.txt":              "my notes\n",
 		"sub/other.go":           "package sub\n",
@@ -399,7 +420,7 @@ func TestNothingLeftBehind(t *testing.T) {
 	}
 	assert.Empty(t, names, "the check left files in its temporary directory")
 	assert.Equal(t, before, snapshot(t, dir), "the check changed the learner's folder")
-	t.Logf("verdict of the spinning submission: %s", describe(res))
+	t.Logf("verdict of the hanging submission: %s", describe(res))
 }
 
 // A program that keeps both cores busy must still end as a timeout at the
@@ -575,9 +596,11 @@ func TestRandomFailureIsShrunk(t *testing.T) {
 
 func TestTimeoutReportsStep(t *testing.T) {
 	ex := exercise(t, "circuitbreaker")
-	endless := edit(t, breaker, "func (b *CircuitBreaker) Allow(now int) bool {\n", "func (b *CircuitBreaker) Allow(now int) bool {\n\tfor now >= 0 {\n\t\tb.failures++\n\t}\n")
+	// Allow hangs without using a processor: TestBusyGoroutinesTimeOut
+	// shows that a busy one ends at the same step.
+	hangs := edit(t, breaker, "func (b *CircuitBreaker) Allow(now int) bool {\n", "func (b *CircuitBreaker) Allow(now int) bool {\n\tif now >= 0 {\n\t\tselect {}\n\t}\n")
 	start := time.Now()
-	res := check(t, &checker.Checker{Build: testBuild, Timeout: hangTimeout}, ex, folder(t, map[string]string{"circuitbreaker.go": endless}))
+	res := check(t, &checker.Checker{Build: testBuild, Timeout: hangTimeout}, ex, folder(t, map[string]string{"circuitbreaker.go": hangs}))
 	require.Equal(t, checker.Fail, res.Status, describe(res))
 	assert.GreaterOrEqual(t, time.Since(start), hangTimeout*8/10, "the limit came too early")
 	first := res.FirstFailure()
@@ -604,8 +627,10 @@ func TestTimeoutReportsStep(t *testing.T) {
 // observed, so that the learner can follow it.
 func TestRandomTimeoutNamesTrace(t *testing.T) {
 	ex := exercise(t, "circuitbreaker")
-	// Hangs only with wait 6, which only the random traces use.
-	src := edit(t, breaker, "func (b *CircuitBreaker) Allow(now int) bool {\n", "func (b *CircuitBreaker) Allow(now int) bool {\n\tfor b.wait == 6 && b.state == \"open\" {\n\t\tb.failures++\n\t}\n")
+	// Hangs only with wait 6, which only the random traces use, and
+	// without using a processor (TestBusyGoroutinesTimeOut shows that a
+	// busy hang ends the same way).
+	src := edit(t, breaker, "func (b *CircuitBreaker) Allow(now int) bool {\n", "func (b *CircuitBreaker) Allow(now int) bool {\n\tif b.wait == 6 && b.state == \"open\" {\n\t\tselect {}\n\t}\n")
 	res := check(t, &checker.Checker{Build: testBuild, Timeout: hangTimeout}, ex, folder(t, map[string]string{"circuitbreaker.go": src}))
 	require.Equal(t, checker.Fail, res.Status, describe(res))
 	first := res.FirstFailure()
