@@ -378,6 +378,9 @@ func TestNothingLeftBehind(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("scans /proc")
 	}
+	// It waits out a time limit and uses no processor meanwhile: in
+	// parallel with the other tests that do.
+	t.Parallel()
 	ex := exercise(t, "circuitbreaker")
 	dir := folder(t, map[string]string{
 		"circuitbreaker.go":      blocked(t),
@@ -595,6 +598,9 @@ func TestRandomFailureIsShrunk(t *testing.T) {
 }
 
 func TestTimeoutReportsStep(t *testing.T) {
+	// It waits out a time limit and uses no processor meanwhile: in
+	// parallel with the other tests that do.
+	t.Parallel()
 	ex := exercise(t, "circuitbreaker")
 	// Allow hangs without using a processor: TestBusyGoroutinesTimeOut
 	// shows that a busy one ends at the same step.
@@ -626,6 +632,9 @@ func TestTimeoutReportsStep(t *testing.T) {
 // A timeout inside a random trace must say which trace it was and what is
 // observed, so that the learner can follow it.
 func TestRandomTimeoutNamesTrace(t *testing.T) {
+	// It waits out a time limit and uses no processor meanwhile: in
+	// parallel with the other tests that do.
+	t.Parallel()
 	ex := exercise(t, "circuitbreaker")
 	// Hangs only with wait 6, which only the random traces use, and
 	// without using a processor (TestBusyGoroutinesTimeOut shows that a

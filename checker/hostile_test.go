@@ -171,6 +171,9 @@ func TestLearnerProgramIsConfined(t *testing.T) {
 	if runtime.GOOS != "linux" || (runtime.GOARCH != "amd64" && runtime.GOARCH != "arm64") {
 		t.Skip("kernel confinement is built for Linux on amd64 and arm64")
 	}
+	// It waits out a time limit and uses no processor meanwhile: in
+	// parallel with the other tests that do.
+	t.Parallel()
 	ex := exercise(t, "circuitbreaker")
 	dir := folder(t, map[string]string{"circuitbreaker.go": blocked(t)})
 	tmp := t.TempDir()
