@@ -25,7 +25,11 @@ install:
 	CGO_ENABLED=0 $(GO) install ./cmd/kurs
 
 ## test: formatting, vet, staticcheck, all tests, and kurs cross-compiled for macOS and Windows
-test: fmt vet staticcheck cross lint-ci test-warm
+# The checks before go test run two at a time: each has steps that keep
+# only one processor busy (staticcheck's and vet's loading, a link), and
+# the other fills it. A failing one stops make test before go test runs.
+test:
+	@$(MAKE) --no-print-directory -j2 --output-sync=target fmt vet staticcheck cross lint-ci test-warm
 	$(GO) test -count=1 -timeout 30m ./...
 
 # test-warm validates the built-in course (kurs validate: texts in both
