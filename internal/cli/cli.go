@@ -498,6 +498,36 @@ func (e *env) open(names []string) (*workspace.Workspace, *course.Course, []*cou
 	return ws, c, exs, nil
 }
 
+// openNamed is open for a verb that works on the named exercises alone:
+// of the built-in course, which kurs's own tests validate whole, it reads
+// the lessons and only those exercises, not every exercise's files. A
+// name that is none of them, or any other course, gets open's answer.
+func (e *env) openNamed(names []string) (*workspace.Workspace, *course.Course, []*course.Exercise, error) {
+	if len(names) == 0 || e.g.course != "" {
+		return e.open(names)
+	}
+	ws, err := e.workspace()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if ws.Config.Course != "" && ws.Config.Course != "embedded" {
+		return e.open(names)
+	}
+	ids := make([]string, len(names))
+	for i, n := range names {
+		ids[i] = strings.Trim(filepath.ToSlash(n), "/.")
+	}
+	c, err := course.LoadExercises(kurs.Content(), ids)
+	if err != nil {
+		return e.open(names)
+	}
+	exs, err := e.exercises(c, names)
+	if err != nil {
+		return e.open(names)
+	}
+	return ws, c, exs, nil
+}
+
 // exercises returns the named exercises, or all of them.
 func (e *env) exercises(c *course.Course, names []string) ([]*course.Exercise, error) {
 	if len(names) == 0 {

@@ -196,7 +196,7 @@ func check(e *env, f *checkFlags, names []string) error {
 	// A check allocates a few megabytes and is done in a second: the
 	// collector's work on them cost more than the memory it would save.
 	defer debug.SetGCPercent(debug.SetGCPercent(400))
-	ws, c, exs, err := e.open(names)
+	ws, c, exs, err := e.openNamed(names)
 	if err != nil {
 		return err
 	}

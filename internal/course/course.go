@@ -310,6 +310,19 @@ func (c *Course) FS() fs.FS { return c.fsys }
 // error is an *Error, with its file and line, joined: a lesson or exercise
 // with an error in one of its files is left out, the others are loaded.
 func Load(fsys fs.FS) (*Course, error) {
+	return load(fsys, nil)
+}
+
+// LoadExercises reads a course from fsys as Load does, with every lesson
+// but only the exercises whose ids are named (those that exist): what a
+// check of some exercises needs, without reading every exercise's files.
+// The exercises' errors are Load's; the other exercises' are not found.
+func LoadExercises(fsys fs.FS, ids []string) (*Course, error) {
+	return load(fsys, func(id string) bool { return slices.Contains(ids, id) })
+}
+
+// load is Load, of the exercises that keep accepts (nil: all).
+func load(fsys fs.FS, keep func(id string) bool) (*Course, error) {
 	c := &Course{fsys: fsys}
 	var errs []error
 	lessons, err := fs.ReadDir(fsys, "lessons")
@@ -333,7 +346,7 @@ func Load(fsys fs.FS) (*Course, error) {
 		return nil, fmt.Errorf("read exercises: %w", err)
 	}
 	for _, d := range exercises {
-		if !d.IsDir() {
+		if !d.IsDir() || keep != nil && !keep(d.Name()) {
 			continue
 		}
 		e, ferrs := loadExercise(fsys, d.Name())
