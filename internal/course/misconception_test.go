@@ -118,6 +118,13 @@ func TestSignaturesUsedOnlyWhenFresh(t *testing.T) {
 	sol := "exercises/tokenbucket/solution/tokenbucket.go"
 	changed[sol].Data = append(changed[sol].Data, "\nvar changed = 1\n"...)
 	assert.Nil(t, load(changed).Signature, "a changed reference makes the record stale")
+
+	// A skeleton's code is no part of any signature: an author who fixes
+	// a skeleton keeps the misconceptions named.
+	reskeleton := courseWith(t, files)
+	skel := "exercises/tokenbucket/skeleton/en/tokenbucket.go"
+	reskeleton[skel].Data = append(reskeleton[skel].Data, "\nvar changed = 1\n"...)
+	assert.NotNil(t, load(reskeleton).Signature, "a changed skeleton leaves the record valid")
 }
 
 // TestHashIgnoresComments: rewording a comment of the reference or a

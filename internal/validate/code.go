@@ -47,9 +47,6 @@ type exCode struct {
 	noReplay string
 	// refPassed reports whether the reference passes its hidden tests.
 	refPassed bool
-	// skeletonBroken reports that a skeleton passes its hidden tests or
-	// does not compile: it has to change, whatever else is reported.
-	skeletonBroken bool
 	// unrunnable holds the names of fixed traces the reference cannot
 	// even start (wrong calls), so they are not replayed.
 	unrunnable map[string]bool

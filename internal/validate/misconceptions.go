@@ -154,7 +154,7 @@ func (v *validator) misconceptions(ctx context.Context, c *course.Course, codes 
 		if err != nil {
 			v.misconceptionErrors(err)
 		}
-		if stale(rec, hash, sigs, e.skeletonBroken) {
+		if rec == nil || rec.Hash != hash || !sameSignatures(rec.Misconceptions, sigs) {
 			v.warn(file, 0, SignaturesStale, "Exercise", e.ex.ID)
 		}
 		data, err := course.MarshalSignatures(want)
@@ -232,23 +232,6 @@ func (v *validator) misconceptionErrors(err error) {
 		}
 		v.add("", 0, Load, "Err", err.Error())
 	}
-}
-
-// stale reports whether kurs validate should tell the author to record an
-// exercise's signatures again: they are missing, or differ from how the
-// misconceptions behave now, or only the behaviour hash differs. The hash
-// covers the skeletons too, so a skeleton that passes or does not compile
-// (skeletonBroken, reported as the problem it is) changes it although no
-// misconception behaves differently; recording now would go stale again
-// with the skeleton's fix, so then only signatures that differ count.
-func stale(rec *course.Signatures, hash string, sigs map[string]course.Signature, skeletonBroken bool) bool {
-	switch {
-	case rec == nil || !sameSignatures(rec.Misconceptions, sigs):
-		return true
-	case rec.Hash == hash:
-		return false
-	}
-	return !skeletonBroken
 }
 
 func sameSignatures(a, b map[string]course.Signature) bool {

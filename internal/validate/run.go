@@ -388,10 +388,8 @@ func (v *validator) skeletonResult(e *exCode, lang string, res *checker.Result) 
 	files, _ := e.ex.Skeleton(lang)
 	switch res.Status {
 	case checker.Pass:
-		e.skeletonBroken = true
 		v.add(path.Join(e.dir(), "skeleton", lang, files[0].Name), 1, SkeletonPasses, "Lang", lang)
 	case checker.Error:
-		e.skeletonBroken = true
 		file, line, detail := v.locate(e, path.Join("skeleton", lang), files, res.Problem)
 		p := v.add(file, line, SkeletonError, "Lang", lang)
 		p.Detail, p.Failure = detail, &Failure{Exercise: e.ex, Result: res}
