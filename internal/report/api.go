@@ -82,9 +82,10 @@ func apiLines(p *i18n.Printer, detail string, declared []string) string {
 
 // nearMiss returns the note on the learner's name closest to the
 // missing name, among the declared names that begin with prefix ("T."
-// for the methods of T, "" for package-level names): "; did you mean
-// Nwe?", or " (there is new: …)" for an exported name the learner wrote
-// in lower case. It returns "" when no name is close: a suggestion must be
+// for the methods of T, "" for package-level names): " (you wrote Nwe:
+// rename it to New)", naming the learner's spelling as theirs and the
+// expected one as the goal, or " (there is new: …)" for an exported name
+// the learner wrote in lower case. It returns "" when no name is close: a suggestion must be
 // a likely typo, not any other name.
 func nearMiss(p *i18n.Printer, name, prefix string, declared []string) string {
 	best, bestD := "", -1
@@ -103,7 +104,7 @@ func nearMiss(p *i18n.Printer, name, prefix string, declared []string) string {
 	case strings.EqualFold(best, name) && !token.IsExported(best) && token.IsExported(name):
 		return " " + p.T("problem.api_case", "Other", best)
 	}
-	return p.T("problem.api_near", "Other", best)
+	return " " + p.T("problem.api_near", "Other", best, "Name", name)
 }
 
 // closeEnough is the largest distance at which another name counts as

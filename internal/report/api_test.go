@@ -67,14 +67,14 @@ func TestAPILinesNearMiss(t *testing.T) {
 		en, de   string
 	}{
 		{undefined, []string{"CircuitBreaker", "CircuitBreaker.Allow", "Nwe"},
-			"New is missing: the exercise expects a declaration of exactly this name; did you mean Nwe?",
-			"New fehlt: Die Übung erwartet eine Deklaration mit genau diesem Namen; meintest du Nwe?"},
+			"New is missing: the exercise expects a declaration of exactly this name (you wrote Nwe: rename it to New)",
+			"New fehlt: Die Übung erwartet eine Deklaration mit genau diesem Namen (du hast Nwe geschrieben: Benenne es in New um)"},
 		{undefined, []string{"NEw"},
-			"New is missing: the exercise expects a declaration of exactly this name; did you mean NEw?",
-			"New fehlt: Die Übung erwartet eine Deklaration mit genau diesem Namen; meintest du NEw?"},
+			"New is missing: the exercise expects a declaration of exactly this name (you wrote NEw: rename it to New)",
+			"New fehlt: Die Übung erwartet eine Deklaration mit genau diesem Namen (du hast NEw geschrieben: Benenne es in New um)"},
 		{undefined, []string{"Ne"},
-			"New is missing: the exercise expects a declaration of exactly this name; did you mean Ne?",
-			"New fehlt: Die Übung erwartet eine Deklaration mit genau diesem Namen; meintest du Ne?"},
+			"New is missing: the exercise expects a declaration of exactly this name (you wrote Ne: rename it to New)",
+			"New fehlt: Die Übung erwartet eine Deklaration mit genau diesem Namen (du hast Ne geschrieben: Benenne es in New um)"},
 		// An exported name in lower case is not exported: the note says why.
 		{undefined, []string{"new", "Nwe"},
 			"New is missing: the exercise expects a declaration of exactly this name (there is new: Go tells upper from lower case, and only a name with a capital letter is exported)",
@@ -83,18 +83,18 @@ func TestAPILinesNearMiss(t *testing.T) {
 			"New is missing: the exercise expects a declaration of exactly this name",
 			"New fehlt: Die Übung erwartet eine Deklaration mit genau diesem Namen"},
 		{noMethod, []string{"CircuitBreaker.Stat", "State", "Other.State"},
-			"method State of *CircuitBreaker is missing; did you mean Stat?",
-			"Methode State von *CircuitBreaker fehlt; meintest du Stat?"},
+			"method State of *CircuitBreaker is missing (you wrote Stat: rename it to State)",
+			"Methode State von *CircuitBreaker fehlt (du hast Stat geschrieben: Benenne es in State um)"},
 		{noMethod, []string{"CircuitBreaker.Status", "CircuitBreaker.Staet"},
-			"method State of *CircuitBreaker is missing; did you mean Staet?",
-			"Methode State von *CircuitBreaker fehlt; meintest du Staet?"},
+			"method State of *CircuitBreaker is missing (you wrote Staet: rename it to State)",
+			"Methode State von *CircuitBreaker fehlt (du hast Staet geschrieben: Benenne es in State um)"},
 		{noMethod, []string{"State", "Other.State", "CircuitBreaker.Status"},
 			"method State of *CircuitBreaker is missing",
 			"Methode State von *CircuitBreaker fehlt"},
 		// Two letters off is close only in a longer name.
 		{"undefined: Threshold", []string{"Treshhold"},
-			"Threshold is missing: the exercise expects a declaration of exactly this name; did you mean Treshhold?",
-			"Threshold fehlt: Die Übung erwartet eine Deklaration mit genau diesem Namen; meintest du Treshhold?"},
+			"Threshold is missing: the exercise expects a declaration of exactly this name (you wrote Treshhold: rename it to Threshold)",
+			"Threshold fehlt: Die Übung erwartet eine Deklaration mit genau diesem Namen (du hast Treshhold geschrieben: Benenne es in Threshold um)"},
 		{"(*CircuitBreaker).Success undefined (type *CircuitBreaker has no method Success)", []string{"CircuitBreaker.Succeed"},
 			"method Success of *CircuitBreaker is missing",
 			"Methode Success von *CircuitBreaker fehlt"},
@@ -125,7 +125,7 @@ func TestAPILinesNearMissOrCase(t *testing.T) {
 	field := "(*CircuitBreaker).State undefined (type *CircuitBreaker has no field or method State, but does have field state)"
 	method := "(*CircuitBreaker).State undefined (type *CircuitBreaker has no method State, but does have method state)"
 	declared := []string{"CircuitBreaker.Allow", "CircuitBreaker.Stat"}
-	assert.Equal(t, "method State of *CircuitBreaker is missing; did you mean Stat?", apiLines(en, field, declared))
+	assert.Equal(t, "method State of *CircuitBreaker is missing (you wrote Stat: rename it to State)", apiLines(en, field, declared))
 	assert.Equal(t, "method State of *CircuitBreaker is missing (there is state: Go tells upper from lower case, and only a name with a capital letter is exported)", apiLines(en, field, nil))
 	assert.Equal(t, "method State of *CircuitBreaker is missing (there is state: Go tells upper from lower case, and only a name with a capital letter is exported)", apiLines(en, method, declared))
 }
