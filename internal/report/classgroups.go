@@ -15,8 +15,9 @@ import (
 // into what they show: the misconceptions named in their results, with
 // how many show each; then the unnamed behaviours, grouped by signature
 // (which tests fail, and where), each by its first failing test's title
-// and step; for a quiz, which wrong option each case drew and how often;
-// and which cases were left unanswered; and apart from the real attempts,
+// and step; for a quiz, which wrong option each case drew and how often,
+// which answers were none of the options, and which cases were left
+// unanswered; and apart from the real attempts,
 // the submissions that do not compile or could not be tested otherwise,
 // and those that are no attempt yet: without code, with the unchanged
 // skeleton, or a quiz with no case answered. The counts split the class
@@ -96,6 +97,12 @@ func classGroupsOf(p *i18n.Printer, b *Batch, id string, ex *course.Exercise,
 					continue
 				}
 				key := t.Name + "\x00" + t.Given
+				if !isOption(ex, num, t.Given) {
+					// An answer that is none of the options is no
+					// choice: counting it as one reads as a real option.
+					add("invalid", key, p.T("grade.class_group_invalid", "Case", label, "Given", t.Given), e.ID)
+					continue
+				}
 				add("quiz", key, p.T("grade.class_group_quiz", "Case", label, "Option", t.Given), e.ID)
 			}
 		case x.Misconception != nil:
@@ -111,7 +118,7 @@ func classGroupsOf(p *i18n.Printer, b *Batch, id string, ex *course.Exercise,
 			add("unnamed", key, text, e.ID)
 		}
 	}
-	for _, name := range []string{"named", "unnamed", "quiz", "blank", "apart", "none"} {
+	for _, name := range []string{"named", "unnamed", "quiz", "invalid", "blank", "apart", "none"} {
 		order := orders[name]
 		if len(order) == 0 {
 			continue
@@ -208,6 +215,21 @@ func misconceptionTitle(p *i18n.Printer, ex *course.Exercise, m *MisconceptionRe
 		}
 	}
 	return textsafe.Line(p, m.Title, textsafe.ValueMax)
+}
+
+// isOption reports whether given is one of the options of case n of the
+// quiz ex; an answer to a case the course does not know counts as one.
+func isOption(ex *course.Exercise, n int, given string) bool {
+	if ex == nil {
+		return true
+	}
+	for _, c := range ex.Quiz {
+		if c.Case == n {
+			_, ok := c.Options[given]
+			return ok
+		}
+	}
+	return true
 }
 
 // caseLabel names a quiz case in p's language ("Case 2").
