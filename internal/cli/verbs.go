@@ -42,27 +42,26 @@ func initWorkspace(e *env, o *initOptions, args []string) error {
 	}
 	// An existing workspace keeps its settings: re-running init only
 	// restores missing files, in the workspace's language.
+	// The messages follow --lang and KURS_LANG before it.
 	existing, _ := workspace.Open(dir)
+	lang := e.p.Lang()
 	if existing != nil && existing.Config.Lang != "" {
-		e.p = i18n.New(existing.Config.Lang)
+		lang = existing.Config.Lang
+		e.p = i18n.New(i18n.Choose(e.g.lang, lang, e.Getenv))
 	}
 	c, err := e.course(existing)
 	if err != nil {
 		return err
 	}
-	// kurs.toml records the language only when the learner chose it
-	// (--lang or KURS_LANG); otherwise the locale keeps deciding.
-	cfg := workspace.Config{Course: "embedded"}
-	if l := e.g.lang; i18n.Supported(l) {
-		cfg.Lang = l
-	} else if l := e.Getenv("KURS_LANG"); i18n.Supported(l) {
-		cfg.Lang = l
-	}
+	// kurs.toml records the language the skeletons are written in,
+	// whatever chose it (--lang, KURS_LANG or the locale), so that later
+	// verbs answer in it from any shell.
+	cfg := workspace.Config{Course: "embedded", Lang: lang}
 	if e.g.course != "" {
 		abs, _ := e.abs(e.g.course)
 		cfg.Course = abs
 	}
-	created, kept, err := workspace.Init(dir, c, cfg, e.p.Lang())
+	created, kept, err := workspace.Init(dir, c, cfg, lang)
 	if err != nil {
 		return err
 	}

@@ -33,7 +33,7 @@ var ErrNotFound = errors.New("no kurs workspace")
 type Config struct {
 	Format int    `toml:"format"`
 	Course string `toml:"course"`         // "embedded" or the folder of an external course
-	Lang   string `toml:"lang,omitempty"` // set only when the learner chose it
+	Lang   string `toml:"lang,omitempty"` // the skeletons' language; none in an old workspace: the locale decides
 }
 
 // Workspace is a learner's workspace.
