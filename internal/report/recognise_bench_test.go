@@ -1,4 +1,4 @@
-package kurs_test
+package report_test
 
 import (
 	"context"
