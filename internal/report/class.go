@@ -122,7 +122,8 @@ func newClassView(p *i18n.Printer, b *Batch, exercises []*course.Exercise) *clas
 	v := &classView{
 		Lang:        p.Lang(),
 		Title:       p.T("grade.class_title"),
-		Summary:     p.T("grade.class_summary", "Count", total, "Exercises", len(b.ExerciseIDs)),
+		Summary:     p.T("grade.class_summary", "Count", total,
+			"Exercises", p.T("grade.class_summary_exercises", "Count", len(b.ExerciseIDs))),
 		Course:      p.T("grade.course", "Course", b.Course),
 		Seed:        p.T("grade.seed", "Seed", b.Seed),
 		Empty:       total == 0,

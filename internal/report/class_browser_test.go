@@ -82,6 +82,9 @@ func TestClassReportInBrowser(t *testing.T) {
 			assert.Equal(t, "true", eval(`String(document.querySelector("#pass-rates rect.pass").getBoundingClientRect().width > 50)`))
 			assert.Equal(t, "0", eval(`String(document.querySelectorAll("script, img, link, iframe, object").length)`))
 
+			// The heading covers what is no failure too: no attempt yet.
+			heading := map[string]string{"en": "What the submissions show, most common first", "de": "Was die Abgaben zeigen, das Häufigste zuerst"}[lang]
+			assert.Equal(t, heading, eval(`document.querySelector("#failures").textContent`))
 			first := eval(`document.querySelector("#ex-circuitbreaker ol.groups li .what").textContent`)
 			want := map[string]string{
 				"en": "50% fail first at the test “seed/threshold3-wait5”, at step 8",
@@ -100,7 +103,7 @@ func TestClassReportInBrowser(t *testing.T) {
 			assert.Equal(t, "133", eval(`String(document.querySelectorAll("#pass-rates rect.none")[1].getBBox().width)`))
 			assert.Equal(t, "0", eval(`String(document.querySelectorAll("#pass-rates rect.fail")[1].getBBox().width)`))
 			rates := map[string]string{
-				"en": "17% passed, 50% failed, 17% untestable, 17% not attempted | 67% passed, 33% not attempted",
+				"en": "17% passed, 50% failed, 17% not testable, 17% not attempted | 67% passed, 33% not attempted",
 				"de": "17 % bestanden, 50 % nicht bestanden, 17 % nicht testbar, 17 % nicht bearbeitet | 67 % bestanden, 33 % nicht bearbeitet",
 			}[lang]
 			assert.Equal(t, rates, eval(`[...document.querySelectorAll("#pass-rates .rate-label")].map(e => e.textContent).join(" | ")`))

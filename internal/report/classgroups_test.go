@@ -56,7 +56,7 @@ func TestClassByMisconception(t *testing.T) {
 			`<rect class="fail" x="57" y="0" width="171" height="20"/>`,
 			`<rect class="error" x="228" y="0" width="57" height="20"/>`,
 			`<rect class="none" x="285" y="0" width="114" height="20"/>`,
-			"14% passed, 43% failed, 14% untestable, 29% not attempted",
+			"14% passed, 43% failed, 14% not testable, 29% not attempted",
 		}},
 		{"de", []string{
 			"29 % zeigen die Fehlvorstellung „Add setzt den Zähler, statt zu addieren“",
