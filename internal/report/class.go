@@ -120,9 +120,9 @@ func newClassView(p *i18n.Printer, b *Batch, exercises []*course.Exercise) *clas
 		titles[ex.ID] = ex.Title.In(p.Lang())
 	}
 	v := &classView{
-		Lang:        p.Lang(),
-		Title:       p.T("grade.class_title"),
-		Summary:     p.T("grade.class_summary", "Count", total,
+		Lang:  p.Lang(),
+		Title: p.T("grade.class_title"),
+		Summary: p.T("grade.class_summary", "Count", total,
 			"Exercises", p.T("grade.class_summary_exercises", "Count", len(b.ExerciseIDs))),
 		Course:      p.T("grade.course", "Course", b.Course),
 		Seed:        p.T("grade.seed", "Seed", b.Seed),
