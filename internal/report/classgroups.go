@@ -30,10 +30,11 @@ func classGroupsOf(p *i18n.Printer, b *Batch, id string, ex *course.Exercise,
 	type group struct {
 		text string
 		subs []classLink
+		num  int // the quiz case, which orders the options
 	}
 	sections := map[string]map[string]*group{}
 	orders := map[string][]string{}
-	add := func(section, key, text, sub string) {
+	add := func(section, key, text, sub string) *group {
 		if sections[section] == nil {
 			sections[section] = map[string]*group{}
 		}
@@ -46,6 +47,7 @@ func classGroupsOf(p *i18n.Printer, b *Batch, id string, ex *course.Exercise,
 		if sub != "" {
 			g.subs = append(g.subs, link(sub))
 		}
+		return g
 	}
 	quiz := ex != nil && ex.Kind() == course.KindQuiz
 	for _, e := range b.Submissions {
@@ -85,7 +87,10 @@ func classGroupsOf(p *i18n.Printer, b *Batch, id string, ex *course.Exercise,
 		switch {
 		case quiz:
 			// A case left empty is no wrong option: it has its own
-			// section, so that "chose" counts only letters chosen.
+			// section, so that "chose" counts only letters chosen. The
+			// cases one submission left empty make one group, so that
+			// it counts once.
+			var blank, blankNames []string
 			for _, t := range x.Tests {
 				if t.Status == string(checker.Pass) {
 					continue
@@ -93,17 +98,20 @@ func classGroupsOf(p *i18n.Printer, b *Batch, id string, ex *course.Exercise,
 				num, _ := strconv.Atoi(strings.TrimPrefix(t.Name, "case"))
 				label := caseLabel(p, ex, t.Name, num)
 				if t.Given == "" {
-					add("blank", t.Name, p.T("grade.class_group_blank", "Case", label), e.ID)
+					blank, blankNames = append(blank, label), append(blankNames, t.Name)
 					continue
 				}
 				key := t.Name + "\x00" + t.Given
 				if !isOption(ex, num, t.Given) {
 					// An answer that is none of the options is no
 					// choice: counting it as one reads as a real option.
-					add("invalid", key, p.T("grade.class_group_invalid", "Case", label, "Given", t.Given), e.ID)
+					add("invalid", key, p.T("grade.class_group_invalid", "Case", label, "Given", t.Given), e.ID).num = num
 					continue
 				}
-				add("quiz", key, p.T("grade.class_group_quiz", "Case", label, "Option", t.Given), e.ID)
+				add("quiz", key, p.T("grade.class_group_quiz", "Case", label, "Option", t.Given), e.ID).num = num
+			}
+			if len(blank) > 0 {
+				add("blank", strings.Join(blankNames, "\x00"), p.T("grade.class_group_blank", "Case", andList(p, blank)), e.ID)
 			}
 		case x.Misconception != nil:
 			m := x.Misconception
@@ -126,7 +134,15 @@ func classGroupsOf(p *i18n.Printer, b *Batch, id string, ex *course.Exercise,
 		groups := sections[name]
 		// Most common first; equally common ones in the order of their
 		// first submission, which is the order of the ids.
-		slices.SortStableFunc(order, func(a, b string) int { return len(groups[b].subs) - len(groups[a].subs) })
+		// A quiz's options go by case, as the quiz asks them.
+		slices.SortStableFunc(order, func(a, b string) int {
+			if name == "quiz" || name == "invalid" {
+				if c := groups[a].num - groups[b].num; c != 0 {
+					return c
+				}
+			}
+			return len(groups[b].subs) - len(groups[a].subs)
+		})
 		sec := classSection{Kind: name, Heading: p.T("grade.class_section_" + name)}
 		rest := 0
 		for j, key := range order {
@@ -230,6 +246,15 @@ func isOption(ex *course.Exercise, n int, given string) bool {
 		}
 	}
 	return true
+}
+
+// andList joins items as a sentence lists them: "Case 1, Case 2 and
+// Case 4".
+func andList(p *i18n.Printer, items []string) string {
+	if len(items) == 1 {
+		return items[0]
+	}
+	return p.T("grade.class_and", "First", strings.Join(items[:len(items)-1], ", "), "Last", items[len(items)-1])
 }
 
 // caseLabel names a quiz case in p's language ("Case 2").

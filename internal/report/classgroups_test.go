@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -137,5 +138,65 @@ func TestClassQuizUnanswered(t *testing.T) {
 		for _, w := range c.never {
 			assert.NotContains(t, out.String(), w, c.lang)
 		}
+	}
+}
+
+// TestClassQuizByCase: a quiz's wrong options go by case, as the quiz asks
+// them, not by how common they are; an answer that is none of the options
+// has a group of its own; and the cases one submission left empty make one
+// group, so that the submission counts once.
+func TestClassQuizByCase(t *testing.T) {
+	c, err := course.Load(os.DirFS("../.."))
+	require.NoError(t, err)
+	ex, ok := c.Exercise("lbquiz")
+	require.True(t, ok)
+	quiz := func(given ...string) *Document {
+		x := Exercise{ID: "lbquiz", Status: "fail", MaxScore: 4}
+		for i, g := range given {
+			x.Tests = append(x.Tests, TestCase{Name: "case" + strconv.Itoa(i+1), Status: "fail", Given: g})
+		}
+		return &Document{Exercises: []Exercise{x}, MaxScore: 4}
+	}
+	b := &Batch{ExerciseIDs: []string{"lbquiz"}, Submissions: []Entry{
+		{ID: "ada", Document: quiz("", "", "C", "A")},
+		{ID: "bob", Document: quiz("", "", "C", "B")},
+		{ID: "cy", Document: quiz("A", "", "", "A")},
+		{ID: "dee", Document: quiz("A", "B", "MAYBE D", "A")},
+	}}
+	for _, c := range []struct {
+		lang  string
+		wants []string
+	}{
+		{"en", []string{
+			"<h4>Wrong options chosen</h4>",
+			"50% chose A in Case 1",
+			"25% chose B in Case 2",
+			"50% chose C in Case 3",
+			"75% chose A in Case 4",
+			"25% chose B in Case 4",
+			"<h4>Answers that are none of the options</h4>",
+			"25% answer “MAYBE D” in Case 3",
+			"<h4>Cases left unanswered</h4>",
+			"50% leave Case 1 and Case 2 unanswered",
+			"25% leave Case 2 and Case 3 unanswered",
+		}},
+		{"de", []string{
+			"50 % wählen A in Fall 1",
+			"25 % antworten in Fall 3 „MAYBE D“",
+			"50 % lassen Fall 1 und Fall 2 unbeantwortet",
+		}},
+	} {
+		var out bytes.Buffer
+		require.NoError(t, Class(&out, i18n.New(c.lang), b, []*course.Exercise{ex}))
+		html := out.String()
+		last := -1
+		for _, w := range c.wants {
+			i := strings.Index(html, w)
+			if assert.GreaterOrEqual(t, i, 0, "%s: %q missing", c.lang, w) {
+				assert.Greater(t, i, last, "%s: %q out of order", c.lang, w)
+				last = i
+			}
+		}
+		assert.Equal(t, 2, strings.Count(html, "unanswered</span>")+strings.Count(html, "unbeantwortet</span>"), "one group per set of empty cases")
 	}
 }
