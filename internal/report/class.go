@@ -185,16 +185,17 @@ func newClassView(p *i18n.Printer, b *Batch, exercises []*course.Exercise) *clas
 	for _, id := range b.ExerciseIDs {
 		ce, n := classGroupsOf(p, b, id, courseEx[id], link, share)
 		ce.Title = titles[id]
-		ce.Rate = p.T("grade.class_rate", "Count", n.Pass, "Total", total, "Share", share(n.Pass))
+		// The bar's shares and its label add up to the whole class:
+		// each rounded on its own, they could leave a gap or make 99 %.
+		counts := []int{n.Pass, n.Fail, n.Error, n.None}
+		pct := apportion(counts, total, 100)
+		rateShare := func(i int) string { return p.T("grade.class_percent", "Percent", pct[i]) }
+		ce.Rate = p.T("grade.class_rate", "Count", n.Pass, "Total", total, "Share", rateShare(0))
 		v.Exercises = append(v.Exercises, ce)
 
-		row := rateRow{ID: id, Width: rateWidth, Label: rateLabelOf(p, n, share)}
-		if total > 0 {
-			row.Pass = n.Pass * rateWidth / total
-			row.Fail = n.Fail * rateWidth / total
-			row.Error = n.Error * rateWidth / total
-			row.None = n.None * rateWidth / total
-		}
+		row := rateRow{ID: id, Width: rateWidth, Label: rateLabelOf(p, counts, rateShare)}
+		w := apportion(counts, total, rateWidth)
+		row.Pass, row.Fail, row.Error, row.None = w[0], w[1], w[2], w[3]
 		row.FailX = row.Pass
 		row.ErrorX = row.FailX + row.Fail
 		row.NoneX = row.ErrorX + row.Error
@@ -222,17 +223,48 @@ func newClassView(p *i18n.Printer, b *Batch, exercises []*course.Exercise) *clas
 
 // rateLabelOf says what a pass-rate bar shows: the share that passed,
 // and of the others only those that occur, to keep the line short.
-func rateLabelOf(p *i18n.Printer, n classCounts, share func(int) string) string {
-	parts := []string{p.T("grade.class_rate_pass", "Share", share(n.Pass))}
-	for _, c := range []struct {
-		key   string
-		count int
-	}{{"grade.class_rate_fail", n.Fail}, {"grade.class_rate_error", n.Error}, {"grade.class_rate_none", n.None}} {
-		if c.count > 0 {
-			parts = append(parts, p.T(c.key, "Share", share(c.count)))
+// counts are passed, failed, not testable and not attempted; share(i)
+// gives the share of counts[i].
+func rateLabelOf(p *i18n.Printer, counts []int, share func(int) string) string {
+	parts := []string{p.T("grade.class_rate_pass", "Share", share(0))}
+	for i, key := range []string{"grade.class_rate_fail", "grade.class_rate_error", "grade.class_rate_none"} {
+		if counts[i+1] > 0 {
+			parts = append(parts, p.T(key, "Share", share(i+1)))
 		}
 	}
 	return strings.Join(parts, ", ")
+}
+
+// apportion divides whole, in whole units, among counts in proportion to
+// their part of total, by the largest remainder: each gets its share
+// rounded down, and the units left go to the largest remainders (the
+// earlier first when equal), so that the parts add up to whole when the
+// counts add up to total. All are 0 when total is.
+func apportion(counts []int, total, whole int) []int {
+	parts := make([]int, len(counts))
+	if total == 0 {
+		return parts
+	}
+	rem := make([]int, len(counts)) // -1 once a part got its unit
+	left := whole
+	for i, c := range counts {
+		parts[i], rem[i] = c*whole/total, c*whole%total
+		left -= parts[i]
+	}
+	for ; left > 0; left-- {
+		best := 0
+		for i, r := range rem {
+			if r > rem[best] {
+				best = i
+			}
+		}
+		if rem[best] <= 0 {
+			break
+		}
+		parts[best]++
+		rem[best] = -1
+	}
+	return parts
 }
 
 // exerciseOf returns a submission's entry for exercise id, or nil.

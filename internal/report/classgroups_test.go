@@ -53,10 +53,12 @@ func TestClassByMisconception(t *testing.T) {
 			"14% hand in the unchanged skeleton",
 			"14% hand in no code",
 			// The bar splits the class as the groups do: the skeleton
-			// and the missing code are not attempted, not failed.
-			`<rect class="fail" x="57" y="0" width="171" height="20"/>`,
-			`<rect class="error" x="228" y="0" width="57" height="20"/>`,
-			`<rect class="none" x="285" y="0" width="114" height="20"/>`,
+			// and the missing code are not attempted, not failed. Its
+			// shares fill it: the pixel that rounding down each would
+			// leave goes to the largest remainder (3/7 of 400).
+			`<rect class="fail" x="57" y="0" width="172" height="20"/>`,
+			`<rect class="error" x="229" y="0" width="57" height="20"/>`,
+			`<rect class="none" x="286" y="0" width="114" height="20"/>`,
 			"14% passed, 43% failed, 14% not testable, 29% not attempted",
 		}},
 		{"de", []string{
