@@ -57,7 +57,7 @@ func (b *Batch) Rows() []Submission {
 			if ex.Problem != "" {
 				res.Problem = &checker.Problem{Kind: checker.ProblemKind(ex.Problem)}
 			}
-			subs[i].Graded = append(subs[i].Graded, Graded{Result: res, Untouched: ex.Skeleton})
+			subs[i].Graded = append(subs[i].Graded, Graded{Result: res, Untouched: ex.Skeleton, Unanswered: ex.Unanswered})
 		}
 	}
 	return subs

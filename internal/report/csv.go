@@ -109,10 +109,9 @@ func Table(w io.Writer, p *i18n.Printer, exercises []string, subs []Submission) 
 					problem = g.Result.Problem.Kind
 				}
 				all = all && g.Result.Status == checker.Pass
-				// The batch's document alone does not tell a quiz (so
-				// that merged shards give the same bytes without the
-				// course): an unanswered one shows as failed here.
-				c = classCellText(p, g.Result.Status, problem, g.Untouched, false, g.Result.Score, g.Result.MaxScore)
+				// The document marks a quiz with no case answered, so
+				// that merged shards need no course to say so.
+				c = classCellText(p, g.Result.Status, problem, g.Untouched, g.Unanswered, g.Result.Score, g.Result.MaxScore)
 			}
 			cells = append(cells, c)
 		}

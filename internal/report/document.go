@@ -52,6 +52,11 @@ type Exercise struct {
 	// Skeleton reports a failing exercise whose files are its unchanged
 	// skeleton (see Graded.Untouched): no attempt yet.
 	Skeleton bool `json:"skeleton,omitempty"`
+	// Unanswered reports a failing quiz with no case answered whose files
+	// are not the skeleton: no attempt yet either. The document says so
+	// because it alone does not tell a quiz, and the terminal's table of
+	// a merged class is drawn without the course.
+	Unanswered bool `json:"unanswered,omitempty"`
 }
 
 // MisconceptionRef names a misconception in a Document: its folder's name
@@ -109,6 +114,9 @@ type Graded struct {
 	// no attempt yet. Whoever checked the files knows it; code that only
 	// behaves as the skeleton does is an attempt.
 	Untouched bool
+	// Unanswered says a batch's document marked the quiz as having no
+	// case answered (see Exercise.Unanswered), for the class's table.
+	Unanswered bool
 }
 
 // NewDocument builds the result document, with messages in p's language.
@@ -162,6 +170,8 @@ func NewDocumentFor(p *i18n.Printer, graded []Graded, aud Audience) *Document {
 			budget = max(0, budget-len(msg))
 			e.Tests = append(e.Tests, TestCase{Name: t.Name, Status: string(t.Status), Step: step(t), Message: msg, Given: textsafe.Line(p, given(t), textsafe.ValueMax)})
 		}
+		quiz := g.Exercise != nil && g.Exercise.Kind() == course.KindQuiz
+		e.Unanswered = quiz && res.Status == checker.Fail && !g.Untouched && unanswered(&e)
 		if res.Status != checker.Pass {
 			doc.Status = string(checker.Fail)
 		}
