@@ -122,16 +122,21 @@ func (e *env) courseDir() string {
 func (e *env) problemText(p validate.Problem) string {
 	args := make([]any, len(p.Args))
 	copy(args, p.Args)
-	gen := ""
+	gen, adj := "", ""
 	for i := 0; i+1 < len(args); i += 2 {
 		switch args[i] {
 		case "Lang":
+			// German inflects an adjective ("das englische Gerüst").
+			adj = e.p.T(key("validate.lang_adj_", args[i+1]))
 			args[i+1] = e.p.T(key("validate.lang_", args[i+1]))
 		case "Why":
 			args[i+1] = e.p.T(key("validate.why_", args[i+1]))
 		case "Gen":
 			gen = fmt.Sprint(args[i+1])
 		}
+	}
+	if adj != "" {
+		args = append(args, "LangAdj", adj)
 	}
 	if gen != "" {
 		args = []any{"Detail", e.p.T(key("validate.gen_", gen), args...)}
