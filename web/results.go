@@ -33,6 +33,7 @@ type resultView struct {
 	NotRun   []string // tests the program never reached: it ended before them
 	Output   string
 	Cut      bool
+	OutTitle string // heads Output: what printed it
 	// Misconception names the mistake the code most likely shows, beside
 	// the first difference; nil when none is recognised.
 	Misconception *misconceptionView
@@ -139,6 +140,7 @@ func newResultView(p *i18n.Printer, ex *course.Exercise, res *checker.Result) *r
 		NotRun:   e.NotRun,
 		Output:   e.Output,
 		Cut:      e.OutputCut,
+		OutTitle: e.OutputTitle,
 	}
 	if m := e.Misconception; m != nil {
 		v.Misconception = &misconceptionView{Line: m.Line, source: m.Explanation,

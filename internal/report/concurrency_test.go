@@ -1,9 +1,11 @@
 package report
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/kurs-course/kurs/checker"
 	"github.com/kurs-course/kurs/i18n"
@@ -30,4 +32,28 @@ func TestConcurrencyReason(t *testing.T) {
 	}
 	assert.Equal(t, "Concurrency: checked by a stress test with 16 goroutines and by the race detector.",
 		Concurrency(en, &checker.Result{Concurrency: checker.ConcurrencyRace}))
+}
+
+// The race detector's reports, which the checker adds to the output of a
+// failing concurrent exercise, are not headed as if the learner's code
+// had printed them.
+func TestRaceReportHeading(t *testing.T) {
+	report := "==================\nWARNING: DATA RACE\nRead at 0x00c00001e088 by goroutine 35:\n  bulkheadpool.(*Pool).InUse()\n      bulkheadpool/bulkheadpool.go:31 +0x2c\n==================\n"
+	for _, c := range []struct {
+		concurrency, output, en, de string
+	}{
+		{checker.ConcurrencyRace, "hello\n" + report, "What your code and the race detector printed:", "Was dein Code und der Race Detector ausgegeben haben:"},
+		{checker.ConcurrencyRace, "hello\n", "Your code printed:", "Dein Code hat ausgegeben:"},
+		{checker.ConcurrencyStress, "hello\nWARNING: DATA RACE, says the learner\n", "Your code printed:", "Dein Code hat ausgegeben:"},
+	} {
+		ex, res := breakerCall()
+		res.Concurrency, res.Output = c.concurrency, c.output
+		for lang, want := range map[string]string{"en": c.en, "de": c.de} {
+			var b strings.Builder
+			require.NoError(t, WriteText(&b, i18n.New(lang), []Graded{{Exercise: ex, Result: res}}, TextOptions{}))
+			assert.Contains(t, b.String(), want, "%s, %s", c.concurrency, lang)
+			assert.Contains(t, b.String(), "| hello", lang)
+			assert.Equal(t, want, Explain(i18n.New(lang), ex, res, Options{}).OutputTitle)
+		}
+	}
 }

@@ -53,9 +53,12 @@ type Explanation struct {
 	// failing, but nothing of the learner's code failed them.
 	NotRun []string
 	// Output is what the learner's code printed; OutputCut, that kurs
-	// kept only its start.
-	Output    string
-	OutputCut bool
+	// kept only its start. OutputTitle heads it: it also names the race
+	// detector when the output holds its reports, which the learner's
+	// code did not print.
+	Output      string
+	OutputCut   bool
+	OutputTitle string
 	// Next says what to do when the exercise fails ("kurs hint …").
 	Next string
 	// Misconception names the mistake the failing code most likely
@@ -217,6 +220,10 @@ func Explain(p *i18n.Printer, ex *course.Exercise, res *checker.Result, opt Opti
 			e.Misconception = NameMisconception(p, ex, res)
 		}
 		e.Output, e.OutputCut = textsafe.Text(p, res.Output, textsafe.OutputMax), res.Truncated
+		e.OutputTitle = p.T("output.printed")
+		if res.Concurrency == checker.ConcurrencyRace && strings.Contains(res.Output, "WARNING: DATA RACE") {
+			e.OutputTitle = p.T("output.printed_race")
+		}
 		e.Next = p.T("result.next", "Exercise", res.Exercise)
 		if opt.Audience == Student {
 			e.Next = p.T("student.result.next", "Exercise", res.Exercise)

@@ -160,7 +160,7 @@ func (e *Explanation) marked(p *i18n.Printer, opt TextOptions) string {
 		fmt.Fprintf(&b, "  %s\n%s\n", p.T("test.not_run", "Count", len(e.NotRun)), indent(strings.Join(e.NotRun, "\n"), "    "))
 	}
 	if e.Output != "" {
-		b.WriteString("  " + p.T("output.printed") + "\n" + indent(e.Output, "  | ") + "\n")
+		b.WriteString("  " + e.OutputTitle + "\n" + indent(e.Output, "  | ") + "\n")
 		if e.OutputCut {
 			b.WriteString("  " + p.T("output.truncated") + "\n")
 		}
