@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/kurs-course/kurs/internal/course"
 )
 
 // Bounds of what declared collects: a real solution declares a dozen
@@ -47,12 +49,9 @@ func declared(dir string) []string {
 		for _, d := range f.Decls {
 			switch d := d.(type) {
 			case *ast.FuncDecl:
-				if d.Recv == nil {
-					add(d.Name.Name)
-				} else if len(d.Recv.List) == 1 {
-					if t := receiverType(d.Recv.List[0].Type); t != "" {
-						add(t + "." + d.Name.Name)
-					}
+				// A method whose receiver names no type is left out.
+				if n := course.FuncName(d); d.Recv == nil || strings.Contains(n, ".") {
+					add(n)
 				}
 			case *ast.GenDecl:
 				for _, s := range d.Specs {
@@ -77,22 +76,4 @@ func declared(dir string) []string {
 	}
 	slices.Sort(names)
 	return names
-}
-
-// receiverType returns the name of a method's receiver type: T for T,
-// *T, T[P] and *T[P, Q].
-func receiverType(e ast.Expr) string {
-	if s, ok := e.(*ast.StarExpr); ok {
-		e = s.X
-	}
-	switch t := e.(type) {
-	case *ast.IndexExpr:
-		e = t.X
-	case *ast.IndexListExpr:
-		e = t.X
-	}
-	if id, ok := e.(*ast.Ident); ok {
-		return id.Name
-	}
-	return ""
 }

@@ -131,16 +131,7 @@ func declDocs(file *ast.File) map[string]*ast.CommentGroup {
 	for _, d := range file.Decls {
 		switch d := d.(type) {
 		case *ast.FuncDecl:
-			name := d.Name.Name
-			if d.Recv != nil && len(d.Recv.List) == 1 {
-				t := d.Recv.List[0].Type
-				if s, ok := t.(*ast.StarExpr); ok {
-					t = s.X
-				}
-				if id, ok := t.(*ast.Ident); ok {
-					name = id.Name + "." + name
-				}
-			}
+			name := course.FuncName(d)
 			if d.Doc != nil {
 				docs[name] = d.Doc
 			}

@@ -169,6 +169,29 @@ func APICheck(id string, solution []File) ([]byte, error) {
 	return format.Source(b.Bytes())
 }
 
+// FuncName returns the name a function declaration goes by in kurs's
+// messages and tables: "Type.Method" for a method (whether its receiver is
+// a pointer or has type parameters), the plain name for a function.
+func FuncName(d *ast.FuncDecl) string {
+	if d.Recv == nil || len(d.Recv.List) != 1 {
+		return d.Name.Name
+	}
+	t := d.Recv.List[0].Type
+	if s, ok := t.(*ast.StarExpr); ok {
+		t = s.X
+	}
+	switch x := t.(type) {
+	case *ast.IndexExpr:
+		t = x.X
+	case *ast.IndexListExpr:
+		t = x.X
+	}
+	if id, ok := t.(*ast.Ident); ok {
+		return id.Name + "." + d.Name.Name
+	}
+	return d.Name.Name
+}
+
 // receiver returns the name of a method's receiver type and whether it is
 // a pointer; ok is false for a generic receiver.
 func receiver(fl *ast.FieldList) (name string, ptr, ok bool) {

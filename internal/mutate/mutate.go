@@ -186,16 +186,7 @@ func (g *gen) file(f *ast.File) {
 		if !ok || fd.Body == nil {
 			continue
 		}
-		g.fn = fd.Name.Name
-		if fd.Recv != nil && len(fd.Recv.List) == 1 {
-			t := fd.Recv.List[0].Type
-			if s, ok := t.(*ast.StarExpr); ok {
-				t = s.X
-			}
-			if id, ok := t.(*ast.Ident); ok {
-				g.fn = id.Name + "." + g.fn
-			}
-		}
+		g.fn = course.FuncName(fd)
 		ast.Inspect(fd.Body, g.node)
 	}
 }
