@@ -189,14 +189,6 @@ func TestBrowser(t *testing.T) {
 		require.NoError(t, err, what)
 		return v
 	}
-	text := func(sel string) string {
-		t.Helper()
-		ctx, cancel := context.WithTimeout(browser, 30*time.Second)
-		defer cancel()
-		v, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(sel)))
-		require.NoError(t, err, sel)
-		return v
-	}
 	// waitFor waits until a JavaScript expression is true. It asks again
 	// and again rather than polling inside the page, so that it survives
 	// the page being replaced by a navigation.
@@ -218,6 +210,16 @@ func TestBrowser(t *testing.T) {
 		defer cancel()
 		page, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`location.href + "\n" + document.body.innerText`))
 		t.Fatalf("waiting for %s: %s is not true after 30 s (last error: %v); the page:\n%s", what, js, err, page)
+	}
+	// text reads an element's text in the page itself. chromedp.Text
+	// looks the node up by its id first; a navigation that replaces the
+	// document between the lookup and the read (a click on a link, under
+	// load) made it fail with "No node with given id found".
+	text := func(sel string) string {
+		t.Helper()
+		q := fmt.Sprintf("document.querySelector(%q)", sel)
+		waitFor(sel, q+" !== null")
+		return eval(sel, q+".innerText")
 	}
 	// noReload marks the page; the mark survives only if the page is not
 	// reloaded.
