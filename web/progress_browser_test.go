@@ -72,6 +72,24 @@ func TestPassInThePageIsRemembered(t *testing.T) {
 	assert.Zero(t, code, out)
 	assert.Contains(t, out, "Reference solution", "the pass in the page opens the solution")
 
+	// A save whose result is reused comes back before the watcher notices
+	// the page's write; the watcher's check then finds nothing changed and
+	// announces the result already shown. The status beside the button
+	// must not stay at "checking" after it. A second listener on the
+	// server's events tells when that announcement has been sent.
+	b.typeInEditor(string(ref) + "\n// another version\n")
+	before = b.eval("seq", `String(`+seq+`)`)
+	b.do("save another version", chromedp.KeyEvent("s", chromedp.KeyModifiers(chromedp.ModifierCtrl)))
+	b.waitFor("its result", seq+` > `+before+` && document.querySelector("#verdict").dataset.status === "pass"`)
+	b.eval("listen", `window.kursHeard = []; new EventSource("/events").addEventListener("result", (e) => kursHeard.push(JSON.parse(e.data).seq)); "ok"`)
+	before = b.eval("seq", `String(`+seq+`)`)
+	b.typeInEditor(string(ref))
+	b.do("save the passing version again", chromedp.KeyEvent("s", chromedp.KeyModifiers(chromedp.ModifierCtrl)))
+	b.waitFor("its result", seq+` > `+before+` && document.querySelector("#verdict").dataset.status === "pass"`)
+	shown := b.eval("seq", `String(`+seq+`)`)
+	b.waitFor("the watcher's announcement", `kursHeard.filter((s) => s === `+shown+`).length >= 2`)
+	b.waitFor("the status cleared", `document.getElementById("status").textContent === ""`)
+
 	// The code breaks in another editor; the page checks it and fails.
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "circuitbreaker", "circuitbreaker.go"), []byte(breakerLate), 0o644))
 	b.waitFor("the failing result", `document.querySelector("#verdict")?.dataset.status === "fail"`)

@@ -522,6 +522,10 @@
       if (r.exercise === exercise) {
         latestSeq = r.seq;
         if (posting === 0 && r.seq !== shownSeq) refreshResult().catch(() => status("failed"));
+        // A check that found the files unchanged (the watcher after the
+        // page's own save) announces the result already shown: it ends
+        // its "checking" all the same.
+        else if (posting === 0) status("");
       }
       refreshProgress().catch(() => {});
     });
