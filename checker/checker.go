@@ -324,7 +324,8 @@ func compileProblem(tmp, out string) *Problem {
 	}
 	p := &Problem{Kind: kind, Detail: strings.Join(lines, "\n")}
 	if pkg != "" {
-		p.Declared = declared(pkg)
+		rel, _ := filepath.Rel(tmp, pkg)
+		p.Declared, p.DeclaredAt = declared(pkg, filepath.ToSlash(rel))
 	}
 	return p
 }

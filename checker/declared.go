@@ -1,10 +1,13 @@
 package checker
 
 import (
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"maps"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -21,22 +24,25 @@ const (
 
 // declared returns the names the learner's package in dir declares at
 // package level, and its methods as "Type.Method", sorted, so that the
-// API check's message can point at a near miss of a missing name ("did
-// you mean Nwe?"). The API check's own file is left out; a file that does
-// not parse gives what the parser still found. inspect has bounded the
-// files' number and size before the build.
-func declared(dir string) []string {
+// API check's message can point at a near miss of a missing name ("you
+// wrote Nwe"), and where each is declared ("circuitbreaker/cb.go:12", rel
+// being the package's folder relative to the workspace, slash-separated).
+// The API check's own file is left out; a file that does not parse gives
+// what the parser still found. inspect has bounded the files' number and
+// size before the build.
+func declared(dir, rel string) ([]string, map[string]string) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
-		return nil
+		return nil, nil
 	}
-	seen := map[string]bool{}
-	add := func(name string) {
-		if name != "_" && len(name) <= maxDeclaredLen && len(seen) < maxDeclared {
-			seen[name] = true
+	seen := map[string]string{}
+	fset := token.NewFileSet()
+	add := func(name string, pos token.Pos) {
+		if _, dup := seen[name]; !dup && name != "_" && len(name) <= maxDeclaredLen && len(seen) < maxDeclared {
+			p := fset.Position(pos)
+			seen[name] = fmt.Sprintf("%s:%d", path.Join(rel, filepath.Base(p.Filename)), p.Line)
 		}
 	}
-	fset := token.NewFileSet()
 	for _, e := range entries {
 		name := e.Name()
 		if !e.Type().IsRegular() || !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") || name == apiFile {
@@ -51,16 +57,16 @@ func declared(dir string) []string {
 			case *ast.FuncDecl:
 				// A method whose receiver names no type is left out.
 				if n := course.FuncName(d); d.Recv == nil || strings.Contains(n, ".") {
-					add(n)
+					add(n, d.Name.Pos())
 				}
 			case *ast.GenDecl:
 				for _, s := range d.Specs {
 					switch s := s.(type) {
 					case *ast.TypeSpec:
-						add(s.Name.Name)
+						add(s.Name.Name, s.Name.Pos())
 					case *ast.ValueSpec:
 						for _, n := range s.Names {
-							add(n.Name)
+							add(n.Name, n.Pos())
 						}
 					}
 				}
@@ -68,12 +74,7 @@ func declared(dir string) []string {
 		}
 	}
 	if len(seen) == 0 {
-		return nil
+		return nil, nil
 	}
-	names := make([]string, 0, len(seen))
-	for n := range seen {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	return names
+	return slices.Sorted(maps.Keys(seen)), seen
 }

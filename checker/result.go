@@ -106,6 +106,9 @@ type Problem struct {
 	// "Pool.Do" for a method) when the API check failed, so that the
 	// message can name a near miss of a missing name.
 	Declared []string
+	// DeclaredAt says where each of Declared is declared: "FILE.go:LINE",
+	// relative to the workspace, slash-separated.
+	DeclaredAt map[string]string
 
 	output string // the go command's whole output, for a build's problem
 }

@@ -59,9 +59,10 @@ type codeMark struct {
 var compilerPos = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^\s*([^\s:]+\.go):(\d+)(?::\d+)?: `) })
 
 // markOf returns the line a result points at: where the build or the
-// static checks stopped, where a panic happened, or else the declaration
-// of the method that the first failing step calls. It returns the zero
-// codeMark when there is no such line.
+// static checks stopped, the near miss of a name the API check missed,
+// where a panic happened, or else the declaration of the method that the
+// first failing step calls. It returns the zero codeMark when there is no
+// such line.
 func (s *Server) markOf(ex *course.Exercise, res *checker.Result) codeMark {
 	if res == nil || res.Status == checker.Pass {
 		return codeMark{}
@@ -73,6 +74,10 @@ func (s *Server) markOf(ex *course.Exercise, res *checker.Result) codeMark {
 		if m := compilerPos().FindStringSubmatch(pr.Detail); m != nil {
 			line, _ := strconv.Atoi(m[2])
 			return codeMark{File: m[1], Line: line}
+		}
+		// An API check that found a near miss (Nwe for New) points at it.
+		if file, line := report.NearMissAt(pr); line > 0 {
+			return codeMark{File: file, Line: line}
 		}
 		return codeMark{}
 	}

@@ -3,6 +3,7 @@ package web
 import (
 	"bytes"
 	"compress/gzip"
+	"fmt"
 	"html/template"
 	"io"
 	"net/http"
@@ -167,6 +168,14 @@ func TestMarkedLineAndNext(t *testing.T) {
 	ts.write(t, "circuitbreaker/circuitbreaker.go", "package circuitbreaker\n\nfunc New(threshold, wait int) *CircuitBreaker {\n\treturn nil +\n}\n")
 	_, body = ts.post(t, "/exercise/circuitbreaker/check", nil)
 	assert.Regexp(t, `data-file="circuitbreaker/circuitbreaker.go" data-line="[45]"`, body)
+
+	// A misspelt name that the API check misses marks the misspelling.
+	nwe := strings.Replace(breakerSolution(t), "func New(", "func Nwe(", 1)
+	ts.write(t, "circuitbreaker/circuitbreaker.go", nwe)
+	_, body = ts.post(t, "/exercise/circuitbreaker/check", nil)
+	line := 1 + strings.Count(nwe[:strings.Index(nwe, "func Nwe(")], "\n")
+	assert.Contains(t, body, fmt.Sprintf(`data-file="circuitbreaker/circuitbreaker.go" data-line="%d"`, line))
+	assert.Contains(t, body, fmt.Sprintf("you wrote Nwe in circuitbreaker/circuitbreaker.go:%d: rename it to New", line))
 
 	// A pass links the next exercise.
 	ts.write(t, "circuitbreaker/circuitbreaker.go", breakerSolution(t))

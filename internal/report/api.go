@@ -7,10 +7,13 @@ import (
 	"go/printer"
 	"go/token"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 
+	"github.com/kurs-course/kurs/checker"
 	"github.com/kurs-course/kurs/i18n"
+	"github.com/kurs-course/kurs/internal/textsafe"
 )
 
 // apiPatterns are the compiler's words for the API check's usual
@@ -37,11 +40,12 @@ var apiPatterns = sync.OnceValue(func() (p struct{ signature, noMethod, varType,
 
 // apiLines rewrites the compiler's lines about the API check in the
 // learner's words: which function or method is missing, with a near miss
-// among the names the learner declared (see checker.Problem.Declared),
-// and which signature the learner wrote beside the one the exercise
-// expects, with the receiver left out as the learner declared it. A line
-// it does not know stays as the compiler wrote it.
-func apiLines(p *i18n.Printer, detail string, declared []string) string {
+// among the names the learner declared and where it is declared (see
+// checker.Problem.Declared and DeclaredAt), and which signature the
+// learner wrote beside the one the exercise expects, with the receiver
+// left out as the learner declared it. A line it does not know stays as
+// the compiler wrote it.
+func apiLines(p *i18n.Printer, detail string, declared []string, at map[string]string) string {
 	re := apiPatterns()
 	lines := strings.Split(detail, "\n")
 	for i, l := range lines {
@@ -58,12 +62,11 @@ func apiLines(p *i18n.Printer, detail string, declared []string) string {
 			}
 		} else if m := re.noMethod.FindStringSubmatch(l); m != nil {
 			lines[i] = p.T("problem.api_no_method", "Name", m[2], "Type", m[1])
-			// The compiler may have found the name in another case: a
-			// method so found is the one meant; a field (state for
-			// State) less likely than a method with a typo (Stat).
+			// A method found in another case is the one meant (see
+			// nearMissLine).
 			near := ""
 			if m[3] != "method" {
-				near = nearMiss(p, m[2], strings.TrimPrefix(m[1], "*")+".", declared)
+				near = nearNote(p, m[2], strings.TrimPrefix(m[1], "*")+".", declared, at)
 			}
 			if near == "" && m[4] != "" {
 				near = " " + p.T("problem.api_case", "Other", m[4])
@@ -74,20 +77,56 @@ func apiLines(p *i18n.Printer, detail string, declared []string) string {
 		} else if m := re.constant.FindStringSubmatch(l); m != nil {
 			lines[i] = p.T("problem.api_not_var", "Name", m[1])
 		} else if m := re.undefined.FindStringSubmatch(l); m != nil {
-			lines[i] = p.T("problem.api_undefined", "Name", m[1]) + nearMiss(p, m[1], "", declared)
+			lines[i] = p.T("problem.api_undefined", "Name", m[1]) + nearNote(p, m[1], "", declared, at)
 		}
 	}
 	return strings.Join(lines, "\n")
 }
 
-// nearMiss returns the note on the learner's name closest to the
-// missing name, among the declared names that begin with prefix ("T."
-// for the methods of T, "" for package-level names): " (you wrote Nwe:
-// rename it to New)", naming the learner's spelling as theirs and the
-// expected one as the goal, or " (there is new: …)" for an exported name
-// the learner wrote in lower case. It returns "" when no name is close: a suggestion must be
-// a likely typo, not any other name.
-func nearMiss(p *i18n.Printer, name, prefix string, declared []string) string {
+// nearMissLine returns the name that an API line of the compiler says is
+// missing, and the declared name (as in checker.Problem.Declared:
+// "Type.Method" for a method) that is its near miss, or "" for either.
+// A method the compiler found in another case (state for State) is the
+// one meant, and is no near miss; a field so found (state) is less likely
+// meant than a method with a typo (Stat).
+func nearMissLine(l string, declared []string) (name, near string) {
+	re := apiPatterns()
+	if m := re.noMethod.FindStringSubmatch(l); m != nil {
+		if m[3] == "method" {
+			return m[2], ""
+		}
+		return m[2], closest(m[2], strings.TrimPrefix(m[1], "*")+".", declared)
+	}
+	if m := re.undefined.FindStringSubmatch(l); m != nil {
+		return m[1], closest(m[1], "", declared)
+	}
+	return "", ""
+}
+
+// NearMissAt returns where the first near miss of a name the API check
+// missed is declared in the learner's files ("circuitbreaker/cb.go", 12),
+// for the page to mark that line; "" and 0 when there is none.
+func NearMissAt(pr *checker.Problem) (file string, line int) {
+	if pr == nil || pr.Kind != checker.ProblemAPI {
+		return "", 0
+	}
+	for l := range strings.SplitSeq(pr.Detail, "\n") {
+		if _, near := nearMissLine(l, pr.Declared); near != "" {
+			f, n, ok := strings.Cut(pr.DeclaredAt[near], ":")
+			if line, err := strconv.Atoi(n); ok && err == nil && line > 0 {
+				return f, line
+			}
+			return "", 0
+		}
+	}
+	return "", 0
+}
+
+// closest returns the declared name (with its prefix) closest to the
+// missing name, among those that begin with prefix ("T." for the methods
+// of T, "" for package-level names), or "" when no name is close: a
+// suggestion must be a likely typo, not any other name.
+func closest(name, prefix string, declared []string) string {
 	best, bestD := "", -1
 	for _, d := range declared {
 		other, ok := strings.CutPrefix(d, prefix)
@@ -95,16 +134,33 @@ func nearMiss(p *i18n.Printer, name, prefix string, declared []string) string {
 			continue
 		}
 		if dist := nameDistance(name, other); dist <= closeEnough(name) && (bestD < 0 || dist < bestD) {
-			best, bestD = other, dist
+			best, bestD = d, dist
 		}
 	}
-	switch {
-	case best == "":
+	return best
+}
+
+// nearNote returns the note on the learner's name closest to the missing
+// name (see closest), with where it is declared when at says so: " (you
+// wrote Nwe in cb/cb.go:12: rename it to New)", naming the learner's
+// spelling as theirs and the expected one as the goal, or " (there is
+// new …)" for an exported name the learner wrote in lower case. It
+// returns "" when no name is close.
+func nearNote(p *i18n.Printer, name, prefix string, declared []string, at map[string]string) string {
+	best := closest(name, prefix, declared)
+	if best == "" {
 		return ""
-	case strings.EqualFold(best, name) && !token.IsExported(best) && token.IsExported(name):
-		return " " + p.T("problem.api_case", "Other", best)
 	}
-	return " " + p.T("problem.api_near", "Other", best, "Name", name)
+	where := textsafe.Line(p, at[best], textsafe.ValueMax)
+	other := strings.TrimPrefix(best, prefix)
+	key := "problem.api_near"
+	if strings.EqualFold(other, name) && !token.IsExported(other) && token.IsExported(name) {
+		key = "problem.api_case"
+	}
+	if where != "" {
+		key += "_at"
+	}
+	return " " + p.T(key, "Other", other, "Name", name, "At", where)
 }
 
 // closeEnough is the largest distance at which another name counts as

@@ -5,6 +5,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
+	"github.com/kurs-course/kurs/checker"
 	"github.com/kurs-course/kurs/i18n"
 )
 
@@ -49,8 +50,8 @@ func TestAPILines(t *testing.T) {
 		{"too many errors", "too many errors", "too many errors"},
 	}
 	for _, c := range cases {
-		assert.Equal(t, c.en, apiLines(en, c.in, nil), c.in)
-		assert.Equal(t, c.de, apiLines(de, c.in, nil), c.in)
+		assert.Equal(t, c.en, apiLines(en, c.in, nil, nil), c.in)
+		assert.Equal(t, c.de, apiLines(de, c.in, nil, nil), c.in)
 	}
 }
 
@@ -100,8 +101,8 @@ func TestAPILinesNearMiss(t *testing.T) {
 			"Methode Success von *CircuitBreaker fehlt"},
 	}
 	for _, c := range cases {
-		assert.Equal(t, c.en, apiLines(en, c.in, c.declared), "%s %v", c.in, c.declared)
-		assert.Equal(t, c.de, apiLines(de, c.in, c.declared), "%s %v", c.in, c.declared)
+		assert.Equal(t, c.en, apiLines(en, c.in, c.declared, nil), "%s %v", c.in, c.declared)
+		assert.Equal(t, c.de, apiLines(de, c.in, c.declared, nil), "%s %v", c.in, c.declared)
 	}
 }
 
@@ -125,7 +126,35 @@ func TestAPILinesNearMissOrCase(t *testing.T) {
 	field := "(*CircuitBreaker).State undefined (type *CircuitBreaker has no field or method State, but does have field state)"
 	method := "(*CircuitBreaker).State undefined (type *CircuitBreaker has no method State, but does have method state)"
 	declared := []string{"CircuitBreaker.Allow", "CircuitBreaker.Stat"}
-	assert.Equal(t, "method State of *CircuitBreaker is missing (you wrote Stat: rename it to State)", apiLines(en, field, declared))
-	assert.Equal(t, "method State of *CircuitBreaker is missing (there is state: Go tells upper from lower case, and only a name with a capital letter is exported)", apiLines(en, field, nil))
-	assert.Equal(t, "method State of *CircuitBreaker is missing (there is state: Go tells upper from lower case, and only a name with a capital letter is exported)", apiLines(en, method, declared))
+	assert.Equal(t, "method State of *CircuitBreaker is missing (you wrote Stat: rename it to State)", apiLines(en, field, declared, nil))
+	assert.Equal(t, "method State of *CircuitBreaker is missing (there is state: Go tells upper from lower case, and only a name with a capital letter is exported)", apiLines(en, field, nil, nil))
+	assert.Equal(t, "method State of *CircuitBreaker is missing (there is state: Go tells upper from lower case, and only a name with a capital letter is exported)", apiLines(en, method, declared, nil))
+}
+
+// Where the near miss is declared is named in the note, in both languages,
+// and NearMissAt gives the page that line to mark; a name that is no near
+// miss has no place.
+func TestNearMissWhere(t *testing.T) {
+	en, de := i18n.New("en"), i18n.New("de")
+	detail := "undefined: New\n(*CircuitBreaker).State undefined (type *CircuitBreaker has no method State)"
+	declared := []string{"CircuitBreaker", "CircuitBreaker.Stat", "Nwe"}
+	at := map[string]string{"CircuitBreaker": "cb/types.go:3", "CircuitBreaker.Stat": "cb/cb.go:21", "Nwe": "cb/cb.go:16"}
+	assert.Equal(t, "New is missing: the exercise expects a declaration of exactly this name (you wrote Nwe in cb/cb.go:16: rename it to New)\n"+
+		"method State of *CircuitBreaker is missing (you wrote Stat in cb/cb.go:21: rename it to State)", apiLines(en, detail, declared, at))
+	assert.Equal(t, "New fehlt: Die Übung erwartet eine Deklaration mit genau diesem Namen (in cb/cb.go:16 steht Nwe: Benenne es in New um)\n"+
+		"Methode State von *CircuitBreaker fehlt (in cb/cb.go:21 steht Stat: Benenne es in State um)", apiLines(de, detail, declared, at))
+	assert.Equal(t, "New is missing: the exercise expects a declaration of exactly this name (there is new in cb/cb.go:5: Go tells upper from lower case, and only a name with a capital letter is exported)",
+		apiLines(en, "undefined: New", []string{"new"}, map[string]string{"new": "cb/cb.go:5"}))
+
+	pr := &checker.Problem{Kind: checker.ProblemAPI, Detail: detail, Declared: declared, DeclaredAt: at}
+	file, line := NearMissAt(pr)
+	assert.Equal(t, "cb/cb.go", file)
+	assert.Equal(t, 16, line, "the first line's near miss")
+	pr.Detail = "(*CircuitBreaker).Success undefined (type *CircuitBreaker has no method Success)"
+	file, line = NearMissAt(pr)
+	assert.Equal(t, "", file, "no near miss of Success")
+	assert.Zero(t, line)
+	pr.Kind, pr.Detail = checker.ProblemCompile, detail
+	_, line = NearMissAt(pr)
+	assert.Zero(t, line, "a compile problem's lines have their own positions")
 }

@@ -724,7 +724,7 @@ func problem(p *i18n.Printer, pr *checker.Problem, aud Audience, exercise string
 	detail := textsafe.Line(p, pr.Detail, textsafe.ValueMax)
 	switch pr.Kind {
 	case checker.ProblemCompile, checker.ProblemAPI:
-		return T("problem."+string(pr.Kind)) + "\n" + indent(textsafe.Text(p, apiLines(p, pr.Detail, pr.Declared), textsafe.BlockMax), "  ")
+		return T("problem."+string(pr.Kind)) + "\n" + indent(textsafe.Text(p, apiLines(p, pr.Detail, pr.Declared, pr.DeclaredAt), textsafe.BlockMax), "  ")
 	case checker.ProblemImport:
 		if !checker.Reaches(pr.Detail) {
 			return T("problem.import_unneeded", "At", at, "Detail", detail, "Allowed", strings.Join(pr.Allowed, ", "))
