@@ -14,11 +14,8 @@ import (
 	"net/http"
 	"os"
 	"path"
-	"regexp"
 	"slices"
-	"strconv"
 	"strings"
-	"sync"
 	"unicode/utf8"
 
 	"github.com/kurs-course/kurs/checker"
@@ -54,45 +51,23 @@ type codeMark struct {
 	Method string // the method the failing step calls, when the line is its declaration
 }
 
-// compilerPos finds the first FILE.go:LINE[:COL]: in compiler output,
-// which the checker has already made relative to the workspace.
-var compilerPos = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^\s*([^\s:]+\.go):(\d+)(?::\d+)?: `) })
-
-// markOf returns the line a result points at: where the build or the
-// static checks stopped, the near miss of a name the API check missed,
-// where a panic happened, or else the declaration of the method that the
-// first failing step calls. It returns the zero codeMark when there is no
-// such line.
+// markOf returns the line a result points at (report.Position: where the
+// build or the static checks stopped, the near miss of a name the API
+// check missed, where a panic happened), or else the declaration of the
+// method that the first failing step calls. It returns the zero codeMark
+// when there is no such line.
 func (s *Server) markOf(ex *course.Exercise, res *checker.Result) codeMark {
 	if res == nil || res.Status == checker.Pass {
 		return codeMark{}
 	}
-	if pr := res.Problem; pr != nil {
-		if pr.File != "" && pr.Line > 0 {
-			return codeMark{File: pr.File, Line: pr.Line}
-		}
-		if m := compilerPos().FindStringSubmatch(pr.Detail); m != nil {
-			line, _ := strconv.Atoi(m[2])
-			return codeMark{File: m[1], Line: line}
-		}
-		// An API check that found a near miss (Nwe for New) points at it.
-		if file, line := report.NearMissAt(pr); line > 0 {
-			return codeMark{File: file, Line: line}
-		}
-		return codeMark{}
+	if file, line := report.Position(res); file != "" && line > 0 {
+		return codeMark{File: file, Line: line}
 	}
 	t := res.FirstFailure()
-	if t == nil || t.Failure == nil || t.Failure.Kind == harness.Quiz {
+	if res.Problem != nil || t == nil || t.Failure == nil || t.Failure.Kind == harness.Quiz {
 		return codeMark{}
 	}
 	f := t.Failure
-	if fr := report.Frame(f.Frame); fr != "" {
-		if i := strings.LastIndex(fr, ":"); i > 0 {
-			if line, err := strconv.Atoi(fr[i+1:]); err == nil {
-				return codeMark{File: fr[:i], Line: line}
-			}
-		}
-	}
 	method, _, _ := strings.Cut(f.Call, "(")
 	if f.Step == 0 || method == "" {
 		method = "New"

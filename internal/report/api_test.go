@@ -1,9 +1,11 @@
 package report
 
 import (
+	"bytes"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/kurs-course/kurs/checker"
 	"github.com/kurs-course/kurs/i18n"
@@ -150,6 +152,10 @@ func TestNearMissWhere(t *testing.T) {
 	file, line := NearMissAt(pr)
 	assert.Equal(t, "cb/cb.go", file)
 	assert.Equal(t, 16, line, "the first line's near miss")
+	var annotations bytes.Buffer
+	res := &checker.Result{Exercise: "circuitbreaker", Status: checker.Error, Problem: pr}
+	require.NoError(t, GitHub(&annotations, i18n.New("en"), []Graded{{Result: res}}, ""))
+	assert.Contains(t, annotations.String(), "file=cb/cb.go,line=16", "the annotation stands at the misspelling")
 	pr.Detail = "(*CircuitBreaker).Success undefined (type *CircuitBreaker has no method Success)"
 	file, line = NearMissAt(pr)
 	assert.Equal(t, "", file, "no near miss of Success")

@@ -46,7 +46,7 @@ func GitHub(w io.Writer, p *i18n.Printer, graded []Graded, dir string) error {
 		}
 		errors++
 		var props []string
-		if file, line := position(res); file != "" {
+		if file, line := Position(res); file != "" {
 			props = append(props, "file="+property(path.Join(dir, textsafe.Line(p, file, textsafe.ValueMax))))
 			if line > 0 {
 				props = append(props, "line="+strconv.Itoa(line))
@@ -119,11 +119,14 @@ const maxErrors = 10
 // together; GitHub takes up to 1 MiB.
 const summaryMessages = 768 << 10
 
-// position returns the learner's file (relative to the workspace) and line
-// that a result points at, or "" when it points at none: the file of a
-// refused import, directive or package clause, the first position in
-// compiler output, or the frame of the first failing test's panic.
-func position(res *checker.Result) (file string, line int) {
+// Position returns the learner's file (relative to the workspace) and
+// line that a result points at, or "" when it points at none: the file of
+// a refused import, directive or package clause, the first position in
+// compiler output, the near miss of a name the API check missed (see
+// NearMissAt), or the frame of the first failing test's panic. Every
+// output that points into the learner's code asks it: the annotations,
+// JUnit and the page's marked line.
+func Position(res *checker.Result) (file string, line int) {
 	if pr := res.Problem; pr != nil {
 		if pr.File != "" {
 			return pr.File, pr.Line
@@ -134,7 +137,7 @@ func position(res *checker.Result) (file string, line int) {
 				return m[1], line
 			}
 		}
-		return "", 0
+		return NearMissAt(pr)
 	}
 	if t := res.FirstFailure(); t != nil && t.Failure != nil {
 		return frame(t.Failure.Frame)

@@ -109,7 +109,7 @@ func JUnit(w io.Writer, p *i18n.Printer, graded []Graded, run Run) error {
 				{"max_score", strconv.Itoa(res.MaxScore)},
 			},
 		}
-		file, line := position(res)
+		file, line := Position(res)
 		if file != "" {
 			file = path.Join(run.Dir, textsafe.Line(p, file, textsafe.ValueMax))
 			s.Properties = append(s.Properties, junitProperty{"file", file})
