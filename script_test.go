@@ -20,6 +20,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -237,7 +238,10 @@ type gradeDoc struct {
 		}
 		Problem  string
 		Skeleton bool
-		Tests    []struct {
+		// File and Line: where the result points, when it points somewhere.
+		File  string
+		Line  int
+		Tests []struct {
 			Name    string
 			Status  string
 			Step    *int
@@ -314,6 +318,10 @@ func checkGradeDoc(ts *testscript.TestScript, file string) error {
 			return fmt.Errorf("%s: status %s without a message", where, ex.Status)
 		case ex.Status == "error" && len(ex.Tests) != 0 && *ex.Score != 0:
 			return fmt.Errorf("%s: error but scored", where)
+		case ex.Line != 0 && ex.File == "", ex.Line < 0:
+			return fmt.Errorf("%s: line %d without a file", where, ex.Line)
+		case ex.File != "" && (ex.Status == "pass" || path.IsAbs(ex.File) || strings.HasPrefix(path.Clean(ex.File), "..") || strings.Contains(ex.File, `\`)):
+			return fmt.Errorf("%s: file %q is not a place in a failing submission's files, relative and slash-separated", where, ex.File)
 		}
 		failed := 0
 		for j, t := range ex.Tests {

@@ -62,11 +62,18 @@ func TestBatchJUnit(t *testing.T) {
 	for _, p := range alice.Properties {
 		props[p.Name] = p.Value
 	}
-	assert.Equal(t, map[string]string{"submission": "alice", "course": "sha256:c0ffee", "seed": "7", "score": "0", "max_score": "4"}, props)
+	assert.Equal(t, map[string]string{"submission": "alice", "course": "sha256:c0ffee", "seed": "7", "score": "0", "max_score": "4",
+		"file": "circuitbreaker/circuitbreaker.go", "line": "43"}, props, "where the first failing test panicked")
 
 	tb := doc.Suites[1]
 	assert.Equal(t, "alice/tokenbucket", tb.Name)
 	assert.Equal(t, tb.Tests, tb.Errors, "a submission that does not build: an error in every test")
+	tbProps := map[string]string{}
+	for _, p := range tb.Properties {
+		tbProps[p.Name] = p.Value
+	}
+	require.NotEmpty(t, tbProps["file"], "the compile error's file")
+	assert.True(t, strings.HasPrefix(tb.Cases[0].Error.Text, tbProps["file"]+":"+tbProps["line"]+"\n"), "the error's text begins with the position: %q", tb.Cases[0].Error.Text)
 
 	bob := doc.Suites[3]
 	assert.Equal(t, "bob/circuitbreaker", bob.Name)

@@ -57,6 +57,14 @@ type Exercise struct {
 	// because it alone does not tell a quiz, and the terminal's table of
 	// a merged class is drawn without the course.
 	Unanswered bool `json:"unanswered,omitempty"`
+	// File and Line are where in the learner's files the result points
+	// (see Position): a compile error, a refused import, the misspelt
+	// name the API check missed, the panic of the first failing test. File
+	// is relative to the workspace or submission, slash-separated; both
+	// are absent when the result points nowhere, Line when only a file is
+	// known.
+	File string `json:"file,omitempty"`
+	Line int    `json:"line,omitempty"`
 }
 
 // MisconceptionRef names a misconception in a Document: its folder's name
@@ -149,6 +157,9 @@ func NewDocumentFor(p *i18n.Printer, graded []Graded, aud Audience) *Document {
 			Tests:    []TestCase{},
 		}
 		e.Concurrency = res.Concurrency
+		if file, line := Position(res); file != "" {
+			e.File, e.Line = textsafe.Line(p, file, textsafe.ValueMax), line
+		}
 		if res.Status == checker.Error && res.Problem != nil {
 			e.Problem = string(res.Problem.Kind)
 		}

@@ -144,7 +144,9 @@ func JUnit(w io.Writer, p *i18n.Printer, graded []Graded, run Run) error {
 // one testsuite per submission and exercise, named "ID/EXERCISE" in the
 // package ID, its testcases of the class "ID.EXERCISE", so that a CI's
 // test report groups them by submission (GitLab by suite, Jenkins by
-// package). It is made from the batch's document alone, so that merged
+// package). Where the result points in the submission's files (the
+// document's file and line) is a property of the suite, and stands before
+// the text of an exercise that could not be tested, as in JUnit. It is made from the batch's document alone, so that merged
 // shards give the JUnit of one run; exercises gives the hidden tests of
 // an exercise that could not be tested, one error each (without it, the
 // exercise is one error).
@@ -177,8 +179,14 @@ func BatchJUnit(w io.Writer, p *i18n.Printer, b *Batch, exercises []*course.Exer
 					{"max_score", strconv.Itoa(ex.MaxScore)},
 				},
 			}
+			if ex.File != "" {
+				s.Properties = append(s.Properties, junitProperty{"file", ex.File})
+				if ex.Line > 0 {
+					s.Properties = append(s.Properties, junitProperty{"line", strconv.Itoa(ex.Line)})
+				}
+			}
 			if ex.Status == string(checker.Error) {
-				problem := &junitProblem{Message: firstLine(p, ex.Message), Type: "error", Text: ex.Message}
+				problem := &junitProblem{Message: firstLine(p, ex.Message), Type: "error", Text: withPosition(at(ex.File, ex.Line), ex.Message)}
 				names := []string{ex.ID}
 				if c := byID[ex.ID]; c != nil && len(c.Suite.Tests) > 0 {
 					names = names[:0]
