@@ -21,7 +21,6 @@ import (
 	"github.com/kurs-course/kurs/i18n"
 	"github.com/kurs-course/kurs/internal/build"
 	"github.com/kurs-course/kurs/internal/course"
-	"github.com/kurs-course/kurs/internal/termdoc"
 	"github.com/kurs-course/kurs/internal/workspace"
 )
 
@@ -106,10 +105,11 @@ type noOptions struct{}
 
 // helpText returns the verb's help in the learner's language.
 func (v *verb) helpText(e *env) string {
+	text := e.p.T("help." + v.name)
 	if v.help != nil {
-		return v.help(e)
+		text = v.help(e)
 	}
-	return e.p.T("help." + v.name)
+	return layoutHelp(text, e.helpWidth())
 }
 
 // verbs returns kurs's verbs, in the order kurs help lists them.
@@ -313,22 +313,25 @@ func (e *env) settleLang() {
 
 // usageText is kurs's usage: what kurs is, its verbs with what each does,
 // as the registry lists them, the flags of every verb and the exit codes.
+//
+// It is laid out to the width of the terminal (see helpWidth): each
+// verb's description wrapped in a column of its own, which keeps at least
+// three fifths of the width; a verb too long for it has its description
+// on the lines under it.
 func (e *env) usageText() string {
-	type row struct{ synopsis, summary string }
-	var rows []row
-	w := 0
+	width := e.helpWidth()
+	var rows []definition
 	for _, v := range verbs() {
 		synopsis, summary, _ := strings.Cut(e.p.T("verb."+v.name), "\t")
-		rows = append(rows, row{synopsis, summary})
-		w = max(w, termdoc.Width(synopsis))
+		rows = append(rows, definition{synopsis, summary})
 	}
 	var b strings.Builder
-	b.WriteString(e.p.T("help.header") + "\n\n")
+	b.WriteString(layoutHelp(e.p.T("help.header"), width) + "\n\n")
 	b.WriteString(e.p.T("help.verbs") + "\n")
-	for _, r := range rows {
-		fmt.Fprintf(&b, "  %s%s  %s\n", r.synopsis, strings.Repeat(" ", w-termdoc.Width(r.synopsis)), r.summary)
+	for _, l := range definitionList(rows, 2, 0, width*3/5, width) {
+		b.WriteString(l + "\n")
 	}
-	b.WriteString("\n" + e.p.T("help.footer"))
+	b.WriteString("\n" + layoutHelp(e.p.T("help.footer"), width))
 	return b.String()
 }
 
