@@ -299,7 +299,14 @@ func writeBatch(e *env, f *gradeFlags, format report.Format, doc *grade.Document
 	write := func(w func(io.Writer, *i18n.Printer, *report.Batch, []*course.Exercise) error) func(io.Writer) error {
 		return func(out io.Writer) error { return w(out, e.p, doc, exs) }
 	}
-	err := e.emit(f, write(format.Batch), write(registered(textFormat).Batch))
+	// The table on stdout fits the terminal (or COLUMNS, else 80
+	// columns); in a file it is 80 columns wide.
+	table := func(out io.Writer) error { return report.BatchText(out, e.p, doc, e.screen().width) }
+	document := write(format.Batch)
+	if format.Name == textFormat && f.output == "" {
+		document = table
+	}
+	err := e.emit(f, document, table)
 	if f.csv != "" {
 		err = errors.Join(err, e.writeFile(f.csv, write(registered(csvFormat).Batch)))
 	}

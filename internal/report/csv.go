@@ -6,10 +6,10 @@ import (
 	"io"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/kurs-course/kurs/checker"
 	"github.com/kurs-course/kurs/i18n"
+	"github.com/kurs-course/kurs/internal/termdoc"
 	"github.com/kurs-course/kurs/internal/textsafe"
 )
 
@@ -85,19 +85,25 @@ func inert(s string) string {
 	return s
 }
 
-// Table writes a batch for people: one aligned row per submission with
+// Table writes a batch for people, in lines of at most width columns (no
+// limit when width is not positive): one aligned row per submission with
 // each exercise's verdict and points, then how many submissions pass every
-// exercise.
-func Table(w io.Writer, p *i18n.Printer, exercises []string, subs []Submission) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "%s\t%s\t%s\n", p.T("grade.col_submission"), strings.Join(exercises, "\t"), p.T("grade.col_points"))
+// exercise. When the rows are too wide, the exercises' columns are headed
+// by their numbers, with a legend above the table; when even that is too
+// wide, each submission gets a block of its own with its exercises side by
+// side, in the same places in every block. Every form shows the same
+// cells.
+func Table(w io.Writer, p *i18n.Printer, exercises []string, subs []Submission, width int) error {
+	cells := make([][]string, len(subs))
+	ids := make([]string, len(subs))
+	totals := make([]string, len(subs))
 	complete := 0
 	for i := range subs {
 		s := &subs[i]
 		all := true
 		// A folder name may hold control characters that a terminal
 		// would obey.
-		cells := []string{textsafe.EscapeLine(s.ID)}
+		ids[i] = textsafe.EscapeLine(s.ID)
 		for _, id := range exercises {
 			c := ""
 			for _, g := range s.Graded {
@@ -113,20 +119,159 @@ func Table(w io.Writer, p *i18n.Printer, exercises []string, subs []Submission) 
 				// that merged shards need no course to say so.
 				c = classCellText(p, g.Result.Status, problem, g.Untouched, g.Unanswered, g.Result.Score, g.Result.MaxScore)
 			}
-			cells = append(cells, c)
+			cells[i] = append(cells[i], c)
 		}
 		if all {
 			complete++
 		}
 		score, maxScore := s.total()
-		cells = append(cells, fmt.Sprintf("%d/%d", score, maxScore))
-		fmt.Fprintln(tw, strings.Join(cells, "\t"))
+		totals[i] = fmt.Sprintf("%d/%d", score, maxScore)
 	}
-	if err := tw.Flush(); err != nil {
-		return err
+	grid := func(header []string) [][]string {
+		rows := [][]string{append(append([]string{p.T("grade.col_submission")}, header...), p.T("grade.col_points"))}
+		for i := range subs {
+			rows = append(rows, append(append([]string{ids[i]}, cells[i]...), totals[i]))
+		}
+		return rows
 	}
-	_, err := fmt.Fprintln(w, p.T("grade.batch_total", "Total", len(subs), "Complete", complete))
+	numbers := make([]string, len(exercises))
+	for i := range exercises {
+		numbers[i] = strconv.Itoa(i + 1)
+	}
+	var lines []string
+	if full := aligned(grid(exercises)); fits(full, width) {
+		lines = full
+	} else if legend, short := exerciseLegend(p, exercises, width), aligned(grid(numbers)); fits(short, width) && fits(legend, width) {
+		lines = append(append(legend, ""), short...)
+	} else {
+		lines = append(submissionBlocks(p, exercises, ids, cells, totals, width), "")
+	}
+	for _, l := range lines {
+		if _, err := fmt.Fprintln(w, l); err != nil {
+			return err
+		}
+	}
+	_, err := fmt.Fprintln(w, strings.Join(wrapWords(p.T("grade.batch_total", "Total", len(subs), "Complete", complete), width), "\n"))
 	return err
+}
+
+// columnGap is the room between the columns of a table.
+const columnGap = 2
+
+// aligned lays rows out as a table: each column as wide as its widest
+// cell, and columnGap columns between them; the last column is not
+// padded.
+func aligned(rows [][]string) []string {
+	var widths []int
+	for _, r := range rows {
+		for j, c := range r {
+			if j == len(widths) {
+				widths = append(widths, 0)
+			}
+			widths[j] = max(widths[j], termdoc.Width(c))
+		}
+	}
+	lines := make([]string, len(rows))
+	for i, r := range rows {
+		var b strings.Builder
+		for j, c := range r {
+			b.WriteString(c)
+			if j < len(r)-1 {
+				b.WriteString(strings.Repeat(" ", widths[j]-termdoc.Width(c)+columnGap))
+			}
+		}
+		lines[i] = b.String()
+	}
+	return lines
+}
+
+// fits reports whether every line is at most width columns wide; any
+// line fits when width is not positive.
+func fits(lines []string, width int) bool {
+	for _, l := range lines {
+		if width > 0 && termdoc.Width(l) > width {
+			return false
+		}
+	}
+	return true
+}
+
+// exerciseLegend says which exercise each number heads: "Exercises:
+// 1 circuitbreaker, 2 tokenbucket, …", wrapped to width between entries.
+func exerciseLegend(p *i18n.Printer, exercises []string, width int) []string {
+	line := p.T("grade.legend")
+	var lines []string
+	for i, id := range exercises {
+		entry := fmt.Sprintf("%d %s", i+1, id)
+		if i < len(exercises)-1 {
+			entry += ","
+		}
+		if termdoc.Width(line)+1+termdoc.Width(entry) > width && width > 0 {
+			lines = append(lines, line)
+			line = "  " + entry
+			continue
+		}
+		line += " " + entry
+	}
+	return append(lines, line)
+}
+
+// submissionBlocks lays a class out as one block per submission: its id
+// and points, then its exercises, each with its cell, in as many columns
+// as fit the width (the same in every block, so that an exercise is in
+// the same place in each).
+func submissionBlocks(p *i18n.Printer, exercises, ids []string, cells [][]string, totals []string, width int) []string {
+	const indent = 2
+	perLine, idWidths, cellWidths := 0, []int(nil), []int(nil)
+	for n := len(exercises); n >= 1 && perLine == 0; n-- {
+		idWidths, cellWidths = make([]int, n), make([]int, n)
+		for j, id := range exercises {
+			idWidths[j%n] = max(idWidths[j%n], termdoc.Width(id))
+			for i := range cells {
+				cellWidths[j%n] = max(cellWidths[j%n], termdoc.Width(cells[i][j]))
+			}
+		}
+		w := indent + (n-1)*columnGap
+		for k := range n {
+			w += idWidths[k] + columnGap + cellWidths[k]
+		}
+		if w <= width || width <= 0 || n == 1 {
+			perLine = n
+		}
+	}
+	// Where not even one exercise fits beside its cell, each cell goes
+	// under its exercise.
+	stacked := width > 0 && indent+idWidths[0]+columnGap+cellWidths[0] > width
+	pad := strings.Repeat(" ", indent)
+	var lines []string
+	for i := range ids {
+		if i > 0 {
+			lines = append(lines, "")
+		}
+		lines = append(lines, p.T("grade.block_heading", "Submission", ids[i], "Points", totals[i]))
+		if stacked {
+			for j, id := range exercises {
+				lines = append(lines, pad+id, pad+pad+cells[i][j])
+			}
+			continue
+		}
+		var b strings.Builder
+		for j, id := range exercises {
+			k := j % perLine
+			if k == 0 {
+				b.WriteString(pad)
+			}
+			c := cells[i][j]
+			b.WriteString(id + strings.Repeat(" ", idWidths[k]-termdoc.Width(id)+columnGap) + c)
+			if k < perLine-1 && j < len(exercises)-1 {
+				b.WriteString(strings.Repeat(" ", cellWidths[k]-termdoc.Width(c)+columnGap))
+				continue
+			}
+			lines = append(lines, strings.TrimRight(b.String(), " "))
+			b.Reset()
+		}
+	}
+	return lines
 }
 
 // classCellText is an exercise's cell in a table of a class: its mark and points,

@@ -2,9 +2,11 @@ package report
 
 import (
 	"io"
+	"strings"
 
 	"github.com/kurs-course/kurs/i18n"
 	"github.com/kurs-course/kurs/internal/course"
+	"github.com/kurs-course/kurs/internal/termdoc"
 )
 
 // Format is one output format of kurs grade: the name --format takes and
@@ -108,12 +110,44 @@ func singleText(w io.Writer, p *i18n.Printer, graded []Graded, run Run) error {
 	return seedLine(w, p, run.Seed)
 }
 
-// batchText writes the batch's table, and the seed that repeats it.
+// batchText writes the batch's table for a file, 80 columns wide, and
+// the seed that repeats it.
 func batchText(w io.Writer, p *i18n.Printer, b *Batch, _ []*course.Exercise) error {
-	if err := Table(w, p, b.ExerciseIDs, b.Rows()); err != nil {
+	return BatchText(w, p, b, termdoc.DefaultWidth)
+}
+
+// BatchText writes the batch's table in lines of at most width columns
+// (see Table), and the seed that repeats it: what kurs grade
+// --submissions shows in a terminal of that width.
+func BatchText(w io.Writer, p *i18n.Printer, b *Batch, width int) error {
+	if err := Table(w, p, b.ExerciseIDs, b.Rows(), width); err != nil {
 		return err
 	}
-	return seedLine(w, p, b.Seed)
+	_, err := io.WriteString(w, strings.Join(wrapWords(p.T("grade.seed", "Seed", b.Seed), width), "\n")+"\n")
+	return err
+}
+
+// wrapWords breaks s into lines of at most width columns at its spaces;
+// a word longer than width has a line of its own, and s stays one line
+// when width is not positive.
+func wrapWords(s string, width int) []string {
+	if width <= 0 {
+		return []string{s}
+	}
+	var lines []string
+	line := ""
+	for _, w := range termdoc.Words(s) {
+		switch {
+		case line == "":
+			line = w
+		case termdoc.Width(line)+1+termdoc.Width(w) <= width:
+			line += " " + w
+		default:
+			lines = append(lines, line)
+			line = w
+		}
+	}
+	return append(lines, line)
 }
 
 // seedLine says how to repeat the random traces.
