@@ -29,12 +29,14 @@ func (q *QuizDriver) Judge(t Test, _ uint64, l *Learner) (*Failure, error) {
 	i := t.Case - 1
 	given, right := "", ""
 	if i >= 0 && i < len(q.given) {
-		given = clip(Answer(q.given[i]))
+		// The answer as the learner wrote it, so that a report can show
+		// it so; it is graded whatever its case.
+		given = clip(strings.TrimSpace(q.given[i]))
 	}
 	if ref := q.Answers(); i >= 0 && i < len(ref) {
 		right = Answer(ref[i])
 	}
-	return &Failure{Kind: Quiz, Pass: given != "" && given == right, Case: t.Case, Given: given}, nil
+	return &Failure{Kind: Quiz, Pass: given != "" && Answer(given) == right, Case: t.Case, Given: given}, nil
 }
 
 // Serve reports the learner's answers.

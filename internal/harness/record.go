@@ -93,7 +93,9 @@ type Failure struct {
 	Seed     uint64 `json:"seed,omitempty"`
 	Index    int    `json:"index,omitempty"`
 	Original int    `json:"original,omitempty"`
-	// Case and Given describe a wrong quiz answer.
+	// Case and Given describe a wrong quiz answer: Given is the answer as
+	// the learner wrote it, without the space around it, whatever its
+	// case (Answer normalizes it for comparing).
 	Case  int    `json:"case,omitempty"`
 	Given string `json:"given,omitempty"`
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/kurs-course/kurs/checker"
 	"github.com/kurs-course/kurs/i18n"
 	"github.com/kurs-course/kurs/internal/course"
+	"github.com/kurs-course/kurs/internal/harness"
 	"github.com/kurs-course/kurs/internal/textsafe"
 )
 
@@ -101,14 +102,16 @@ func classGroupsOf(p *i18n.Printer, b *Batch, id string, ex *course.Exercise,
 					blank, blankNames = append(blank, label), append(blankNames, t.Name)
 					continue
 				}
-				key := t.Name + "\x00" + t.Given
-				if !isOption(ex, num, t.Given) {
+				option := harness.Answer(t.Given)
+				if !isOption(ex, num, option) {
 					// An answer that is none of the options is no
 					// choice: counting it as one reads as a real option.
-					add("invalid", key, p.T("grade.class_group_invalid", "Case", label, "Given", t.Given), e.ID).num = num
+					// It is shown as the learner wrote it.
+					add("invalid", t.Name+"\x00"+t.Given, p.T("grade.class_group_invalid", "Case", label, "Given", t.Given), e.ID).num = num
 					continue
 				}
-				add("quiz", key, p.T("grade.class_group_quiz", "Case", label, "Option", t.Given), e.ID).num = num
+				// An option is one however it is cased.
+				add("quiz", t.Name+"\x00"+option, p.T("grade.class_group_quiz", "Case", label, "Option", option), e.ID).num = num
 			}
 			if len(blank) > 0 {
 				add("blank", strings.Join(blankNames, "\x00"), p.T("grade.class_group_blank", "Case", andList(p, blank)), e.ID)

@@ -216,11 +216,12 @@ func nameMisconception(p *i18n.Printer, g Graded, cases []junitCase) {
 	}
 }
 
-// given returns the option a wrong quiz answer chose, as the learner
-// wrote it: the caller bounds and escapes it.
-func given(t *checker.Test) string {
+// given returns the option a wrong quiz answer of the quiz ex chose, by
+// its letter, or an answer that is no option as the learner wrote it (see
+// quizAnswer): the caller bounds and escapes it.
+func given(ex *course.Exercise, t *checker.Test) string {
 	if t.Status == checker.Pass || t.Failure == nil || t.Failure.Kind != harness.Quiz {
 		return ""
 	}
-	return t.Failure.Given
+	return quizAnswer(ex, t.Failure.Case, t.Failure.Given)
 }

@@ -296,7 +296,7 @@ func ExplainTest(p *i18n.Printer, ex *course.Exercise, res *checker.Result, t *c
 	}
 	if f.Kind == harness.Quiz {
 		te.Random = ""
-		given := textsafe.Line(p, f.Given, textsafe.ValueMax)
+		given := textsafe.Line(p, quizAnswer(ex, f.Case, f.Given), textsafe.ValueMax)
 		switch why := quizWhy(p, ex, f); {
 		case f.Given == "":
 			te.Headline = p.T("quiz.empty", "Case", f.Case, "Options", quizOptions(ex, f.Case))
@@ -767,12 +767,27 @@ func goValue(s string) string {
 func quizWhy(p *i18n.Printer, ex *course.Exercise, f *harness.Failure) string {
 	for _, c := range ex.Quiz {
 		if c.Case == f.Case {
-			if t, ok := c.Options[f.Given]; ok {
+			if t, ok := c.Options[harness.Answer(f.Given)]; ok {
 				return t.In(p.Lang())
 			}
 		}
 	}
 	return ""
+}
+
+// quizAnswer returns a quiz answer as a report shows it: an option of
+// case n of the quiz ex by its letter, as the course writes it, however
+// the learner cased it; any other answer as the learner wrote it (the
+// caller bounds and escapes it). Grading ignores the case either way.
+func quizAnswer(ex *course.Exercise, n int, given string) string {
+	if ex != nil {
+		for _, c := range ex.Quiz {
+			if _, ok := c.Options[harness.Answer(given)]; ok && c.Case == n {
+				return harness.Answer(given)
+			}
+		}
+	}
+	return given
 }
 
 // quizOptions names the option letters of case n of the quiz ex, as the
