@@ -228,7 +228,7 @@ func definitionList(defs []definition, indent, col, minDesc, width int) []string
 	pad := strings.Repeat(" ", indent)
 	var out []string
 	for _, d := range defs {
-		desc := wrapText(d.desc, width-col)
+		desc := termdoc.Wrap(d.desc, width-col)
 		term := pad + d.term
 		if stacked || termdoc.Width(term)+2 > col {
 			out = append(out, term)
@@ -252,7 +252,7 @@ func layoutProse(lines []string, width int) []string {
 	para := ""
 	flush := func() {
 		if para != "" {
-			out = append(out, wrapText(para, width)...)
+			out = append(out, termdoc.Wrap(para, width)...)
 			para = ""
 		}
 	}
@@ -269,24 +269,4 @@ func layoutProse(lines []string, width int) []string {
 	}
 	flush()
 	return out
-}
-
-// wrapText breaks s into lines of at most width columns at its spaces
-// (not at no-break spaces); a word longer than width has a line of its
-// own.
-func wrapText(s string, width int) []string {
-	var out []string
-	line := ""
-	for _, w := range termdoc.Words(s) {
-		switch {
-		case line == "":
-			line = w
-		case termdoc.Width(line)+1+termdoc.Width(w) <= width:
-			line += " " + w
-		default:
-			out = append(out, line)
-			line = w
-		}
-	}
-	return append(out, line)
 }

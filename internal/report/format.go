@@ -127,27 +127,13 @@ func BatchText(w io.Writer, p *i18n.Printer, b *Batch, width int) error {
 	return err
 }
 
-// wrapWords breaks s into lines of at most width columns at its spaces;
-// a word longer than width has a line of its own, and s stays one line
-// when width is not positive.
+// wrapWords breaks s into lines of at most width columns (see
+// termdoc.Wrap); s stays one line when width is not positive.
 func wrapWords(s string, width int) []string {
 	if width <= 0 {
 		return []string{s}
 	}
-	var lines []string
-	line := ""
-	for _, w := range termdoc.Words(s) {
-		switch {
-		case line == "":
-			line = w
-		case termdoc.Width(line)+1+termdoc.Width(w) <= width:
-			line += " " + w
-		default:
-			lines = append(lines, line)
-			line = w
-		}
-	}
-	return append(lines, line)
+	return termdoc.Wrap(s, width)
 }
 
 // seedLine says how to repeat the random traces.

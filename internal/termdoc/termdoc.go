@@ -591,6 +591,12 @@ func wrap(s string, width int) []string {
 	return wrapTo(s, max(width, 10))
 }
 
+// Wrap breaks s into lines of at most width columns at its spaces (not
+// at no-break spaces, see Words); "\n" forces a break, and a word longer
+// than width gets a line of its own. It is the one wrap of kurs's
+// terminal text: lessons, help and the class's table.
+func Wrap(s string, width int) []string { return wrapTo(s, width) }
+
 // wrapTo is wrap without the least width, for table cells, which fit
 // gives room for their longest word.
 func wrapTo(s string, width int) []string {
