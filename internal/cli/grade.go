@@ -18,6 +18,7 @@ import (
 	"github.com/kurs-course/kurs/internal/grade"
 	"github.com/kurs-course/kurs/internal/report"
 	"github.com/kurs-course/kurs/internal/termdoc"
+	"github.com/kurs-course/kurs/internal/textsafe"
 	"github.com/kurs-course/kurs/internal/workspace"
 )
 
@@ -358,9 +359,24 @@ func gradeMerge(e *env, f *gradeFlags, files []string) error {
 	if err != nil {
 		var me *grade.MergeError
 		if errors.As(err, &me) {
+			// Languages are named in the reader's language.
+			for i := 0; i+1 < len(me.Args); i += 2 {
+				if code, ok := me.Args[i+1].(string); ok && (me.Args[i] == "Lang" || me.Args[i] == "FirstLang") {
+					me.Args[i+1] = e.langName(code)
+				}
+			}
 			return e.usageErr("grade.merge_"+me.Key, me.Args...)
 		}
 		return err
+	}
+	// merge speaks the shards' language, as a check speaks the
+	// workspace's, unless --lang or KURS_LANG chooses another; then the
+	// shards' messages stay in theirs, and merge says so.
+	if i18n.Supported(doc.Lang) {
+		e.p = i18n.New(i18n.Choose(e.g.lang, doc.Lang, e.Getenv))
+		if e.p.Lang() != doc.Lang {
+			fmt.Fprintln(e.Err, e.p.T("grade.merge_other_lang", "Lang", e.langName(doc.Lang)))
+		}
 	}
 	// A format that shows the exercises' titles takes them from the
 	// course that graded.
@@ -537,4 +553,13 @@ func (pr *progress) stop() {
 		fmt.Fprintln(pr.w)
 		pr.open = false
 	}
+}
+
+// langName names the language code in the printer's language ("German"),
+// or gives the code itself, made safe, when kurs has no such language.
+func (e *env) langName(code string) string {
+	if i18n.Supported(code) {
+		return e.p.T("validate.lang_" + code)
+	}
+	return textsafe.Line(e.p, code, textsafe.ValueMax)
 }

@@ -277,7 +277,7 @@ type Entry = report.Entry
 // messages in p's language, written for the teacher (see
 // report.Teacher).
 func NewDocument(p *i18n.Printer, hash string, seed uint64, exs []*course.Exercise, results []Result) *Document {
-	doc := &Document{Version: report.Version, Course: hash, Seed: seed, ExerciseIDs: []string{}, Submissions: []Entry{}}
+	doc := &Document{Version: report.Version, Course: hash, Seed: seed, Lang: p.Lang(), ExerciseIDs: []string{}, Submissions: []Entry{}}
 	for _, ex := range exs {
 		doc.ExerciseIDs = append(doc.ExerciseIDs, ex.ID)
 	}

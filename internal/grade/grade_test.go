@@ -402,7 +402,7 @@ func TestCancelled(t *testing.T) {
 }
 
 // TestDocument: the batch document is {"version": 1, "course": …,
-// "seed": …, "exercise_ids": […], "submissions": […]}, and each entry is
+// "seed": …, "lang": …, "exercise_ids": […], "submissions": […]}, and each entry is
 // exactly the document of one submission plus its "id".
 func TestDocument(t *testing.T) {
 	exs := exercises(t)
@@ -417,6 +417,7 @@ func TestDocument(t *testing.T) {
 		Version     int
 		Course      string
 		Seed        uint64
+		Lang        string
 		ExerciseIDs []string `json:"exercise_ids"`
 		Submissions []map[string]json.RawMessage
 	}
@@ -426,6 +427,7 @@ func TestDocument(t *testing.T) {
 	assert.Equal(t, 1, doc.Version)
 	assert.Equal(t, uint64(5), doc.Seed)
 	assert.Equal(t, "sha256:c0ffee", doc.Course)
+	assert.Equal(t, "de", doc.Lang, "the language of the messages")
 	assert.Equal(t, []string{"bulkheadquiz"}, doc.ExerciseIDs)
 	require.Len(t, doc.Submissions, 2)
 	for i, entry := range doc.Submissions {

@@ -54,8 +54,8 @@ type MergeError struct {
 func (e *MergeError) Error() string { return fmt.Sprint(append([]any{e.Key}, e.Args...)...) }
 
 // Merge joins the documents of the shards of one class into the document
-// one run over the whole class gives: the same course, seed and exercises
-// in every shard, each shard of the same count exactly once, and no
+// one run over the whole class gives: the same course, seed, exercises and
+// language of the messages (where a document names it) in every shard, each shard of the same count exactly once, and no
 // submission twice. The entries come in the order of their ids, as Find
 // returns the submissions. A single document of a whole class merges into
 // itself.
@@ -68,7 +68,11 @@ func Merge(docs []*Document) (*Document, error) {
 		ExerciseIDs: first.ExerciseIDs, Submissions: []Entry{}}
 	seen := map[int]bool{}
 	ids := map[string]bool{}
+	langDoc := 0 // the first document that names its language, counted from 1
 	for i, d := range docs {
+		if d.Lang != "" && langDoc == 0 {
+			out.Lang, langDoc = d.Lang, i+1
+		}
 		switch {
 		case d.Version != report.Version:
 			return nil, &MergeError{Key: "version", Args: []any{"Doc", i + 1, "Version", d.Version}}
@@ -78,6 +82,8 @@ func Merge(docs []*Document) (*Document, error) {
 			return nil, &MergeError{Key: "seed", Args: []any{"Doc", i + 1, "Seed", d.Seed, "First", first.Seed}}
 		case !slices.Equal(d.ExerciseIDs, first.ExerciseIDs):
 			return nil, &MergeError{Key: "exercises", Args: []any{"Doc", i + 1}}
+		case d.Lang != "" && d.Lang != out.Lang:
+			return nil, &MergeError{Key: "lang", Args: []any{"Doc", i + 1, "Lang", d.Lang, "First", langDoc, "FirstLang", out.Lang}}
 		}
 		switch sh := d.Shard; {
 		case sh == nil && len(docs) > 1:

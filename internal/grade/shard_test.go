@@ -117,6 +117,27 @@ func TestMerge(t *testing.T) {
 	other.Submissions = append(other.Submissions, shards[0].Submissions[0])
 	assert.Equal(t, "duplicate", key(shards[0], &other, shards[2]))
 	assert.Equal(t, "none", key())
+
+	// The language of the messages: named by the shards, the same in all;
+	// a document of a kurs that did not name it joins any.
+	assert.Equal(t, "en", merged.Lang)
+	other = *shards[1]
+	other.Lang = "de"
+	assert.Equal(t, "lang", key(shards[0], &other, shards[2]))
+	_, err = grade.Merge([]*grade.Document{shards[0], &other, shards[2]})
+	var me *grade.MergeError
+	require.ErrorAs(t, err, &me)
+	assert.Equal(t, []any{"Doc", 2, "Lang", "de", "First", 1, "FirstLang", "en"}, me.Args)
+	unnamed := []*grade.Document{}
+	for _, d := range shards {
+		c := *d
+		c.Lang = ""
+		unnamed = append(unnamed, &c)
+	}
+	unnamed[1] = &other
+	merged, err = grade.Merge(unnamed)
+	require.NoError(t, err)
+	assert.Equal(t, "de", merged.Lang, "the one language named")
 }
 
 // TestCourseHash: the hash covers the course's lessons and exercises,

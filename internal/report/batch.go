@@ -16,6 +16,9 @@ type Batch struct {
 	Version int    `json:"version"`
 	Course  string `json:"course"`
 	Seed    uint64 `json:"seed"`
+	// Lang is the language of the messages ("de", "en"); absent in the
+	// documents of a kurs that did not record it.
+	Lang string `json:"lang,omitempty"`
 	// ExerciseIDs are the exercises every submission was graded in, in
 	// the order of their results.
 	ExerciseIDs []string `json:"exercise_ids"`
