@@ -17,6 +17,7 @@ import (
 	"github.com/kurs-course/kurs/i18n"
 	"github.com/kurs-course/kurs/internal/course"
 	"github.com/kurs-course/kurs/internal/harness"
+	"github.com/kurs-course/kurs/internal/textsafe"
 	"github.com/kurs-course/kurs/internal/workspace"
 )
 
@@ -206,7 +207,7 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request) {
 			continue
 		}
 		if !slices.Contains(c.Letters(), v) {
-			s.message(w, r, http.StatusBadRequest, p.T("web.quiz.bad_option", "Case", c.Case, "Given", v))
+			s.message(w, r, http.StatusBadRequest, p.T("web.quiz.bad_option", "Case", c.Case, "Given", textsafe.Line(p, v, 40)))
 			return
 		}
 		answers[c.Case-1] = v

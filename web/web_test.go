@@ -376,7 +376,7 @@ func TestQuizAnswerIsWrittenToTheFile(t *testing.T) {
 	// A letter that is no option changes nothing.
 	code, body = ts.post(t, "/exercise/bulkheadquiz/answer", url.Values{"case1": {"Z"}})
 	assert.Equal(t, http.StatusBadRequest, code)
-	assert.Contains(t, body, "Z is not one of the options")
+	assert.Contains(t, body, "“Z” is not one of the options")
 	after, err := os.ReadFile(filepath.Join(ts.dir, "bulkheadquiz", "bulkheadquiz.go"))
 	require.NoError(t, err)
 	assert.Equal(t, string(data), string(after))

@@ -7,6 +7,7 @@ import (
 	"go/printer"
 	"go/token"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -63,15 +64,14 @@ func apiLines(p *i18n.Printer, detail string, declared []string, at map[string]s
 		} else if m := re.noMethod.FindStringSubmatch(l); m != nil {
 			lines[i] = p.T("problem.api_no_method", "Name", m[2], "Type", m[1])
 			// A method found in another case is the one meant (see
-			// nearMissLine).
-			near := ""
-			if m[3] != "method" {
-				near = nearNote(p, m[2], strings.TrimPrefix(m[1], "*")+".", declared, at)
+			// nearMissLine); a field of that name (state for State) is
+			// no misspelt method, and gets no note of its own.
+			prefix := strings.TrimPrefix(m[1], "*") + "."
+			if m[3] == "method" {
+				lines[i] += " " + caseNote(p, m[4], at[prefix+m[4]])
+			} else {
+				lines[i] += nearNote(p, m[2], prefix, declared, at)
 			}
-			if near == "" && m[4] != "" {
-				near = " " + p.T("problem.api_case", "Other", m[4])
-			}
-			lines[i] += near
 		} else if m := re.varType.FindStringSubmatch(l); m != nil {
 			lines[i] = p.T("problem.api_var_type", "Name", m[1], "Have", m[2], "Want", m[3])
 		} else if m := re.constant.FindStringSubmatch(l); m != nil {
@@ -80,22 +80,44 @@ func apiLines(p *i18n.Printer, detail string, declared []string, at map[string]s
 			lines[i] = p.T("problem.api_undefined", "Name", m[1]) + nearNote(p, m[1], "", declared, at)
 		}
 	}
+	// The compiler names a missing type at each of its uses in kurs's
+	// API file: the learner reads of it once.
+	seen := map[string]bool{}
+	lines = slices.DeleteFunc(lines, func(l string) bool {
+		dup := seen[l]
+		seen[l] = true
+		return dup
+	})
 	return strings.Join(lines, "\n")
+}
+
+// caseNote is the note on a name the learner wrote in another case than
+// the exercise's (state for State), with where it is declared when at
+// says so.
+func caseNote(p *i18n.Printer, other, at string) string {
+	if at == "" {
+		return p.T("problem.api_case", "Other", other)
+	}
+	return p.T("problem.api_case_at", "Other", other, "At", textsafe.Line(p, at, textsafe.ValueMax))
 }
 
 // nearMissLine returns the name that an API line of the compiler says is
 // missing, and the declared name (as in checker.Problem.Declared:
 // "Type.Method" for a method) that is its near miss, or "" for either.
 // A method the compiler found in another case (state for State) is the
-// one meant, and is no near miss; a field so found (state) is less likely
-// meant than a method with a typo (Stat).
+// one meant; a field so found (state) is less likely meant than a method
+// with a typo (Stat).
 func nearMissLine(l string, declared []string) (name, near string) {
 	re := apiPatterns()
 	if m := re.noMethod.FindStringSubmatch(l); m != nil {
+		prefix := strings.TrimPrefix(m[1], "*") + "."
 		if m[3] == "method" {
+			if slices.Contains(declared, prefix+m[4]) {
+				return m[2], prefix + m[4]
+			}
 			return m[2], ""
 		}
-		return m[2], closest(m[2], strings.TrimPrefix(m[1], "*")+".", declared)
+		return m[2], closest(m[2], prefix, declared)
 	}
 	if m := re.undefined.FindStringSubmatch(l); m != nil {
 		return m[1], closest(m[1], "", declared)

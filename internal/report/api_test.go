@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -122,14 +123,15 @@ func TestNameDistance(t *testing.T) {
 }
 
 // The compiler's own note on a name in another case wins when it found a
-// method; a field of that name yields to a method with a typo.
+// method; a field of that name yields to a method with a typo, and is no
+// hint of its own.
 func TestAPILinesNearMissOrCase(t *testing.T) {
 	en := i18n.New("en")
 	field := "(*CircuitBreaker).State undefined (type *CircuitBreaker has no field or method State, but does have field state)"
 	method := "(*CircuitBreaker).State undefined (type *CircuitBreaker has no method State, but does have method state)"
 	declared := []string{"CircuitBreaker.Allow", "CircuitBreaker.Stat"}
 	assert.Equal(t, "method State of *CircuitBreaker is missing (you wrote Stat: rename it to State)", apiLines(en, field, declared, nil))
-	assert.Equal(t, "method State of *CircuitBreaker is missing (there is state: Go tells upper from lower case, and only a name with a capital letter is exported)", apiLines(en, field, nil, nil))
+	assert.Equal(t, "method State of *CircuitBreaker is missing", apiLines(en, field, nil, nil), "a field state is no misspelt method")
 	assert.Equal(t, "method State of *CircuitBreaker is missing (there is state: Go tells upper from lower case, and only a name with a capital letter is exported)", apiLines(en, method, declared, nil))
 }
 
@@ -143,8 +145,8 @@ func TestNearMissWhere(t *testing.T) {
 	at := map[string]string{"CircuitBreaker": "cb/types.go:3", "CircuitBreaker.Stat": "cb/cb.go:21", "Nwe": "cb/cb.go:16"}
 	assert.Equal(t, "New is missing: the exercise expects a declaration of exactly this name (you wrote Nwe in cb/cb.go:16: rename it to New)\n"+
 		"method State of *CircuitBreaker is missing (you wrote Stat in cb/cb.go:21: rename it to State)", apiLines(en, detail, declared, at))
-	assert.Equal(t, "New fehlt: Die Übung erwartet eine Deklaration mit genau diesem Namen (in cb/cb.go:16 steht Nwe: Benenne es in New um)\n"+
-		"Methode State von *CircuitBreaker fehlt (in cb/cb.go:21 steht Stat: Benenne es in State um)", apiLines(de, detail, declared, at))
+	assert.Equal(t, "New fehlt: Die Übung erwartet eine Deklaration mit genau diesem Namen (in cb/cb.go:16 steht Nwe; benenne es in New um)\n"+
+		"Methode State von *CircuitBreaker fehlt (in cb/cb.go:21 steht Stat; benenne es in State um)", apiLines(de, detail, declared, at))
 	assert.Equal(t, "New is missing: the exercise expects a declaration of exactly this name (there is new in cb/cb.go:5: Go tells upper from lower case, and only a name with a capital letter is exported)",
 		apiLines(en, "undefined: New", []string{"new"}, map[string]string{"new": "cb/cb.go:5"}))
 
@@ -163,4 +165,22 @@ func TestNearMissWhere(t *testing.T) {
 	pr.Kind, pr.Detail = checker.ProblemCompile, detail
 	_, line = NearMissAt(pr)
 	assert.Zero(t, line, "a compile problem's lines have their own positions")
+}
+
+// A method written in lower case is named with its place, which the page
+// marks; a type missing at each of its uses in kurs's API file is named
+// once.
+func TestAPILinesCaseWhereAndOnce(t *testing.T) {
+	en := i18n.New("en")
+	method := "(*CircuitBreaker).Allow undefined (type *CircuitBreaker has no method Allow, but does have method allow)"
+	declared := []string{"CircuitBreaker", "CircuitBreaker.allow"}
+	at := map[string]string{"CircuitBreaker": "cb/cb.go:3", "CircuitBreaker.allow": "cb/cb.go:24"}
+	assert.Equal(t, "method Allow of *CircuitBreaker is missing (there is allow in cb/cb.go:24: Go tells upper from lower case, and only a name with a capital letter is exported)", apiLines(en, method, declared, at))
+	file, line := NearMissAt(&checker.Problem{Kind: checker.ProblemAPI, Detail: method, Declared: declared, DeclaredAt: at})
+	assert.Equal(t, "cb/cb.go", file)
+	assert.Equal(t, 24, line)
+
+	five := strings.Repeat("undefined: CircuitBreaker\n", 4) + "undefined: CircuitBreaker"
+	got := apiLines(en, five, []string{"CircuitBreakr"}, map[string]string{"CircuitBreakr": "cb/cb.go:3"})
+	assert.Equal(t, "CircuitBreaker is missing: the exercise expects a declaration of exactly this name (you wrote CircuitBreakr in cb/cb.go:3: rename it to CircuitBreaker)", got)
 }
