@@ -67,8 +67,10 @@ func classGroupsOf(p *i18n.Printer, b *Batch, id string, ex *course.Exercise,
 		case x.Status == string(checker.Error):
 			n.Error++
 			switch checker.ProblemKind(x.Problem) {
-			case checker.ProblemCompile, checker.ProblemAPI:
+			case checker.ProblemCompile:
 				add("apart", "compile", p.T("grade.class_group_compile"), e.ID)
+			case checker.ProblemAPI:
+				add("apart", "api", p.T("grade.class_group_api"), e.ID)
 			default:
 				reason, _, _ := strings.Cut(x.Message, "\n")
 				reason = strings.TrimSuffix(textsafe.Line(p, reason, textsafe.ValueMax), ":")

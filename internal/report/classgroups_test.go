@@ -79,6 +79,33 @@ func TestClassByMisconception(t *testing.T) {
 	}
 }
 
+// TestClassAPIApart: code that builds but with another API than the
+// exercise's is not said not to compile, in the groups or in the table's
+// cells.
+func TestClassAPIApart(t *testing.T) {
+	doc := func(problem, msg string) *Document {
+		return &Document{Exercises: []Exercise{{ID: "circuitbreaker", Status: "error", Problem: problem, MaxScore: 4, Message: msg}}, MaxScore: 4}
+	}
+	b := &Batch{ExerciseIDs: []string{"circuitbreaker"}, Submissions: []Entry{
+		{ID: "ada", Document: doc("api", "The code builds, but its API differs from the exercise's:")},
+		{ID: "bob", Document: doc("compile", "The code does not build:")},
+	}}
+	for lang, wants := range map[string][]string{
+		"en": {"50% build with another API than the exercise&#39;s", "50% do not compile"},
+		"de": {"50 % lassen sich kompilieren, aber mit einer anderen API als die Übung", "50 % lassen sich nicht kompilieren"},
+	} {
+		var out bytes.Buffer
+		require.NoError(t, Class(&out, i18n.New(lang), b, nil))
+		for _, w := range wants {
+			assert.Contains(t, out.String(), w, lang)
+		}
+	}
+	var table bytes.Buffer
+	require.NoError(t, Table(&table, i18n.New("en"), b.ExerciseIDs, b.Rows(), 80))
+	assert.Regexp(t, `(?m)^ada +✗ 0/4 \(API differs\) +0/4$`, table.String())
+	assert.Regexp(t, `(?m)^bob +✗ 0/4 \(does not build\) +0/4$`, table.String())
+}
+
 // TestClassQuizUnanswered: a quiz case left empty is no wrong option. The
 // class report lists it apart from the options chosen, and a quiz with no
 // case answered, skeleton or not, as no attempt yet.

@@ -289,8 +289,11 @@ func classCellText(p *i18n.Printer, status checker.Status, problem checker.Probl
 		return fmt.Sprintf("✗ %d/%d %s", score, maxScore, p.T("grade.cell_skeleton"))
 	case unanswered:
 		return fmt.Sprintf("✗ %d/%d %s", score, maxScore, p.T("grade.cell_unanswered"))
-	case problem == checker.ProblemCompile || problem == checker.ProblemAPI:
+	case problem == checker.ProblemCompile:
 		return fmt.Sprintf("✗ %d/%d %s", score, maxScore, p.T("grade.cell_no_build"))
+	case problem == checker.ProblemAPI:
+		// It builds: only its names or signatures are not the exercise's.
+		return fmt.Sprintf("✗ %d/%d %s", score, maxScore, p.T("grade.cell_api"))
 	}
 	return fmt.Sprintf("✗ %d/%d", score, maxScore)
 }
