@@ -6,6 +6,7 @@ import (
 	"html/template"
 	"io/fs"
 	"log"
+	"net"
 	"net/http"
 	"net/url"
 	"path"
@@ -20,8 +21,17 @@ import (
 	"github.com/kurs-course/kurs/internal/workspace"
 )
 
-// langCookie remembers the language a reader chose with ?lang=.
-const langCookie = "kurs_lang"
+// langCookie names the cookie that remembers the language a reader chose
+// with ?lang=, one per port: a browser sends a cookie of 127.0.0.1 to
+// every port, and two kurs serve of two workspaces (a German and an
+// English one) must not take each other's choice.
+func langCookie(r *http.Request) string {
+	_, port, err := net.SplitHostPort(r.Host)
+	if err != nil || port == "" {
+		return "kurs_lang"
+	}
+	return "kurs_lang_" + port
+}
 
 // page is what the layout template needs; Data is the page's own.
 type page struct {
@@ -38,15 +48,20 @@ type page struct {
 	Data      any
 }
 
-// printer returns the reader's language: ?lang= (remembered in a cookie),
-// else the cookie, else the server's language.
+// printer returns the reader's language: ?lang=, else the cookie, else
+// the server's language. Only a page the reader opens with ?lang= (the
+// language switch, an address typed) is remembered in the cookie: the
+// page's own requests in the background name the page's language, which
+// is no new choice.
 func (s *Server) printer(w http.ResponseWriter, r *http.Request) *i18n.Printer {
 	if l := r.URL.Query().Get("lang"); i18n.Supported(l) {
-		http.SetCookie(w, &http.Cookie{Name: langCookie, Value: l, Path: "/", MaxAge: 365 * 24 * 3600,
-			HttpOnly: true, SameSite: http.SameSiteStrictMode})
+		if r.Method == http.MethodGet && !wantsFragment(r) {
+			http.SetCookie(w, &http.Cookie{Name: langCookie(r), Value: l, Path: "/", MaxAge: 365 * 24 * 3600,
+				HttpOnly: true, SameSite: http.SameSiteStrictMode})
+		}
 		return s.printers[l]
 	}
-	if c, err := r.Cookie(langCookie); err == nil && i18n.Supported(c.Value) {
+	if c, err := r.Cookie(langCookie(r)); err == nil && i18n.Supported(c.Value) {
 		return s.printers[c.Value]
 	}
 	return s.printers[s.lang]
@@ -405,7 +420,7 @@ func (s *Server) renderExercise(w http.ResponseWriter, r *http.Request, ex *cour
 // notice returns the message a redirect after a form (no script) carries.
 func (s *Server) notice(r *http.Request) string {
 	p := s.printers[s.lang]
-	if c, err := r.Cookie(langCookie); err == nil && i18n.Supported(c.Value) {
+	if c, err := r.Cookie(langCookie(r)); err == nil && i18n.Supported(c.Value) {
 		p = s.printers[c.Value]
 	}
 	return doneNotice(p, r.URL.Query().Get("done"))

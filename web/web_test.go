@@ -693,3 +693,43 @@ func TestLessonFigures(t *testing.T) {
 		assert.NotContains(t, body, "package circuitbreaker", p)
 	}
 }
+
+// TestLanguageChoiceRemembered: a page opened with ?lang= is the reader's
+// choice, remembered for this server only (a browser sends a cookie of
+// 127.0.0.1 to every port, and another kurs serve may serve a workspace
+// in the other language); the page's own requests in the background do
+// not choose again.
+func TestLanguageChoiceRemembered(t *testing.T) {
+	ts := newTestServer(t)
+	jar, err := cookiejar.New(nil)
+	require.NoError(t, err)
+	client := &http.Client{Jar: jar, Timeout: time.Minute}
+	get := func(path string, header map[string]string) (string, []*http.Cookie) {
+		t.Helper()
+		req, err := http.NewRequest("GET", ts.url+path, nil)
+		require.NoError(t, err)
+		for k, v := range header {
+			req.Header.Set(k, v)
+		}
+		resp, err := client.Do(req)
+		require.NoError(t, err)
+		defer resp.Body.Close()
+		b, err := io.ReadAll(resp.Body)
+		require.NoError(t, err)
+		return string(b), resp.Cookies()
+	}
+	_, set := get("/?lang=de", nil)
+	require.Len(t, set, 1)
+	assert.Equal(t, "kurs_lang_"+ts.port, set[0].Name)
+	page, _ := get("/", nil)
+	assert.Contains(t, page, "Dein Kurs", "the choice is remembered")
+
+	_, set = get("/exercise/circuitbreaker/result?lang=en", map[string]string{"X-Kurs-Fragment": "1"})
+	assert.Empty(t, set, "a fragment for the page names the page's language, no new choice")
+	page, _ = get("/", nil)
+	assert.Contains(t, page, "Dein Kurs")
+
+	// A choice made on another port is not this server's.
+	_, body := ts.do(t, "GET", "/", nil, map[string]string{"Cookie": "kurs_lang_1=de"})
+	assert.Contains(t, body, "Your course")
+}
