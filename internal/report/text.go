@@ -19,8 +19,10 @@ type TextOptions struct {
 	// differ, with ANSI escapes: for a terminal only.
 	Color bool
 	// Width, when not 0, renders the Markdown of a quiz's feedback and
-	// wraps it to that many columns, as the lesson is: for a terminal
-	// only. 0 leaves every line as it is, for files and pipes.
+	// wraps it to that many columns, as the lesson is, and wraps kurs's
+	// own long lines (the verdict, the reasons, the tests' titles) under
+	// where they began: for a terminal only. 0 leaves every line as it
+	// is, for files and pipes.
 	Width int
 }
 
@@ -119,15 +121,21 @@ func (e *Explanation) marked(p *i18n.Printer, opt TextOptions) string {
 	if e.Status == checker.Pass {
 		mark = "✓"
 	}
-	fmt.Fprintf(&b, "%s %s — %s  (%s)\n", mark, e.Exercise, e.Title, e.Points)
+	b.WriteString(hanging("", fmt.Sprintf("%s %s — %s  (%s)", mark, e.Exercise, e.Title, e.Points), opt.Width))
 	switch e.Status {
 	case checker.Error:
-		b.WriteString(indent(e.Problem, "  ") + "\n")
+		// The reason, and the compiler's or the API check's lines under
+		// it, each wrapped under its own start.
+		for l := range strings.Lines(strings.TrimRight(e.Problem, "\n")) {
+			l = strings.TrimSuffix(l, "\n")
+			rest := strings.TrimLeft(l, " ")
+			b.WriteString(hanging("  "+l[:len(l)-len(rest)], rest, opt.Width))
+		}
 		return b.String()
 	case checker.Fail:
-		b.WriteString("  " + e.Summary + "\n")
+		b.WriteString(hanging("  ", e.Summary, opt.Width))
 		if e.Scoring != "" {
-			b.WriteString("  " + e.Scoring + "\n")
+			b.WriteString(hanging("  ", e.Scoring, opt.Width))
 		}
 	}
 	for i := range e.Tests {
@@ -142,22 +150,28 @@ func (e *Explanation) marked(p *i18n.Printer, opt TextOptions) string {
 		case t.Status == checker.Pass:
 			b.WriteString(indent(t.text(p, opt), "  ") + "\n")
 		default:
-			fmt.Fprintf(&b, "  %s\n%s\n", t.Heading, indent(t.text(p, opt), "    "))
+			b.WriteString(hanging("  ", t.Heading, opt.Width) + indent(t.text(p, opt), "    ") + "\n")
 		}
 	}
 	if m := e.Misconception; m != nil {
 		// Where the code departs, then why: the belief that explains it.
-		b.WriteString("  " + m.Line + "\n")
+		b.WriteString(hanging("  ", m.Line, opt.Width))
 		if m.Explanation != "" {
 			b.WriteString(indent(m.Explanation, "    ") + "\n")
 		}
 	}
-	if len(e.Others) > 0 {
-		// One a line: a title is a phrase of its own.
-		fmt.Fprintf(&b, "  %s\n%s\n", p.T("test.also_fails", "Count", len(e.Others)), indent(strings.Join(e.Others, "\n"), "    "))
-	}
-	if len(e.NotRun) > 0 {
-		fmt.Fprintf(&b, "  %s\n%s\n", p.T("test.not_run", "Count", len(e.NotRun)), indent(strings.Join(e.NotRun, "\n"), "    "))
+	// One test a line: a title is a phrase of its own.
+	for _, list := range []struct {
+		key   string
+		tests []string
+	}{{"test.also_fails", e.Others}, {"test.not_run", e.NotRun}} {
+		if len(list.tests) == 0 {
+			continue
+		}
+		b.WriteString(hanging("  ", p.T(list.key, "Count", len(list.tests)), opt.Width))
+		for _, t := range list.tests {
+			b.WriteString(hanging("    ", t, opt.Width))
+		}
 	}
 	if e.Output != "" {
 		b.WriteString("  " + e.OutputTitle + "\n" + indent(e.Output, "  | ") + "\n")
@@ -166,9 +180,22 @@ func (e *Explanation) marked(p *i18n.Printer, opt TextOptions) string {
 		}
 	}
 	if e.Next != "" {
-		b.WriteString("  " + e.Next + "\n")
+		b.WriteString(hanging("  ", e.Next, opt.Width))
 	}
 	return b.String()
+}
+
+// hanging writes s, one line of kurs's own words, after lead and, in a
+// terminal (width > 0), wrapped to width with its further lines two
+// columns in from where it began, so that a long line does not fold
+// under the margin; in a pipe (width 0) it stays one line, for grep.
+func hanging(lead, s string, width int) string {
+	room := width - termdoc.Width(lead) - 2
+	if width <= 0 || termdoc.Width(lead)+termdoc.Width(s) <= width || room < 20 {
+		return lead + s + "\n"
+	}
+	lines := termdoc.Wrap(s, room)
+	return lead + strings.Join(lines, "\n"+lead+"  ") + "\n"
 }
 
 // text renders one test's explanation, bounded to textsafe.TestMax.
