@@ -134,9 +134,11 @@ func NearMissAt(pr *checker.Problem) (file string, line int) {
 	}
 	for l := range strings.SplitSeq(pr.Detail, "\n") {
 		if _, near := nearMissLine(l, pr.Declared); near != "" {
-			f, n, ok := strings.Cut(pr.DeclaredAt[near], ":")
-			if line, err := strconv.Atoi(n); ok && err == nil && line > 0 {
-				return f, line
+			// The line follows the last colon: a file's name may hold one.
+			at := pr.DeclaredAt[near]
+			i := strings.LastIndex(at, ":")
+			if line, err := strconv.Atoi(at[i+1:]); i > 0 && err == nil && line > 0 {
+				return at[:i], line
 			}
 			return "", 0
 		}

@@ -162,6 +162,11 @@ func TestNearMissWhere(t *testing.T) {
 	file, line = NearMissAt(pr)
 	assert.Equal(t, "", file, "no near miss of Success")
 	assert.Zero(t, line)
+	pr.Detail = "undefined: New"
+	pr.DeclaredAt = map[string]string{"Nwe": "cb/we:ird.go:9"}
+	file, line = NearMissAt(pr)
+	assert.Equal(t, "cb/we:ird.go", file, "a colon in the file's name")
+	assert.Equal(t, 9, line)
 	pr.Kind, pr.Detail = checker.ProblemCompile, detail
 	_, line = NearMissAt(pr)
 	assert.Zero(t, line, "a compile problem's lines have their own positions")
