@@ -207,7 +207,7 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request) {
 			continue
 		}
 		if !slices.Contains(c.Letters(), v) {
-			s.message(w, r, http.StatusBadRequest, p.T("web.quiz.bad_option", "Case", c.Case, "Given", textsafe.Line(p, v, 40)))
+			s.message(w, r, http.StatusBadRequest, p.T("web.quiz.bad_option", "Case", c.Case, "Given", textsafe.Line(p, v, textsafe.AnswerMax)))
 			return
 		}
 		answers[c.Case-1] = v

@@ -179,7 +179,7 @@ func NewDocumentFor(p *i18n.Printer, graded []Graded, aud Audience) *Document {
 			t := &res.Tests[i]
 			msg := textsafe.Text(p, Test(p, g.Exercise, res, t), min(textsafe.TestMax, budget))
 			budget = max(0, budget-len(msg))
-			e.Tests = append(e.Tests, TestCase{Name: t.Name, Status: string(t.Status), Step: step(t), Message: msg, Given: textsafe.Line(p, given(g.Exercise, t), textsafe.ValueMax)})
+			e.Tests = append(e.Tests, TestCase{Name: t.Name, Status: string(t.Status), Step: step(t), Message: msg, Given: textsafe.Line(p, given(g.Exercise, t), textsafe.AnswerMax)})
 		}
 		quiz := g.Exercise != nil && g.Exercise.Kind() == course.KindQuiz
 		e.Unanswered = quiz && res.Status == checker.Fail && !g.Untouched && unanswered(&e)

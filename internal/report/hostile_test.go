@@ -18,6 +18,7 @@ import (
 	"github.com/kurs-course/kurs/internal/course"
 	"github.com/kurs-course/kurs/internal/harness"
 	"github.com/kurs-course/kurs/internal/report"
+	"github.com/kurs-course/kurs/internal/textsafe"
 )
 
 // evil is what learner code can put into a panic value, its output or a
@@ -128,9 +129,14 @@ func TestHostileJSON(t *testing.T) {
 			noControls(t, e.ID, e.Message, "\n\t")
 			for _, tc := range e.Tests {
 				noControls(t, e.ID+" "+tc.Name, tc.Message, "\n\t")
+				// A quiz answer is cut where every output cuts it: the
+				// class report groups and quotes these.
+				// (escapes may lengthen the part kept, and the note follows it).
+				assert.Less(t, len(tc.Given), 3*textsafe.AnswerMax+len(cutNote[lang])+16, e.ID+" "+tc.Name)
 			}
 		}
 		assert.Contains(t, doc.Exercises[0].Message, cutNote[lang])
+		assert.Contains(t, doc.Exercises[2].Tests[0].Given, cutNote[lang], "the hostile quiz answer is cut")
 	}
 }
 

@@ -296,7 +296,7 @@ func ExplainTest(p *i18n.Printer, ex *course.Exercise, res *checker.Result, t *c
 	}
 	if f.Kind == harness.Quiz {
 		te.Random = ""
-		given := textsafe.Line(p, quizAnswer(ex, f.Case, f.Given), quizAnswerMax)
+		given := textsafe.Line(p, quizAnswer(ex, f.Case, f.Given), textsafe.AnswerMax)
 		switch why := quizWhy(p, ex, f); {
 		case f.Given == "":
 			te.Headline = p.T("quiz.empty", "Case", f.Case, "Options", quizOptions(ex, f.Case))
@@ -737,10 +737,6 @@ func problem(p *i18n.Printer, pr *checker.Problem, aud Audience, exercise string
 	}
 	return T("problem."+string(pr.Kind), "At", at, "Detail", detail)
 }
-
-// quizAnswerMax bounds a quiz answer as the learner wrote it: an option is
-// a letter, and anything longer is shown only so far.
-const quizAnswerMax = 40
 
 // value is goValue for a value from the learner's code: at most
 // textsafe.ValueMax bytes of it as Go writes it, with control characters

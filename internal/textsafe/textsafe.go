@@ -31,8 +31,12 @@ import (
 // text shown, before the note on what was cut.
 const (
 	// ValueMax bounds one value: an observed or returned value, a panic
-	// value, a quiz answer, a file name.
+	// value, a file name.
 	ValueMax = 1 << 10
+	// AnswerMax bounds a quiz answer as the learner wrote it, wherever it
+	// is shown: an option is a letter, and an answer that is none is
+	// shown only so far.
+	AnswerMax = 40
 	// BlockMax bounds one block of lines inside a message: compiler
 	// output, a crash's last words.
 	BlockMax = 8 << 10
