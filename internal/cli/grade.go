@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"time"
 
@@ -347,11 +348,11 @@ func gradeMerge(e *env, f *gradeFlags, files []string) error {
 			data, err = os.ReadFile(abs)
 		}
 		if err != nil {
-			return e.usageErr("grade.merge_read", "File", name, "Err", err)
+			return e.usageErr("grade.merge_read", "File", fileName(e.p, name), "Err", err)
 		}
 		var d grade.Document
 		if err := json.Unmarshal(data, &d); err != nil {
-			return e.usageErr("grade.merge_json", "File", name, "Err", err)
+			return e.usageErr("grade.merge_json", "File", fileName(e.p, name), "Err", err)
 		}
 		docs = append(docs, &d)
 	}
@@ -359,13 +360,7 @@ func gradeMerge(e *env, f *gradeFlags, files []string) error {
 	if err != nil {
 		var me *grade.MergeError
 		if errors.As(err, &me) {
-			// Languages are named in the reader's language.
-			for i := 0; i+1 < len(me.Args); i += 2 {
-				if code, ok := me.Args[i+1].(string); ok && (me.Args[i] == "Lang" || me.Args[i] == "FirstLang") {
-					me.Args[i+1] = e.langName(code)
-				}
-			}
-			return e.usageErr("grade.merge_"+me.Key, me.Args...)
+			return e.mergeErr(me, files)
 		}
 		return err
 	}
@@ -398,6 +393,35 @@ func gradeMerge(e *env, f *gradeFlags, files []string) error {
 		}
 	}
 	return err
+}
+
+// mergeErr says why the documents in files do not merge, naming each
+// document by its file as the command line gave it, languages in the
+// reader's language, and a submission's id made safe to show, as a
+// document holds it as its student named their folder.
+func (e *env) mergeErr(me *grade.MergeError, files []string) error {
+	args := slices.Clone(me.Args)
+	for i := 0; i+1 < len(args); i += 2 {
+		s, ok := args[i+1].(string)
+		switch {
+		case ok && (args[i] == "Lang" || args[i] == "FirstLang"):
+			args[i+1] = e.langName(s)
+		case ok && args[i] == "ID":
+			args[i+1] = textsafe.Line(e.p, s, textsafe.ValueMax)
+		}
+	}
+	for key, i := range map[string]int{"File": me.Doc, "FirstFile": me.First} {
+		if i >= 0 && i < len(files) {
+			args = append(args, key, fileName(e.p, files[i]))
+		}
+	}
+	return e.usageErr("grade.merge_"+me.Key, args...)
+}
+
+// fileName is a file's name as the command line gave it, made safe to
+// show: a shell's glob passes on whatever names a folder holds.
+func fileName(p *i18n.Printer, name string) string {
+	return textsafe.Line(p, name, textsafe.ValueMax)
 }
 
 // emit writes the document to --output, and then the text for people to

@@ -45,72 +45,82 @@ func Shard(subs []Submission, k, n int) []Submission {
 
 // MergeError says why the documents given to Merge are not the shards of
 // one class. Key names the message (grade.merge_KEY in the catalogs) and
-// Args are its template's fields.
+// Args are its template's fields. Doc is the document at fault and First
+// the one it disagrees with, as indexes into Merge's docs (-1 for none),
+// so that the caller names each as the user gave it, by its file.
 type MergeError struct {
-	Key  string
-	Args []any
+	Key        string
+	Doc, First int
+	Args       []any
 }
 
-func (e *MergeError) Error() string { return fmt.Sprint(append([]any{e.Key}, e.Args...)...) }
+func (e *MergeError) Error() string {
+	return fmt.Sprint(append([]any{e.Key, "Doc", e.Doc, "First", e.First}, e.Args...)...)
+}
 
 // Merge joins the documents of the shards of one class into the document
 // one run over the whole class gives: the same course, seed, exercises and
-// language of the messages (where a document names it) in every shard, each shard of the same count exactly once, and no
-// submission twice. The entries come in the order of their ids, as Find
-// returns the submissions. A single document of a whole class merges into
-// itself.
+// language of the messages (where a document names it) in every shard,
+// each shard of the same count exactly once, and no submission twice. The
+// entries come in the order of their ids, as Find returns the
+// submissions. A single document of a whole class merges into itself.
 func Merge(docs []*Document) (*Document, error) {
+	fail := func(key string, doc, first int, args ...any) error {
+		return &MergeError{Key: key, Doc: doc, First: first, Args: args}
+	}
 	if len(docs) == 0 {
-		return nil, &MergeError{Key: "none"}
+		return nil, fail("none", -1, -1)
 	}
 	first := docs[0]
 	out := &Document{Version: first.Version, Course: first.Course, Seed: first.Seed,
 		ExerciseIDs: first.ExerciseIDs, Submissions: []Entry{}}
-	seen := map[int]bool{}
-	ids := map[string]bool{}
-	langDoc := 0 // the first document that names its language, counted from 1
+	shardAt := map[int]int{} // the document that holds each shard
+	idAt := map[string]int{} // the document that holds each submission
+	langDoc := -1            // the first document that names its language
 	for i, d := range docs {
-		if d.Lang != "" && langDoc == 0 {
-			out.Lang, langDoc = d.Lang, i+1
+		if d.Lang != "" && langDoc < 0 {
+			out.Lang, langDoc = d.Lang, i
 		}
 		switch {
 		case d.Version != report.Version:
-			return nil, &MergeError{Key: "version", Args: []any{"Doc", i + 1, "Version", d.Version}}
+			return nil, fail("version", i, -1, "Version", d.Version)
 		case d.Course != first.Course:
-			return nil, &MergeError{Key: "course", Args: []any{"Doc", i + 1}}
+			return nil, fail("course", i, 0)
 		case d.Seed != first.Seed:
-			return nil, &MergeError{Key: "seed", Args: []any{"Doc", i + 1, "Seed", d.Seed, "First", first.Seed}}
+			return nil, fail("seed", i, 0, "Seed", d.Seed, "FirstSeed", first.Seed)
 		case !slices.Equal(d.ExerciseIDs, first.ExerciseIDs):
-			return nil, &MergeError{Key: "exercises", Args: []any{"Doc", i + 1}}
+			return nil, fail("exercises", i, 0)
 		case d.Lang != "" && d.Lang != out.Lang:
-			return nil, &MergeError{Key: "lang", Args: []any{"Doc", i + 1, "Lang", d.Lang, "First", langDoc, "FirstLang", out.Lang}}
+			return nil, fail("lang", i, langDoc, "Lang", d.Lang, "FirstLang", out.Lang)
 		}
 		switch sh := d.Shard; {
 		case sh == nil && len(docs) > 1:
-			return nil, &MergeError{Key: "whole", Args: []any{"Doc", i + 1}}
-		case sh != nil && (first.Shard == nil || sh.Count != first.Shard.Count || sh.Class != first.Shard.Class):
-			return nil, &MergeError{Key: "count", Args: []any{"Doc", i + 1}}
-		case sh != nil && seen[sh.Index]:
-			return nil, &MergeError{Key: "twice", Args: []any{"Shard", sh.Index, "Count", sh.Count}}
-		case sh != nil:
-			seen[sh.Index] = true
+			return nil, fail("whole", i, -1)
+		case sh == nil: // a whole class, alone: it merges into itself
+		case first.Shard == nil || sh.Count != first.Shard.Count || sh.Class != first.Shard.Class:
+			return nil, fail("count", i, 0)
+		default:
+			if at, ok := shardAt[sh.Index]; ok {
+				return nil, fail("twice", i, at, "Shard", sh.Index, "Count", sh.Count)
+			}
+			shardAt[sh.Index] = i
 		}
 		for _, e := range d.Submissions {
-			if ids[e.ID] {
-				return nil, &MergeError{Key: "duplicate", Args: []any{"ID", e.ID}}
+			if at, ok := idAt[e.ID]; ok {
+				return nil, fail("duplicate", i, at, "ID", e.ID)
 			}
-			ids[e.ID] = true
+			idAt[e.ID] = i
 			out.Submissions = append(out.Submissions, e)
 		}
 	}
 	if sh := first.Shard; sh != nil {
 		for k := 1; k <= sh.Count; k++ {
-			if !seen[k] {
-				return nil, &MergeError{Key: "missing", Args: []any{"Shard", k, "Count", sh.Count}}
+			if _, ok := shardAt[k]; !ok {
+				return nil, fail("missing", -1, -1, "Shard", k, "Count", sh.Count)
 			}
 		}
 		if len(out.Submissions) != sh.Class {
-			return nil, &MergeError{Key: "class", Args: []any{"Got", len(out.Submissions), "Class", sh.Class}}
+			return nil, fail("class", -1, -1, "Got", len(out.Submissions), "Class", sh.Class)
 		}
 	}
 	slices.SortStableFunc(out.Submissions, func(a, b Entry) int { return cmp.Compare(a.ID, b.ID) })

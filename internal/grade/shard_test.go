@@ -95,27 +95,40 @@ func TestMerge(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, encode(whole), encode(one), "a whole class merges into itself")
 
-	key := func(docs ...*grade.Document) string {
+	mergeErr := func(docs ...*grade.Document) *grade.MergeError {
 		_, err := grade.Merge(docs)
 		var me *grade.MergeError
 		require.True(t, errors.As(err, &me), "%v", err)
-		return me.Key
+		return me
+	}
+	key := func(docs ...*grade.Document) string { return mergeErr(docs...).Key }
+	// which returns the documents an error names: the one at fault, and
+	// the one it disagrees with, so that the user reads their files.
+	which := func(docs ...*grade.Document) [2]int {
+		me := mergeErr(docs...)
+		return [2]int{me.Doc, me.First}
 	}
 	other := *shards[1]
 	other.Seed = 9
 	assert.Equal(t, "seed", key(shards[0], &other, shards[2]))
+	assert.Equal(t, [2]int{1, 0}, which(shards[0], &other, shards[2]))
+	assert.Equal(t, [2]int{2, 0}, which(shards[0], shards[2], &other), "compared with the first")
 	other = *shards[1]
 	other.Course = "sha256:other"
 	assert.Equal(t, "course", key(shards[0], &other, shards[2]))
 	assert.Equal(t, "missing", key(shards[0], shards[2]))
 	assert.Equal(t, "twice", key(shards[0], shards[0], shards[2]))
+	assert.Equal(t, [2]int{2, 1}, which(shards[2], shards[0], shards[0]), "the shard's two documents")
 	assert.Equal(t, "whole", key(shards[0], whole))
+	assert.Equal(t, [2]int{1, -1}, which(shards[0], whole))
+	assert.Equal(t, [2]int{-1, -1}, which(shards[0], shards[2]), "no document to name")
 	other = *shards[1]
 	other.Shard = &report.Shard{Index: 2, Count: 4, Class: 4}
 	assert.Equal(t, "count", key(shards[0], &other, shards[2]))
 	other = *shards[1]
 	other.Submissions = append(other.Submissions, shards[0].Submissions[0])
 	assert.Equal(t, "duplicate", key(shards[0], &other, shards[2]))
+	assert.Equal(t, [2]int{1, 0}, which(shards[0], &other, shards[2]))
 	assert.Equal(t, "none", key())
 
 	// The language of the messages: named by the shards, the same in all;
@@ -127,7 +140,8 @@ func TestMerge(t *testing.T) {
 	_, err = grade.Merge([]*grade.Document{shards[0], &other, shards[2]})
 	var me *grade.MergeError
 	require.ErrorAs(t, err, &me)
-	assert.Equal(t, []any{"Doc", 2, "Lang", "de", "First", 1, "FirstLang", "en"}, me.Args)
+	assert.Equal(t, []any{"Lang", "de", "FirstLang", "en"}, me.Args)
+	assert.Equal(t, [2]int{1, 0}, [2]int{me.Doc, me.First})
 	unnamed := []*grade.Document{}
 	for _, d := range shards {
 		c := *d
