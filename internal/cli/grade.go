@@ -333,6 +333,9 @@ func gradeMerge(e *env, f *gradeFlags, files []string) error {
 		return e.usageErr("grade.merge_flags", "Flag", "--submissions")
 	case f.shard != "":
 		return e.usageErr("grade.merge_flags", "Flag", "--shard")
+	case f.seed.Given:
+		// The seed is the shards'; one given here would change nothing.
+		return e.usageErr("grade.merge_flags", "Flag", "--seed")
 	case e.g.workspace != "":
 		return e.usageErr("grade.merge_flags", "Flag", "--workspace")
 	}

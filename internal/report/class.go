@@ -125,7 +125,7 @@ func newClassView(p *i18n.Printer, b *Batch, exercises []*course.Exercise) *clas
 		Summary: p.T("grade.class_summary", "Count", total,
 			"Exercises", p.T("grade.class_summary_exercises", "Count", len(b.ExerciseIDs))),
 		Course:      p.T("grade.course", "Course", b.Course),
-		Seed:        p.T("grade.seed", "Seed", b.Seed),
+		Seed:        classSeed(p, b.Seed),
 		Empty:       total == 0,
 		ExerciseIDs: b.ExerciseIDs,
 		Labels: map[string]string{

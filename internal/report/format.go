@@ -118,13 +118,22 @@ func batchText(w io.Writer, p *i18n.Printer, b *Batch, _ []*course.Exercise) err
 
 // BatchText writes the batch's table in lines of at most width columns
 // (see Table), and the seed that repeats it: what kurs grade
-// --submissions shows in a terminal of that width.
+// --submissions and kurs grade merge show in a terminal of that width.
 func BatchText(w io.Writer, p *i18n.Printer, b *Batch, width int) error {
 	if err := Table(w, p, b.ExerciseIDs, b.Rows(), width); err != nil {
 		return err
 	}
-	_, err := io.WriteString(w, strings.Join(wrapWords(p.T("grade.seed", "Seed", b.Seed), width), "\n")+"\n")
+	_, err := io.WriteString(w, strings.Join(wrapWords(classSeed(p, b.Seed), width), "\n")+"\n")
 	return err
+}
+
+// classSeed says how to repeat the random traces of a class. A batch's
+// document does not say whether it was graded at once or in shards, and
+// must not (merged shards give the bytes of one run), so the line is true
+// of both: the same seed repeats the traces either way, as every
+// submission of a run gets the same ones.
+func classSeed(p *i18n.Printer, seed uint64) string {
+	return p.T("grade.seed_class", "Seed", seed)
 }
 
 // wrapWords breaks s into lines of at most width columns (see
