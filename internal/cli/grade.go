@@ -285,7 +285,7 @@ func gradeBatch(e *env, f *gradeFlags, format report.Format, ck *checker.Checker
 		bar.stop()
 		return err // the context has ended, which exit reports
 	}
-	fmt.Fprintln(e.Err, e.p.T("grade.batch_done", "Count", len(subs), "Elapsed", time.Since(start).Round(100*time.Millisecond)))
+	fmt.Fprintln(e.Err, e.p.T("grade.batch_done", "Count", len(subs), "Elapsed", report.Duration(e.p, time.Since(start))))
 
 	doc := grade.NewDocument(e.p, hash, ck.Seed, exs, results)
 	if shards > 0 {
