@@ -186,7 +186,7 @@ func BatchJUnit(w io.Writer, p *i18n.Printer, b *Batch, exercises []*course.Exer
 				}
 			}
 			if ex.Status == string(checker.Error) {
-				problem := &junitProblem{Message: firstLine(p, ex.Message), Type: "error", Text: withPosition(at(ex.File, ex.Line), ex.Message)}
+				problem := &junitProblem{Message: errorMessage(p, checker.ProblemKind(ex.Problem), ex.Message), Type: "error", Text: withPosition(at(ex.File, ex.Line), ex.Message)}
 				names := []string{ex.ID}
 				if c := byID[ex.ID]; c != nil && len(c.Suite.Tests) > 0 {
 					names = names[:0]
@@ -275,15 +275,15 @@ func withPosition(pos, text string) string {
 func errorCases(p *i18n.Printer, g Graded, pos string) []junitCase {
 	res := g.Result
 	msg := textsafe.Text(p, problem(p, res.Problem, Teacher, res.Exercise), textsafe.TestMax)
-	kind := string(checker.ProblemInternal)
+	kind := checker.ProblemInternal
 	if res.Problem != nil {
-		kind = string(res.Problem.Kind)
+		kind = res.Problem.Kind
 	}
 	var cases []junitCase
 	for _, t := range g.Exercise.Suite.Tests {
 		cases = append(cases, junitCase{
 			Name: t.Name, Classname: res.Exercise,
-			Error: &junitProblem{Message: firstLine(p, msg), Type: kind, Text: withPosition(pos, msg)},
+			Error: &junitProblem{Message: errorMessage(p, kind, msg), Type: string(kind), Text: withPosition(pos, msg)},
 		})
 	}
 	return cases
@@ -313,6 +313,27 @@ func testCase(p *i18n.Printer, g Graded, t *checker.Test, dir string) junitCase 
 
 // seconds formats a duration as JUnit's time attribute wants it.
 func seconds(d time.Duration) string { return fmt.Sprintf("%.3f", d.Seconds()) }
+
+// errorMessage returns the message attribute of an error of kind whose
+// text is msg: its first line, and for an API that differs, the lines
+// under it joined on, which name each function, method or variable that
+// is missing or declared otherwise. A CI viewer shows the attribute
+// alone, and "the API differs" without the names would send the reader
+// into the text. It reads the text alone, so that a batch's document,
+// which keeps the kind and the text, gives the same message.
+func errorMessage(p *i18n.Printer, kind checker.ProblemKind, msg string) string {
+	head, rest, _ := strings.Cut(msg, "\n")
+	var names []string
+	for l := range strings.SplitSeq(rest, "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			names = append(names, l)
+		}
+	}
+	if kind != checker.ProblemAPI || len(names) == 0 {
+		return firstLine(p, msg)
+	}
+	return textsafe.Line(p, strings.TrimSuffix(head, ":")+": "+strings.Join(names, "; "), textsafe.ValueMax)
+}
 
 // firstLine returns s up to its first line break, cut to
 // textsafe.ValueMax; JUnit viewers show the message attribute on one line

@@ -3,6 +3,7 @@ package report_test
 import (
 	"bytes"
 	"encoding/xml"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -16,6 +17,7 @@ import (
 	"github.com/kurs-course/kurs/internal/course"
 	"github.com/kurs-course/kurs/internal/harness"
 	"github.com/kurs-course/kurs/internal/report"
+	"github.com/kurs-course/kurs/internal/textsafe"
 )
 
 // fixtureSeed is the seed of the fixture's results; not the default, so
@@ -265,4 +267,60 @@ func TestJUnitCrashIsErrorOnly(t *testing.T) {
 	assert.Equal(t, len(res.Tests), doc.Suites[0].Errors)
 	assert.Zero(t, doc.Suites[0].Failures)
 	assert.Equal(t, "timeout", doc.Suites[0].Cases[0].Error.Type)
+}
+
+// apiDiffers returns the fixture's circuitbreaker as the API check
+// leaves code whose State is a field and whose New is called new.
+func apiDiffers(t *testing.T) []report.Graded {
+	t.Helper()
+	graded := fixture(t)[:1]
+	res := *graded[0].Result
+	res.Status, res.Tests, res.Output = checker.Error, nil, ""
+	res.Problem = &checker.Problem{Kind: checker.ProblemAPI,
+		Detail: "(*CircuitBreaker).State undefined (type *CircuitBreaker has no field or method State, but does have field State)\nundefined: New"}
+	graded[0].Result = &res
+	return graded
+}
+
+// TestJUnitAPINamesWhatIsMissing: a CI viewer shows an error's message
+// attribute alone, so for an API that differs it names what is missing,
+// the same for one submission and for a class, bounded and on one line.
+func TestJUnitAPINamesWhatIsMissing(t *testing.T) {
+	for lang, want := range map[string]string{
+		"en": "The code builds, but its API differs from the exercise's (name, parameters or result types): " +
+			"method State of *CircuitBreaker is missing; New is missing: the exercise expects a declaration of exactly this name",
+		"de": "Der Code lässt sich übersetzen, aber seine API weicht von der Übung ab (Name, Parameter oder Ergebnistypen): " +
+			"Methode State von *CircuitBreaker fehlt; ",
+	} {
+		graded := apiDiffers(t)
+		doc := junit(t, lang, graded)
+		for _, c := range doc.Suites[0].Cases {
+			require.NotNil(t, c.Error, c.Name)
+			assert.Equal(t, "api", c.Error.Type)
+			assert.True(t, strings.HasPrefix(c.Error.Message, want), "%s: %q", lang, c.Error.Message)
+			assert.Equal(t, 2, strings.Count(c.Error.Text, "\n  "), "%s: the text keeps a line per name: %q", lang, c.Error.Text)
+		}
+
+		p := i18n.New(lang)
+		b := &report.Batch{Version: report.Version, Course: "sha256:c0ffee", Seed: 7, ExerciseIDs: []string{"circuitbreaker"},
+			Submissions: []report.Entry{{ID: "ada", Document: report.NewDocumentFor(p, graded, report.Teacher)}}}
+		var out bytes.Buffer
+		require.NoError(t, report.BatchJUnit(&out, p, b, exercisesOf(graded)))
+		var class xmlSuites
+		require.NoError(t, xml.Unmarshal(out.Bytes(), &class), out.String())
+		assert.Equal(t, doc.Suites[0].Cases[0].Error.Message, class.Suites[0].Cases[0].Error.Message,
+			"%s: a class's JUnit, made from the document alone, says the same", lang)
+	}
+
+	// However many names differ, the attribute stays one bounded line.
+	graded := apiDiffers(t)
+	var many []string
+	for i := range 500 {
+		many = append(many, fmt.Sprintf("undefined: Name%03d", i))
+	}
+	graded[0].Result.Problem.Detail = strings.Join(many, "\n")
+	msg := junit(t, "en", graded).Suites[0].Cases[0].Error.Message
+	assert.Contains(t, msg, "Name000 is missing")
+	assert.NotContains(t, msg, "\n")
+	assert.Less(t, len(msg), textsafe.ValueMax+200, "bounded")
 }

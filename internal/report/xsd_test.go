@@ -69,7 +69,7 @@ func TestJUnitValidates(t *testing.T) {
 
 	docs := map[string][]byte{}
 	for _, lang := range []string{"en", "de"} {
-		for name, g := range map[string][]report.Graded{"fixture": graded, "crashed": crashed, "passed": passed, "hostile": hostile(t)} {
+		for name, g := range map[string][]report.Graded{"fixture": graded, "crashed": crashed, "passed": passed, "hostile": hostile(t), "api": apiDiffers(t)} {
 			var b bytes.Buffer
 			require.NoError(t, report.JUnit(&b, i18n.New(lang), g, fixtureRun))
 			docs[name+"-"+lang] = b.Bytes()
@@ -90,6 +90,11 @@ func TestBatchJUnitValidates(t *testing.T) {
 		docs["class-"+lang] = with.Bytes()
 		require.NoError(t, report.BatchJUnit(&without, i18n.New(lang), b, nil))
 		docs["class-nocourse-"+lang] = without.Bytes()
+		api := &report.Batch{Version: report.Version, Course: "sha256:c0ffee", Seed: 7, ExerciseIDs: []string{"circuitbreaker"},
+			Submissions: []report.Entry{{ID: "ada", Document: report.NewDocumentFor(i18n.New(lang), apiDiffers(t), report.Teacher)}}}
+		var class bytes.Buffer
+		require.NoError(t, report.BatchJUnit(&class, i18n.New(lang), api, exercisesOf(apiDiffers(t))))
+		docs["class-api-"+lang] = class.Bytes()
 	}
 	validJUnit(t, docs)
 }
