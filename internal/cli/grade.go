@@ -302,11 +302,20 @@ func writeBatch(e *env, f *gradeFlags, format report.Format, doc *grade.Document
 		return func(out io.Writer) error { return w(out, e.p, doc, exs) }
 	}
 	// The table on stdout fits the terminal (or COLUMNS, else 80
-	// columns); in a file it is 80 columns wide.
-	table := func(out io.Writer) error { return report.BatchText(out, e.p, doc, e.screen().width) }
+	// columns); in a file it is 80 columns wide. -v adds what the
+	// failing submissions show, in either.
+	text := func(width int) func(io.Writer) error {
+		return func(out io.Writer) error {
+			return report.BatchText(out, e.p, doc, report.BatchTextOptions{Width: width, Verbose: f.verbose, Exercises: exs})
+		}
+	}
+	table := text(e.screen().width)
 	document := write(format.Batch)
-	if format.Name == textFormat && f.output == "" {
-		document = table
+	if format.Name == textFormat {
+		document = text(termdoc.DefaultWidth)
+		if f.output == "" {
+			document = table
+		}
 	}
 	err := e.emit(f, document, table)
 	if f.csv != "" {
@@ -377,17 +386,21 @@ func gradeMerge(e *env, f *gradeFlags, files []string) error {
 		}
 	}
 	// A format that shows the exercises' titles takes them from the
-	// course that graded.
+	// course that graded. So does the text of -v, but it also reads
+	// without them, as the table does: from another course, it shows
+	// the ids.
 	var exs []*course.Exercise
-	if format.Titles {
+	if format.Titles || f.verbose {
 		c, hash, err := e.gradingCourse()
 		if err != nil {
 			return err
 		}
-		if hash != doc.Course {
+		switch {
+		case hash == doc.Course:
+			exs = c.Exercises
+		case format.Titles:
 			return e.usageErr("grade.merge_other_course", "Course", doc.Course, "Have", hash)
 		}
-		exs = c.Exercises
 	}
 	err = writeBatch(e, f, format, doc, exs)
 	for _, s := range doc.Submissions {

@@ -183,7 +183,7 @@ func newClassView(p *i18n.Printer, b *Batch, exercises []*course.Exercise) *clas
 		courseEx[ex.ID] = ex
 	}
 	for _, id := range b.ExerciseIDs {
-		ce, n := classGroupsOf(p, b, id, courseEx[id], link, share)
+		ce, n := classGroupsOf(p, b, id, courseEx[id], classGroups, link, share)
 		ce.Title = titles[id]
 		// The bar's shares and its label add up to the whole class:
 		// each rounded on its own, they could leave a gap or make 99 %.

@@ -23,9 +23,11 @@ import (
 // and those that are no attempt yet: without code, with the unchanged
 // skeleton, or a quiz with no case answered. The counts split the class
 // the same way, so the pass-rate bars agree with the groups. ex gives the
-// titles in p's language; nil shows ids. It reads only the batch, so
-// merged shards give the same groups.
-func classGroupsOf(p *i18n.Printer, b *Batch, id string, ex *course.Exercise,
+// titles in p's language; nil shows ids. Of the unnamed behaviours, the
+// most common ones, as many as most, are listed and the rest counted
+// together; every one when most is not positive. It reads only the batch, so merged shards
+// give the same groups.
+func classGroupsOf(p *i18n.Printer, b *Batch, id string, ex *course.Exercise, most int,
 	link func(string) classLink, share func(int) string) (ce classExercise, n classCounts) {
 	ce.ID = id
 	type group struct {
@@ -154,7 +156,7 @@ func classGroupsOf(p *i18n.Printer, b *Batch, id string, ex *course.Exercise,
 			g := groups[key]
 			// Every named misconception is listed; the unnamed ones
 			// only as far as they are common.
-			if name == "unnamed" && j >= classGroups {
+			if name == "unnamed" && most > 0 && j >= most {
 				rest += len(g.subs)
 				continue
 			}

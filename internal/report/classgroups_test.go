@@ -231,3 +231,38 @@ func TestClassQuizByCase(t *testing.T) {
 		assert.Equal(t, 2, strings.Count(html, "unanswered</span>")+strings.Count(html, "unbeantwortet</span>"), "one group per set of empty cases")
 	}
 }
+
+// TestBatchTextVerbose: with -v, the class's text lists per exercise
+// every way its submissions fail, as the class report words them, each
+// with its submissions, also the rare behaviours the report counts
+// together; what a document carries is escaped, as a merged document may
+// come from anywhere; without -v, the table alone.
+func TestBatchTextVerbose(t *testing.T) {
+	step := func(n int) *int { return &n }
+	b := &Batch{ExerciseIDs: []string{"circuitbreaker"}}
+	for i := range classGroups + 2 {
+		// Each fails first at another step: a behaviour of its own.
+		x := Exercise{ID: "circuitbreaker", Status: "fail", MaxScore: 4,
+			Tests: []TestCase{{Name: "seed/threshold3-wait5", Status: "fail", Step: step(i + 1)}}}
+		b.Submissions = append(b.Submissions, Entry{ID: "s" + strconv.Itoa(i), Document: &Document{Exercises: []Exercise{x}, MaxScore: 4}})
+	}
+	hostile := Exercise{ID: "circuitbreaker", Status: "error", Problem: "crash", MaxScore: 4, Message: "crashed \x1b[2J here"}
+	b.Submissions = append(b.Submissions, Entry{ID: "evil\x1b]0;x\x07", Document: &Document{Exercises: []Exercise{hostile}, MaxScore: 4}})
+
+	var out bytes.Buffer
+	require.NoError(t, BatchText(&out, i18n.New("en"), b, BatchTextOptions{Verbose: true, Width: 80}))
+	text := out.String()
+	assert.Contains(t, text, "\ncircuitbreaker\n  0 of 8 submissions pass (0%).\n")
+	for i := range classGroups + 2 {
+		assert.Regexp(t, `(?m)^  13% fail first at the test “seed/threshold3-wait5”, at step `+strconv.Itoa(i+1)+`: s`+strconv.Itoa(i)+`$`, text)
+	}
+	assert.NotContains(t, text, "fail in other ways", "every behaviour is listed")
+	assert.Contains(t, text, `cannot be tested: crashed \x1b[2J here: evil\x1b]0;x\x07`)
+	assert.NotContains(t, text, "\x1b")
+	assert.Less(t, strings.Index(text, "Submissions: 8;"), strings.Index(text, "circuitbreaker\n"), "after the table")
+	assert.Less(t, strings.Index(text, "circuitbreaker\n"), strings.Index(text, "Seed 0:"), "before the seed")
+
+	out.Reset()
+	require.NoError(t, BatchText(&out, i18n.New("en"), b, BatchTextOptions{Width: 80}))
+	assert.NotContains(t, out.String(), "fail first")
+}

@@ -112,18 +112,40 @@ func singleText(w io.Writer, p *i18n.Printer, graded []Graded, run Run) error {
 
 // batchText writes the batch's table for a file, 80 columns wide, and
 // the seed that repeats it.
-func batchText(w io.Writer, p *i18n.Printer, b *Batch, _ []*course.Exercise) error {
-	return BatchText(w, p, b, termdoc.DefaultWidth)
+func batchText(w io.Writer, p *i18n.Printer, b *Batch, exercises []*course.Exercise) error {
+	return BatchText(w, p, b, BatchTextOptions{Width: termdoc.DefaultWidth, Exercises: exercises})
 }
 
-// BatchText writes the batch's table in lines of at most width columns
-// (see Table), and the seed that repeats it: what kurs grade
-// --submissions and kurs grade merge show in a terminal of that width.
-func BatchText(w io.Writer, p *i18n.Printer, b *Batch, width int) error {
-	if err := Table(w, p, b.ExerciseIDs, b.Rows(), width); err != nil {
+// BatchTextOptions say how BatchText writes a class.
+type BatchTextOptions struct {
+	// Width is the most columns a line takes; no limit when it is not
+	// positive.
+	Width int
+	// Verbose adds, per exercise, what its failing submissions show,
+	// grouped as the class report groups them, each group with its
+	// submissions: the teacher's -v, as a learner's explains every
+	// failing test.
+	Verbose bool
+	// Exercises give the groups the exercises' titles, their tests' and
+	// misconceptions' titles and their quizzes' options; without one, an
+	// exercise's groups show ids.
+	Exercises []*course.Exercise
+}
+
+// BatchText writes the batch's table (see Table), with opt.Verbose what
+// the failing submissions show, and the seed that repeats it: what kurs
+// grade --submissions and kurs grade merge show in a terminal of that
+// width.
+func BatchText(w io.Writer, p *i18n.Printer, b *Batch, opt BatchTextOptions) error {
+	if err := Table(w, p, b.ExerciseIDs, b.Rows(), opt.Width); err != nil {
 		return err
 	}
-	_, err := io.WriteString(w, strings.Join(wrapWords(classSeed(p, b.Seed), width), "\n")+"\n")
+	if opt.Verbose {
+		if err := classDetails(w, p, b, opt.Exercises, opt.Width); err != nil {
+			return err
+		}
+	}
+	_, err := io.WriteString(w, strings.Join(wrapWords(classSeed(p, b.Seed), opt.Width), "\n")+"\n")
 	return err
 }
 

@@ -1,0 +1,83 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/kurs-course/kurs/i18n"
+	"github.com/kurs-course/kurs/internal/course"
+	"github.com/kurs-course/kurs/internal/termdoc"
+	"github.com/kurs-course/kurs/internal/textsafe"
+)
+
+// classDetails writes, per exercise of the batch, its pass rate and what
+// its failing submissions show, grouped and worded as the class report
+// groups them (see classGroupsOf), every group with the submissions in
+// it, in lines of at most width columns (no limit when width is not
+// positive). Unlike the report, it lists every unnamed behaviour: the
+// teacher asked to see each submission's.
+func classDetails(w io.Writer, p *i18n.Printer, b *Batch, exercises []*course.Exercise, width int) error {
+	total := len(b.Submissions)
+	byID := map[string]*course.Exercise{}
+	for _, ex := range exercises {
+		byID[ex.ID] = ex
+	}
+	link := func(id string) classLink { return classLink{ID: textsafe.EscapeLine(id)} }
+	share := func(n int) string { return p.T("grade.class_percent", "Percent", percent(n, total)) }
+	var lines []string
+	for _, id := range b.ExerciseIDs {
+		ex := byID[id]
+		ce, n := classGroupsOf(p, b, id, ex, 0, link, share)
+		heading := id
+		if ex != nil {
+			heading += " — " + ex.Title.In(p.Lang())
+		}
+		// The rate as the report's bar gives it: the shares of the four
+		// outcomes add up to 100 %.
+		pct := apportion([]int{n.Pass, n.Fail, n.Error, n.None}, total, 100)
+		rate := p.T("grade.class_rate", "Count", n.Pass, "Total", total,
+			"Share", p.T("grade.class_percent", "Percent", pct[0]))
+		lines = append(lines, "")
+		lines = append(lines, hangingLines(heading, "", "  ", width)...)
+		lines = append(lines, hangingLines(rate, "  ", "    ", width)...)
+		for _, sec := range ce.Sections {
+			for _, g := range sec.Groups {
+				ids := make([]string, len(g.Subs))
+				for i, s := range g.Subs {
+					ids[i] = s.ID
+				}
+				// The groups' words hold what submissions wrote (a
+				// quiz's answer, a test's message), which a terminal
+				// must not obey.
+				line := textsafe.EscapeLine(g.Text) + ": " + strings.Join(ids, ", ")
+				lines = append(lines, hangingLines(line, "  ", "    ", width)...)
+			}
+		}
+	}
+	lines = append(lines, "")
+	for _, l := range lines {
+		if _, err := fmt.Fprintln(w, l); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// hangingLines breaks s into lines of at most width columns (one line
+// when width is not positive), the first after first and the others after
+// rest.
+func hangingLines(s, first, rest string, width int) []string {
+	if width <= 0 {
+		return []string{first + s}
+	}
+	lines := termdoc.Wrap(s, max(width-termdoc.Width(rest), 20))
+	for i := range lines {
+		if i == 0 {
+			lines[i] = first + lines[i]
+		} else {
+			lines[i] = rest + lines[i]
+		}
+	}
+	return lines
+}
