@@ -30,6 +30,13 @@ install:
 # the other fills it. A failing one stops make test before go test runs.
 # go test's own vet is off: go vet ./... has just run all of vet's
 # analyzers, a superset of go test's, over the same packages and tests.
+# Every go command builds with -trimpath: without it the folder of the
+# checkout is part of each compile's key in Go's build cache, so a fresh
+# clone or a second worktree compiled every package of kurs again (for
+# vet, staticcheck, the cross builds and the tests) although Go's cache
+# already held them. kurs's own builds of learner code set GOFLAGS
+# themselves and are not affected.
+test: export GOFLAGS := $(strip $(filter-out -trimpath,$(GOFLAGS)) -trimpath)
 test:
 	@$(MAKE) --no-print-directory -j2 --output-sync=target fmt vet staticcheck cross lint-ci test-warm
 	$(GO) test -count=1 -vet=off -timeout 30m ./...
