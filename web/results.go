@@ -116,14 +116,11 @@ func (s *Server) resultView(p *i18n.Printer, ex *course.Exercise) *resultView {
 	return v
 }
 
-// seconds writes a check's duration as a reader of lang writes it: "1.02 s",
-// in German "1,02 s".
-func seconds(lang string, d time.Duration) string {
-	s := strconv.FormatFloat(d.Seconds(), 'f', 2, 64) + "\u00a0s"
-	if lang == "de" {
-		s = strings.Replace(s, ".", ",", 1)
-	}
-	return s
+// duration writes a check's duration as report.Duration does, as the
+// reader writes it ("0.4 s", in German "0,4 s"), with no-break spaces: a
+// line of the page never ends between a number and its unit.
+func duration(p *i18n.Printer, d time.Duration) string {
+	return strings.ReplaceAll(report.Duration(p, d), " ", "\u00a0")
 }
 
 // newResultView lays out report.Explain's explanation of res.
@@ -133,7 +130,7 @@ func newResultView(p *i18n.Printer, ex *course.Exercise, res *checker.Result) *r
 		Status:   string(e.Status),
 		Summary:  e.Summary,
 		Points:   e.Points,
-		Duration: seconds(p.Lang(), res.Duration),
+		Duration: duration(p, res.Duration),
 		Problem:  e.Problem,
 		Quiz:     e.Quiz,
 		Others:   e.Others,

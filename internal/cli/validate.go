@@ -207,7 +207,7 @@ func (e *env) mutantReport(rep *validate.Report, jobs int) {
 		}
 		fmt.Fprintf(e.Out, "  %-16s %s\n", s.Exercise, e.p.T("validate.mutants_line",
 			"Mutants", s.Mutants, "Killed", s.Killed, "Survived", len(s.Survivors), "Equivalent", len(s.Equivalent),
-			"Invalid", s.Invalid, "Score", fmt.Sprintf("%.0f", 100*s.Score()), "Seconds", fmt.Sprintf("%.1f", s.Duration.Seconds())))
+			"Invalid", s.Invalid, "Score", fmt.Sprintf("%.0f", 100*s.Score()), "Duration", report.Duration(e.p, s.Duration)))
 		for _, q := range s.Equivalent {
 			fmt.Fprintf(e.Out, "      %s\n", e.p.T("validate.mutants_equivalent", "Mutant", q.ID, "Why", q.Why))
 		}
@@ -219,5 +219,5 @@ func (e *env) mutantReport(rep *validate.Report, jobs int) {
 		score = 100 * float64(killed) / float64(counted)
 	}
 	fmt.Fprintln(e.Out, e.p.T("validate.mutants_total", "Score", fmt.Sprintf("%.0f", score), "Killed", killed,
-		"Counted", counted, "Seconds", fmt.Sprintf("%.1f", rep.MutantTime.Seconds()), "Jobs", jobs))
+		"Counted", counted, "Duration", report.Duration(e.p, rep.MutantTime), "Jobs", jobs))
 }

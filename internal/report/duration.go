@@ -22,7 +22,7 @@ func Duration(p *i18n.Printer, d time.Duration) string {
 	if tenths := d.Round(100*time.Millisecond) / (100 * time.Millisecond); tenths < 100 {
 		s := strconv.FormatInt(int64(tenths/10), 10)
 		if t := tenths % 10; t != 0 {
-			s += p.T("grade.decimal_mark") + strconv.FormatInt(int64(t), 10)
+			s += p.T("number.decimal_mark") + strconv.FormatInt(int64(t), 10)
 		}
 		return s + " s"
 	}
