@@ -7,7 +7,6 @@ import (
 
 	"github.com/kurs-course/kurs/i18n"
 	"github.com/kurs-course/kurs/internal/course"
-	"github.com/kurs-course/kurs/internal/termdoc"
 	"github.com/kurs-course/kurs/internal/textsafe"
 )
 
@@ -39,8 +38,8 @@ func classDetails(w io.Writer, p *i18n.Printer, b *Batch, exercises []*course.Ex
 		rate := p.T("grade.class_rate", "Count", n.Pass, "Total", total,
 			"Share", p.T("grade.class_percent", "Percent", pct[0]))
 		lines = append(lines, "")
-		lines = append(lines, hangingLines(heading, "", "  ", width)...)
-		lines = append(lines, hangingLines(rate, "  ", "    ", width)...)
+		lines = append(lines, wrapHanging(heading, "", "  ", width)...)
+		lines = append(lines, wrapHanging(rate, "  ", "    ", width)...)
 		for _, sec := range ce.Sections {
 			for _, g := range sec.Groups {
 				ids := make([]string, len(g.Subs))
@@ -51,7 +50,7 @@ func classDetails(w io.Writer, p *i18n.Printer, b *Batch, exercises []*course.Ex
 				// quiz's answer, a test's message), which a terminal
 				// must not obey.
 				line := textsafe.EscapeLine(g.Text) + ": " + strings.Join(ids, ", ")
-				lines = append(lines, hangingLines(line, "  ", "    ", width)...)
+				lines = append(lines, wrapHanging(line, "  ", "    ", width)...)
 			}
 		}
 	}
@@ -62,22 +61,4 @@ func classDetails(w io.Writer, p *i18n.Printer, b *Batch, exercises []*course.Ex
 		}
 	}
 	return nil
-}
-
-// hangingLines breaks s into lines of at most width columns (one line
-// when width is not positive), the first after first and the others after
-// rest.
-func hangingLines(s, first, rest string, width int) []string {
-	if width <= 0 {
-		return []string{first + s}
-	}
-	lines := termdoc.Wrap(s, max(width-termdoc.Width(rest), 20))
-	for i := range lines {
-		if i == 0 {
-			lines[i] = first + lines[i]
-		} else {
-			lines[i] = rest + lines[i]
-		}
-	}
-	return lines
 }

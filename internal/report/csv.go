@@ -151,7 +151,7 @@ func Table(w io.Writer, p *i18n.Printer, exercises []string, subs []Submission, 
 			return err
 		}
 	}
-	_, err := fmt.Fprintln(w, strings.Join(wrapWords(p.T("grade.batch_total", "Total", len(subs), "Complete", complete), width), "\n"))
+	_, err := fmt.Fprintln(w, strings.Join(wrapHanging(p.T("grade.batch_total", "Total", len(subs), "Complete", complete), "", "", width), "\n"))
 	return err
 }
 

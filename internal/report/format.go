@@ -145,7 +145,7 @@ func BatchText(w io.Writer, p *i18n.Printer, b *Batch, opt BatchTextOptions) err
 			return err
 		}
 	}
-	_, err := io.WriteString(w, strings.Join(wrapWords(classSeed(p, b.Seed), opt.Width), "\n")+"\n")
+	_, err := io.WriteString(w, strings.Join(wrapHanging(classSeed(p, b.Seed), "", "", opt.Width), "\n")+"\n")
 	return err
 }
 
@@ -156,15 +156,6 @@ func BatchText(w io.Writer, p *i18n.Printer, b *Batch, opt BatchTextOptions) err
 // submission of a run gets the same ones.
 func classSeed(p *i18n.Printer, seed uint64) string {
 	return p.T("grade.seed_class", "Seed", seed)
-}
-
-// wrapWords breaks s into lines of at most width columns (see
-// termdoc.Wrap); s stays one line when width is not positive.
-func wrapWords(s string, width int) []string {
-	if width <= 0 {
-		return []string{s}
-	}
-	return termdoc.Wrap(s, width)
 }
 
 // seedLine says how to repeat the random traces.

@@ -187,15 +187,30 @@ func (e *Explanation) marked(p *i18n.Printer, opt TextOptions) string {
 
 // hanging writes s, one line of kurs's own words, after lead and, in a
 // terminal (width > 0), wrapped to width with its further lines two
-// columns in from where it began, so that a long line does not fold
-// under the margin; in a pipe (width 0) it stays one line, for grep.
+// columns in from where it began (see wrapHanging).
 func hanging(lead, s string, width int) string {
-	room := width - termdoc.Width(lead) - 2
-	if width <= 0 || termdoc.Width(lead)+termdoc.Width(s) <= width || room < 20 {
-		return lead + s + "\n"
+	return strings.Join(wrapHanging(s, lead, lead+"  ", width), "\n") + "\n"
+}
+
+// wrapHanging breaks s, one line of kurs's own words, into lines of at
+// most width columns, the first after first and the others after rest, so
+// that a long line does not fold under the margin. In a pipe (width not
+// positive) it stays one line, for grep; so it does where fewer than 20
+// columns would be left for words.
+func wrapHanging(s, first, rest string, width int) []string {
+	room := width - max(termdoc.Width(first), termdoc.Width(rest))
+	if width <= 0 || termdoc.Width(first)+termdoc.Width(s) <= width || room < 20 {
+		return []string{first + s}
 	}
 	lines := termdoc.Wrap(s, room)
-	return lead + strings.Join(lines, "\n"+lead+"  ") + "\n"
+	for i := range lines {
+		if i == 0 {
+			lines[i] = first + lines[i]
+		} else {
+			lines[i] = rest + lines[i]
+		}
+	}
+	return lines
 }
 
 // text renders one test's explanation, bounded to textsafe.TestMax.
