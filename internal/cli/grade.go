@@ -44,6 +44,22 @@ type gradeFlags struct {
 	// seed replaces checkFlags' seed: a grading's seed is random unless
 	// --seed gives one.
 	seed grade.Seed
+	// given names the grading flags of a run (-j, --timeout) that the
+	// command line set, which merge refuses: their defaults cannot be
+	// told from a value given.
+	given map[string]bool
+}
+
+// setRecorder is a flag's value that notes in given that it was set.
+type setRecorder struct {
+	flag.Value
+	name  string
+	given map[string]bool
+}
+
+func (r setRecorder) Set(s string) error {
+	r.given[r.name] = true
+	return r.Value.Set(s)
 }
 
 func (f *gradeFlags) register(fs *flag.FlagSet) {
@@ -64,6 +80,12 @@ func (f *gradeFlags) register(fs *flag.FlagSet) {
 	// container's CPU limit (since Go 1.25), NumCPU counts the node's.
 	fs.IntVar(&f.jobs, "j", runtime.GOMAXPROCS(0), "")
 	fs.IntVar(&f.jobs, "jobs", runtime.GOMAXPROCS(0), "")
+	f.given = map[string]bool{}
+	for _, name := range []string{"j", "jobs", "timeout"} {
+		if fl := fs.Lookup(name); fl != nil {
+			fl.Value = setRecorder{Value: fl.Value, name: name, given: f.given}
+		}
+	}
 }
 
 func gradeVerb() *verb {
@@ -345,6 +367,10 @@ func gradeMerge(e *env, f *gradeFlags, files []string) error {
 	case f.seed.Given:
 		// The seed is the shards'; one given here would change nothing.
 		return e.usageErr("grade.merge_flags", "Flag", "--seed")
+	case f.given["timeout"]:
+		return e.usageErr("grade.merge_flags", "Flag", "--timeout")
+	case f.given["j"] || f.given["jobs"]:
+		return e.usageErr("grade.merge_flags", "Flag", "-j")
 	case e.g.workspace != "":
 		return e.usageErr("grade.merge_flags", "Flag", "--workspace")
 	}
