@@ -126,7 +126,7 @@ func TestMerge(t *testing.T) {
 	other.Shard = &report.Shard{Index: 2, Count: 4, Class: 4}
 	assert.Equal(t, "count", key(shards[0], &other, shards[2]))
 	other = *shards[1]
-	other.Submissions = append(other.Submissions, shards[0].Submissions[0])
+	other.Submissions = append(slices.Clone(other.Submissions), shards[0].Submissions[0])
 	assert.Equal(t, "duplicate", key(shards[0], &other, shards[2]))
 	assert.Equal(t, [2]int{1, 0}, which(shards[0], &other, shards[2]))
 	assert.Equal(t, "none", key())
