@@ -185,11 +185,11 @@ func newClassView(p *i18n.Printer, b *Batch, exercises []*course.Exercise) *clas
 	for _, id := range b.ExerciseIDs {
 		ce, n := classGroupsOf(p, b, id, courseEx[id], classGroups, link, share)
 		ce.Title = titles[id]
-		// The bar's shares and its label add up to the whole class:
-		// each rounded on its own, they could leave a gap or make 99 %.
+		// Each share in words is rounded on its own, so that equal
+		// counts read alike and each is true (3 of 9 is 33 %), even where
+		// they add up to 99 or 101 %; the bar's widths add up to it.
 		counts := []int{n.Pass, n.Fail, n.Error, n.None}
-		pct := apportion(counts, total, 100)
-		rateShare := func(i int) string { return p.T("grade.class_percent", "Percent", pct[i]) }
+		rateShare := func(i int) string { return share(counts[i]) }
 		ce.Rate = p.T("grade.class_rate", "Count", n.Pass, "Total", total, "Share", rateShare(0))
 		v.Exercises = append(v.Exercises, ce)
 
