@@ -254,10 +254,10 @@ func TestBatchTextVerbose(t *testing.T) {
 	text := out.String()
 	assert.Contains(t, text, "\ncircuitbreaker\n  0 of 8 submissions pass (0%).\n")
 	for i := range classGroups + 2 {
-		assert.Regexp(t, `(?m)^  13% fail first at the test “seed/threshold3-wait5”, at step `+strconv.Itoa(i+1)+`: s`+strconv.Itoa(i)+`$`, text)
+		assert.Regexp(t, `(?m)^  13% fail first at the test “seed/threshold3-wait5”, at step `+strconv.Itoa(i+1)+`\n      s`+strconv.Itoa(i)+`$`, text)
 	}
 	assert.NotContains(t, text, "fail in other ways", "every behaviour is listed")
-	assert.Contains(t, text, `cannot be tested: crashed \x1b[2J here: evil\x1b]0;x\x07`)
+	assert.Contains(t, text, "cannot be tested: crashed \\x1b[2J here\n      evil\\x1b]0;x\\x07\n")
 	assert.NotContains(t, text, "\x1b")
 	assert.Less(t, strings.Index(text, "Submissions: 8;"), strings.Index(text, "circuitbreaker\n"), "after the table")
 	assert.Less(t, strings.Index(text, "circuitbreaker\n"), strings.Index(text, "Seed 0:"), "before the seed")

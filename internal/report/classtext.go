@@ -32,11 +32,7 @@ func classDetails(w io.Writer, p *i18n.Printer, b *Batch, exercises []*course.Ex
 		if ex != nil {
 			heading += " — " + ex.Title.In(p.Lang())
 		}
-		// The rate as the report's bar gives it: the shares of the four
-		// outcomes add up to 100 %.
-		pct := apportion([]int{n.Pass, n.Fail, n.Error, n.None}, total, 100)
-		rate := p.T("grade.class_rate", "Count", n.Pass, "Total", total,
-			"Share", p.T("grade.class_percent", "Percent", pct[0]))
+		rate := p.T("grade.class_rate", "Count", n.Pass, "Total", total, "Share", share(n.Pass))
 		lines = append(lines, "")
 		lines = append(lines, wrapHanging(heading, "", "  ", width)...)
 		lines = append(lines, wrapHanging(rate, "  ", "    ", width)...)
@@ -48,9 +44,10 @@ func classDetails(w io.Writer, p *i18n.Printer, b *Batch, exercises []*course.Ex
 				}
 				// The groups' words hold what submissions wrote (a
 				// quiz's answer, a test's message), which a terminal
-				// must not obey.
-				line := textsafe.EscapeLine(g.Text) + ": " + strings.Join(ids, ", ")
-				lines = append(lines, wrapHanging(line, "  ", "    ", width)...)
+				// must not obey. The submissions follow on lines of
+				// their own: the words may end in a full stop.
+				lines = append(lines, wrapHanging(textsafe.EscapeLine(g.Text), "  ", "    ", width)...)
+				lines = append(lines, wrapHanging(strings.Join(ids, ", "), "      ", "      ", width)...)
 			}
 		}
 	}
