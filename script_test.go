@@ -22,6 +22,7 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -245,6 +246,7 @@ type gradeDoc struct {
 			Name    string
 			Status  string
 			Step    *int
+			Failure string
 			Message *string
 			Given   string
 		}
@@ -331,6 +333,9 @@ func checkGradeDoc(ts *testscript.TestScript, file string) error {
 			}
 			if t.Name == "" || t.Message == nil {
 				return fmt.Errorf("%s: name or message missing", tw)
+			}
+			if t.Failure != "" && (t.Status == "pass" || !slices.Contains([]string{"panic", "timeout", "crash", "not_run"}, t.Failure)) {
+				return fmt.Errorf("%s: failure %q in a %s test", tw, t.Failure, t.Status)
 			}
 			if t.Status != "pass" {
 				failed++

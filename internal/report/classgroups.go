@@ -195,32 +195,58 @@ func unanswered(x *Exercise) bool {
 // the first failing test by its title, and where it departs.
 func behaviour(p *i18n.Printer, ex *course.Exercise, x *Exercise) (key, text string) {
 	var parts []string
-	failing := 0
+	failing, notRun := 0, 0
 	for _, t := range x.Tests {
 		if t.Status == string(checker.Pass) {
 			continue
 		}
 		failing++
+		if t.Failure == "not_run" {
+			notRun++
+		}
 		step := "-"
 		if t.Step != nil {
 			step = strconv.Itoa(*t.Step)
 		}
-		parts = append(parts, t.Name+"@"+step)
+		parts = append(parts, t.Name+"@"+step+"@"+t.Failure)
 	}
 	t := firstFailing(x)
 	if t == nil {
 		return "fail", p.T("grade.class_group_unknown")
 	}
 	name := textsafe.Line(p, TestLabel(p, ex, t.Name), textsafe.ValueMax)
+	// A panic, the time limit or a crash is named: it is not a wrong
+	// answer, and the tests after a crash did not run at all.
+	step, atNew := 0, false
+	if t.Step != nil {
+		step, atNew = *t.Step, *t.Step == 0
+	}
 	switch {
+	case t.Failure == "crash":
+		text = p.T("grade.class_group_crash", "Test", name)
+	case t.Failure == "panic" && t.Step == nil:
+		text = p.T("grade.class_group_panic", "Test", name)
+	case t.Failure == "panic" && atNew:
+		text = p.T("grade.class_group_panic_new", "Test", name)
+	case t.Failure == "panic":
+		text = p.T("grade.class_group_panic_step", "Test", name, "Step", step)
+	case t.Failure == "timeout" && t.Step == nil:
+		text = p.T("grade.class_group_timeout", "Test", name)
+	case t.Failure == "timeout" && atNew:
+		text = p.T("grade.class_group_timeout_new", "Test", name)
+	case t.Failure == "timeout":
+		text = p.T("grade.class_group_timeout_step", "Test", name, "Step", step)
 	case t.Step == nil:
 		text = p.T("grade.class_group_test", "Test", name)
-	case *t.Step == 0:
+	case atNew:
 		text = p.T("grade.class_group_new", "Test", name)
 	default:
-		text = p.T("grade.class_group_step", "Test", name, "Step", *t.Step)
+		text = p.T("grade.class_group_step", "Test", name, "Step", step)
 	}
-	if failing > 1 {
+	switch {
+	case failing > 1 && notRun == failing-1:
+		text += " " + p.T("grade.class_group_not_run", "Count", notRun)
+	case failing > 1:
 		text += " " + p.T("grade.class_group_more", "Count", failing-1)
 	}
 	return "sig\x00" + strings.Join(parts, "\x00"), text

@@ -266,3 +266,44 @@ func TestBatchTextVerbose(t *testing.T) {
 	require.NoError(t, BatchText(&out, i18n.New("en"), b, BatchTextOptions{Width: 80}))
 	assert.NotContains(t, out.String(), "fail first")
 }
+
+// TestGroupsNamePanicsHangsAndCrashes: a panic, the time limit and a
+// crash are named in the groups, each apart from wrong answers at the
+// same step, and the tests a crash left unrun are said to have not run.
+func TestGroupsNamePanicsHangsAndCrashes(t *testing.T) {
+	step := func(n int) *int { return &n }
+	tests := func(first TestCase, rest ...TestCase) []TestCase { return append([]TestCase{first}, rest...) }
+	const name = "seed/threshold3-wait5"
+	cases := map[string][]TestCase{
+		"wrong":   tests(TestCase{Name: name, Status: "fail", Step: step(2)}),
+		"panics":  tests(TestCase{Name: name, Status: "fail", Step: step(2), Failure: "panic"}),
+		"hangs":   tests(TestCase{Name: name, Status: "fail", Step: step(0), Failure: "timeout"}),
+		"crashes": tests(TestCase{Name: name, Status: "fail", Failure: "crash"}, TestCase{Name: "random/8", Status: "fail", Failure: "not_run"}, TestCase{Name: "random/32", Status: "fail", Failure: "not_run"}),
+	}
+	b := &Batch{ExerciseIDs: []string{"circuitbreaker"}}
+	for _, id := range []string{"crashes", "hangs", "panics", "wrong"} {
+		x := Exercise{ID: "circuitbreaker", Status: "fail", MaxScore: 4, Tests: cases[id]}
+		b.Submissions = append(b.Submissions, Entry{ID: id, Document: &Document{Exercises: []Exercise{x}, MaxScore: 4}})
+	}
+	want := map[string][]string{
+		"en": {
+			"  25% fail first at the test “seed/threshold3-wait5”, at step 2\n      wrong\n",
+			"  25% panic first at the test “seed/threshold3-wait5”, at step 2\n      panics\n",
+			"  25% run out of time first at the test “seed/threshold3-wait5”, already at\n    the constructor\n      hangs\n",
+			"  25% crash during the test “seed/threshold3-wait5” (2 more tests did not run)\n      crashes\n",
+		},
+		"de": {
+			"  25 % scheitern zuerst am Test „seed/threshold3-wait5“, bei Schritt 2\n      wrong\n",
+			"  25 % lösen zuerst beim Test „seed/threshold3-wait5“ eine Panic aus, bei\n    Schritt 2\n      panics\n",
+			"  25 % überschreiten zuerst beim Test „seed/threshold3-wait5“ das Zeitlimit,\n    schon beim Konstruktor\n      hangs\n",
+			"  25 % stürzen beim Test „seed/threshold3-wait5“ ab (2 weitere Tests liefen\n    nicht mehr)\n      crashes\n",
+		},
+	}
+	for lang, lines := range want {
+		var out bytes.Buffer
+		require.NoError(t, BatchText(&out, i18n.New(lang), b, BatchTextOptions{Verbose: true, Width: 80}))
+		for _, l := range lines {
+			assert.Contains(t, out.String(), l, lang)
+		}
+	}
+}

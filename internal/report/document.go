@@ -82,7 +82,12 @@ type TestCase struct {
 	// Step is the 1-based step of a failing trace where the learner's code
 	// departed (0: the constructor); nil when the test passed, or failed
 	// without a trace (a quiz answer, a crash before the test reported).
-	Step    *int   `json:"step,omitempty"`
+	Step *int `json:"step,omitempty"`
+	// Failure says how a failing test failed when its code did not just
+	// answer otherwise: "panic", "timeout" (the time limit struck during
+	// it), "crash" (the program died during it) or "not_run" (it died
+	// before it). The class report groups by it.
+	Failure string `json:"failure,omitempty"`
 	Message string `json:"message"`
 	// Given is the option a wrong quiz answer chose ("" for none given),
 	// so the class report can count the wrong options.
@@ -179,7 +184,7 @@ func NewDocumentFor(p *i18n.Printer, graded []Graded, aud Audience) *Document {
 			t := &res.Tests[i]
 			msg := textsafe.Text(p, Test(p, g.Exercise, res, t), min(textsafe.TestMax, budget))
 			budget = max(0, budget-len(msg))
-			e.Tests = append(e.Tests, TestCase{Name: t.Name, Status: string(t.Status), Step: step(t), Message: msg, Given: textsafe.Line(p, given(g.Exercise, t), textsafe.AnswerMax)})
+			e.Tests = append(e.Tests, TestCase{Name: t.Name, Status: string(t.Status), Step: step(t), Failure: failure(t), Message: msg, Given: textsafe.Line(p, given(g.Exercise, t), textsafe.AnswerMax)})
 		}
 		quiz := g.Exercise != nil && g.Exercise.Kind() == course.KindQuiz
 		e.Unanswered = quiz && res.Status == checker.Fail && !g.Untouched && unanswered(&e)
@@ -211,6 +216,22 @@ func step(t *checker.Test) *int {
 		return &n
 	}
 	return nil
+}
+
+// failure returns how a failing test failed, for TestCase.Failure: ""
+// when the learner's code answered otherwise, or for a passed test.
+func failure(t *checker.Test) string {
+	switch {
+	case t.Status == checker.Pass:
+		return ""
+	case t.Crashed:
+		return "crash"
+	case t.Missing:
+		return "not_run"
+	case t.Failure != nil && (t.Failure.Kind == harness.Panicked || t.Failure.Kind == harness.Timeout):
+		return t.Failure.Kind
+	}
+	return ""
 }
 
 // JSON writes doc as one indented JSON document.
