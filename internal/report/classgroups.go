@@ -122,7 +122,7 @@ func classGroupsOf(p *i18n.Printer, b *Batch, id string, ex *course.Exercise, mo
 			}
 		case x.Misconception != nil:
 			m := x.Misconception
-			title := misconceptionTitle(p, ex, m)
+			title := nested(p, misconceptionTitle(p, ex, m))
 			if m.Maybe {
 				add("named", "maybe\x00"+m.ID, p.T("grade.class_group_maybe", "Title", title), e.ID)
 			} else {
@@ -214,7 +214,7 @@ func behaviour(p *i18n.Printer, ex *course.Exercise, x *Exercise) (key, text str
 	if t == nil {
 		return "fail", p.T("grade.class_group_unknown")
 	}
-	name := textsafe.Line(p, TestLabel(p, ex, t.Name), textsafe.ValueMax)
+	name := nested(p, textsafe.Line(p, TestLabel(p, ex, t.Name), textsafe.ValueMax))
 	// A panic, the time limit or a crash is named: it is not a wrong
 	// answer, and the tests after a crash did not run at all.
 	step, atNew := 0, false
@@ -298,4 +298,32 @@ func caseLabel(p *i18n.Printer, ex *course.Exercise, name string, n int) string 
 		}
 	}
 	return p.T("test.kind.case", "Case", n)
+}
+
+// nested returns s for use inside the quotation marks of p's language:
+// its own quotation marks, and straight ones, become the inner ones, as
+// a reader writes a quote within a quote (German „… ‚half-open‘“, English
+// “… ‘half-open’”), not two pairs of the same.
+func nested(p *i18n.Printer, s string) string {
+	open, close := p.T("quote.open"), p.T("quote.close")
+	innerOpen, innerClose := p.T("quote.inner_open"), p.T("quote.inner_close")
+	var b strings.Builder
+	straightOpen := true
+	for _, r := range s {
+		switch c := string(r); {
+		case c == open:
+			b.WriteString(innerOpen)
+		case c == close:
+			b.WriteString(innerClose)
+		case c == `"` && straightOpen:
+			b.WriteString(innerOpen)
+			straightOpen = false
+		case c == `"`:
+			b.WriteString(innerClose)
+			straightOpen = true
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }

@@ -307,3 +307,28 @@ func TestGroupsNamePanicsHangsAndCrashes(t *testing.T) {
 		}
 	}
 }
+
+// TestQuoteWithinAQuote: a misconception's title that quotes something
+// itself takes the inner quotation marks inside the group's, in each
+// language as its reader writes them.
+func TestQuoteWithinAQuote(t *testing.T) {
+	de, en := i18n.New("de"), i18n.New("en")
+	assert.Equal(t, "Der halb offene Zustand heißt ‚half-open‘", nested(de, "Der halb offene Zustand heißt „half-open“"))
+	assert.Equal(t, "The half-open state is spelled ‘half-open’", nested(en, `The half-open state is spelled "half-open"`))
+	assert.Equal(t, "spelled ‘half-open’, not ‘half_open’", nested(en, "spelled “half-open”, not \"half_open\""))
+	assert.Equal(t, "no quotes", nested(de, "no quotes"))
+
+	b := &Batch{ExerciseIDs: []string{"circuitbreaker"}}
+	for lang, title := range map[string]string{"de": "Der halb offene Zustand heißt „half-open“", "en": `The half-open state is spelled "half-open"`} {
+		x := Exercise{ID: "circuitbreaker", Status: "fail", MaxScore: 4, Misconception: &MisconceptionRef{ID: "half-open-with-hyphen", Title: title},
+			Tests: []TestCase{{Name: "seed/threshold3-wait5", Status: "fail", Step: new(int)}}}
+		b.Submissions = []Entry{{ID: "ann", Document: &Document{Exercises: []Exercise{x}, MaxScore: 4}}}
+		var out bytes.Buffer
+		require.NoError(t, BatchText(&out, i18n.New(lang), b, BatchTextOptions{Verbose: true, Width: 100}))
+		want := map[string]string{
+			"de": "zeigen die Fehlvorstellung „Der halb offene Zustand heißt ‚half-open‘“\n",
+			"en": "show the misconception “The half-open state is spelled ‘half-open’”\n",
+		}[lang]
+		assert.Contains(t, out.String(), want, lang)
+	}
+}
