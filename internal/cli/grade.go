@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -386,10 +387,16 @@ func gradeMerge(e *env, f *gradeFlags, files []string) error {
 			data, err = os.ReadFile(abs)
 		}
 		if err != nil {
-			return e.usageErr("grade.merge_read", "File", fileName(e.p, name), "Err", err)
+			return e.mergeReadErr(name, abs, err)
 		}
 		var d grade.Document
 		if err := json.Unmarshal(data, &d); err != nil {
+			// Where the JSON breaks, in the reader's words: Go's own
+			// message is English and speaks of literals and tokens.
+			var syntax *json.SyntaxError
+			if errors.As(err, &syntax) {
+				return e.usageErr("grade.merge_json_at", "File", fileName(e.p, name), "Offset", syntax.Offset)
+			}
 			return e.usageErr("grade.merge_json", "File", fileName(e.p, name), "Err", err)
 		}
 		docs = append(docs, &d)
@@ -458,6 +465,26 @@ func (e *env) mergeErr(me *grade.MergeError, files []string) error {
 		}
 	}
 	return e.usageErr("grade.merge_"+me.Key, args...)
+}
+
+// mergeReadErr says why a shard's file given as name (at abs) cannot be
+// read: in the reader's words when it does not exist or is a folder, for
+// which the name given says enough; else with the system's reason.
+func (e *env) mergeReadErr(name, abs string, err error) error {
+	file := fileName(e.p, name)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return e.usageErr("grade.merge_missing_file", "File", file)
+	case abs != "" && isDir(abs):
+		return e.usageErr("grade.merge_folder", "File", file)
+	}
+	return e.usageErr("grade.merge_read", "File", file, "Err", err)
+}
+
+// isDir reports whether name is a folder.
+func isDir(name string) bool {
+	fi, err := os.Stat(name)
+	return err == nil && fi.IsDir()
 }
 
 // fileName is a file's name as the command line gave it, made safe to
