@@ -3,6 +3,7 @@ package report
 import (
 	"encoding/xml"
 	"fmt"
+	"go/token"
 	"io"
 	"path"
 	"strconv"
@@ -316,23 +317,47 @@ func seconds(d time.Duration) string { return fmt.Sprintf("%.3f", d.Seconds()) }
 
 // errorMessage returns the message attribute of an error of kind whose
 // text is msg: its first line, and for an API that differs, the lines
-// under it joined on, which name each function, method or variable that
-// is missing or declared otherwise. A CI viewer shows the attribute
-// alone, and "the API differs" without the names would send the reader
-// into the text. It reads the text alone, so that a batch's document,
-// which keeps the kind and the text, gives the same message.
+// under it, which name each function, method or variable that is missing
+// or declared otherwise, first and joined on one line ("New is missing
+// (…); method State of *CircuitBreaker is missing; the API differs from
+// the exercise's"). A CI viewer shows the attribute alone, often cut
+// short, so it leads with what the reader has to look for. It reads the
+// text alone, so that a batch's document, which keeps the kind and the
+// text, gives the same message.
 func errorMessage(p *i18n.Printer, kind checker.ProblemKind, msg string) string {
-	head, rest, _ := strings.Cut(msg, "\n")
+	_, rest, _ := strings.Cut(msg, "\n")
 	var names []string
 	for l := range strings.SplitSeq(rest, "\n") {
 		if l = strings.TrimSpace(l); l != "" {
-			names = append(names, l)
+			names = append(names, missingShort(p, l))
 		}
 	}
 	if kind != checker.ProblemAPI || len(names) == 0 {
 		return firstLine(p, msg)
 	}
-	return textsafe.Line(p, strings.TrimSuffix(head, ":")+": "+strings.Join(names, "; "), textsafe.ValueMax)
+	return textsafe.Line(p, p.T("problem.api_message", "Names", strings.Join(names, "; ")), textsafe.ValueMax)
+}
+
+// missingShort returns an API line that says a name is missing
+// (problem.api_undefined) without the explanation after the name, as a
+// missing method is worded ("New is missing (you wrote Nwe …)"); any
+// other line as it is. It finds the explanation by rendering the message
+// itself, so it reads the lines of either language.
+func missingShort(p *i18n.Printer, l string) string {
+	const mark = "\x00"
+	before, after, ok := strings.Cut(p.T("problem.api_undefined", "Name", mark), mark)
+	if !ok || after == "" {
+		return l
+	}
+	rest, ok := strings.CutPrefix(l, before)
+	if !ok {
+		return l
+	}
+	name, note, ok := strings.Cut(rest, after)
+	if !ok || !token.IsIdentifier(name) {
+		return l
+	}
+	return p.T("problem.api_missing", "Name", name) + note
 }
 
 // firstLine returns s up to its first line break, cut to
