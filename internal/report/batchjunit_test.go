@@ -74,6 +74,8 @@ func TestBatchJUnit(t *testing.T) {
 	}
 	require.NotEmpty(t, tbProps["file"], "the compile error's file")
 	assert.True(t, strings.HasPrefix(tb.Cases[0].Error.Text, tbProps["file"]+":"+tbProps["line"]+"\n"), "the error's text begins with the position: %q", tb.Cases[0].Error.Text)
+	assert.Equal(t, "The code does not build. First error: tokenbucket/tokenbucket.go:15:38: invalid operation: (now - b.last) * b.rate (mismatched types int and float64)",
+		tb.Cases[0].Error.Message, "the message, which a CI viewer shows alone, has the compiler's first error")
 
 	bob := doc.Suites[3]
 	assert.Equal(t, "bob/circuitbreaker", bob.Name)

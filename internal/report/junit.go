@@ -320,7 +320,9 @@ func seconds(d time.Duration) string { return fmt.Sprintf("%.3f", d.Seconds()) }
 // under it, which name each function, method or variable that is missing
 // or declared otherwise, first and joined on one line ("New is missing
 // (…); method State of *CircuitBreaker is missing; the API differs from
-// the exercise's"). A CI viewer shows the attribute alone, often cut
+// the exercise's"); for code that does not build, the compiler's first
+// error ("The code does not build. First error: cb/cb.go:27:36: expected
+// ';', found '{'"). A CI viewer shows the attribute alone, often cut
 // short, so it leads with what the reader has to look for. It reads the
 // text alone, so that a batch's document, which keeps the kind and the
 // text, gives the same message.
@@ -332,7 +334,14 @@ func errorMessage(p *i18n.Printer, kind checker.ProblemKind, msg string) string 
 			names = append(names, missingShort(p, l))
 		}
 	}
-	if kind != checker.ProblemAPI || len(names) == 0 {
+	switch {
+	case kind == checker.ProblemCompile:
+		first := ""
+		if len(names) > 0 {
+			first = names[0]
+		}
+		return textsafe.Line(p, p.T("problem.compile_message", "First", first), textsafe.ValueMax)
+	case kind != checker.ProblemAPI || len(names) == 0:
 		return firstLine(p, msg)
 	}
 	return textsafe.Line(p, p.T("problem.api_message", "Names", strings.Join(names, "; ")), textsafe.ValueMax)

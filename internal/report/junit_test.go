@@ -212,7 +212,8 @@ func TestJUnitFailuresNameTheStep(t *testing.T) {
 	for _, c := range doc.Suites[1].Cases {
 		require.NotNil(t, c.Error, c.Name)
 		assert.Equal(t, "compile", c.Error.Type)
-		assert.Equal(t, "The code does not build", c.Error.Message)
+		assert.Equal(t, "The code does not build. First error: tokenbucket/tokenbucket.go:15:38: invalid operation: (now - b.last) * b.rate (mismatched types int and float64)", c.Error.Message,
+			"the message, which a CI viewer shows alone, has the compiler's first error")
 		assert.Contains(t, c.Error.Text, "mismatched types int and float64")
 		assert.True(t, strings.HasPrefix(c.Error.Text, "ws/tokenbucket/tokenbucket.go:15\n"), c.Error.Text)
 	}
@@ -249,6 +250,8 @@ func TestJUnitGerman(t *testing.T) {
 	assert.Regexp(t, `^Erste .* Schritt 4, Failure\(2\)$`, de.Message)
 	res := graded[0].Result
 	assert.Equal(t, report.Test(i18n.New("de"), graded[0].Exercise, res, &res.Tests[2]), de.Text)
+	assert.Equal(t, "Der Code lässt sich nicht übersetzen. Erster Fehler: tokenbucket/tokenbucket.go:15:38: invalid operation: (now - b.last) * b.rate (mismatched types int and float64)",
+		junit(t, "de", graded).Suites[1].Cases[0].Error.Message)
 }
 
 // A crash before the first test leaves every test missing in the result;
