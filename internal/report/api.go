@@ -47,6 +47,15 @@ var apiPatterns = sync.OnceValue(func() (p struct{ signature, noMethod, varType,
 // left out as the learner declared it. A line it does not know stays as
 // the compiler wrote it.
 func apiLines(p *i18n.Printer, detail string, declared []string, at map[string]string) string {
+	return apiLinesFor(p, Learner, detail, declared, at)
+}
+
+// apiLinesFor is apiLines in the words for aud: to a teacher they speak
+// about the submission ("the submission declares Nwe …; the exercise
+// expects New") where the learner is told what to do ("rename it to
+// New").
+func apiLinesFor(p *i18n.Printer, aud Audience, detail string, declared []string, at map[string]string) string {
+	T := wording(p, aud, "")
 	re := apiPatterns()
 	lines := strings.Split(detail, "\n")
 	for i, l := range lines {
@@ -59,25 +68,25 @@ func apiLines(p *i18n.Printer, detail string, declared []string, at map[string]s
 				key = "problem.api_method_signature"
 			}
 			if have != "" && want != "" {
-				lines[i] = p.T(key, "Name", m[3], "Type", m[1]+m[2], "Have", have, "Want", want)
+				lines[i] = T(key, "Name", m[3], "Type", m[1]+m[2], "Have", have, "Want", want)
 			}
 		} else if m := re.noMethod.FindStringSubmatch(l); m != nil {
-			lines[i] = p.T("problem.api_no_method", "Name", m[2], "Type", m[1])
+			lines[i] = T("problem.api_no_method", "Name", m[2], "Type", m[1])
 			// A method found in another case is the one meant (see
 			// nearMissLine); a field of that name (state for State) is
 			// no misspelt method, and gets no note of its own.
 			prefix := strings.TrimPrefix(m[1], "*") + "."
 			if m[3] == "method" {
-				lines[i] += " " + caseNote(p, m[4], at[prefix+m[4]])
+				lines[i] += " " + caseNote(p, T, m[4], at[prefix+m[4]])
 			} else {
-				lines[i] += nearNote(p, m[2], prefix, declared, at)
+				lines[i] += nearNote(p, T, m[2], prefix, declared, at)
 			}
 		} else if m := re.varType.FindStringSubmatch(l); m != nil {
-			lines[i] = p.T("problem.api_var_type", "Name", m[1], "Have", m[2], "Want", m[3])
+			lines[i] = T("problem.api_var_type", "Name", m[1], "Have", m[2], "Want", m[3])
 		} else if m := re.constant.FindStringSubmatch(l); m != nil {
-			lines[i] = p.T("problem.api_not_var", "Name", m[1])
+			lines[i] = T("problem.api_not_var", "Name", m[1])
 		} else if m := re.undefined.FindStringSubmatch(l); m != nil {
-			lines[i] = p.T("problem.api_undefined", "Name", m[1]) + nearNote(p, m[1], "", declared, at)
+			lines[i] = T("problem.api_undefined", "Name", m[1]) + nearNote(p, T, m[1], "", declared, at)
 		}
 	}
 	// The compiler names a missing type at each of its uses in kurs's
@@ -94,11 +103,11 @@ func apiLines(p *i18n.Printer, detail string, declared []string, at map[string]s
 // caseNote is the note on a name the learner wrote in another case than
 // the exercise's (state for State), with where it is declared when at
 // says so.
-func caseNote(p *i18n.Printer, other, at string) string {
+func caseNote(p *i18n.Printer, T func(string, ...any) string, other, at string) string {
 	if at == "" {
-		return p.T("problem.api_case", "Other", other)
+		return T("problem.api_case", "Other", other)
 	}
-	return p.T("problem.api_case_at", "Other", other, "At", textsafe.Line(p, at, textsafe.ValueMax))
+	return T("problem.api_case_at", "Other", other, "At", textsafe.Line(p, at, textsafe.ValueMax))
 }
 
 // nearMissLine returns the name that an API line of the compiler says is
@@ -170,7 +179,7 @@ func closest(name, prefix string, declared []string) string {
 // spelling as theirs and the expected one as the goal, or " (there is
 // new …)" for an exported name the learner wrote in lower case. It
 // returns "" when no name is close.
-func nearNote(p *i18n.Printer, name, prefix string, declared []string, at map[string]string) string {
+func nearNote(p *i18n.Printer, T func(string, ...any) string, name, prefix string, declared []string, at map[string]string) string {
 	best := closest(name, prefix, declared)
 	if best == "" {
 		return ""
@@ -184,7 +193,7 @@ func nearNote(p *i18n.Printer, name, prefix string, declared []string, at map[st
 	if where != "" {
 		key += "_at"
 	}
-	return " " + p.T(key, "Other", other, "Name", name, "At", where)
+	return " " + T(key, "Other", other, "Name", name, "At", where)
 }
 
 // closeEnough is the largest distance at which another name counts as

@@ -150,6 +150,18 @@ func TestNearMissWhere(t *testing.T) {
 	assert.Equal(t, "New is missing: the exercise expects a declaration of exactly this name (there is new in cb/cb.go:5: Go tells upper from lower case, and only a name with a capital letter is exported)",
 		apiLines(en, "undefined: New", []string{"new"}, map[string]string{"new": "cb/cb.go:5"}))
 
+	// To a teacher the lines speak about the submission, and tell no one
+	// to rename anything or call a signature theirs.
+	sig := "cannot use (*CircuitBreaker).Allow (value of type func(b *CircuitBreaker, now int64) bool) as func(*CircuitBreaker, int) bool value in variable declaration"
+	assert.Equal(t, "New is missing: the exercise expects a declaration of exactly this name (the submission declares Nwe in cb/cb.go:16; the exercise expects New)\n"+
+		"method State of *CircuitBreaker is missing (the submission declares Stat in cb/cb.go:21; the exercise expects State)", apiLinesFor(en, Teacher, detail, declared, at))
+	assert.Equal(t, "New fehlt: Die Übung erwartet eine Deklaration mit genau diesem Namen (die Abgabe deklariert Nwe in cb/cb.go:16; die Übung erwartet New)\n"+
+		"Methode State von *CircuitBreaker fehlt (die Abgabe deklariert Stat in cb/cb.go:21; die Übung erwartet State)", apiLinesFor(de, Teacher, detail, declared, at))
+	assert.Equal(t, "method Allow of *CircuitBreaker: the submission has func(int64) bool, the exercise expects func(int) bool", apiLinesFor(en, Teacher, sig, nil, nil))
+	assert.Equal(t, "Methode Allow von *CircuitBreaker: in der Abgabe func(int64) bool, die Übung erwartet func(int) bool", apiLinesFor(de, Teacher, sig, nil, nil))
+	assert.Equal(t, "variable Answer: the submission declares it as [2]string, the exercise expects [4]string",
+		apiLinesFor(en, Teacher, "cannot use &Answer (value of type *[2]string) as *[4]string value in variable declaration", nil, nil))
+
 	pr := &checker.Problem{Kind: checker.ProblemAPI, Detail: detail, Declared: declared, DeclaredAt: at}
 	file, line := NearMissAt(pr)
 	assert.Equal(t, "cb/cb.go", file)

@@ -3,6 +3,7 @@ package report_test
 import (
 	"bytes"
 	"regexp"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -86,5 +87,26 @@ func TestTeacherTexts(t *testing.T) {
 		// The learner is still told what to do.
 		learner := report.Problem(p, &checker.Problem{Kind: checker.ProblemNoFiles})
 		assert.Regexp(t, learnerAdvice, learner)
+
+		// An unanswered quiz case: a class's JUnit speaks about the
+		// submission, the submission's own JUnit to the learner.
+		graded := fixture(t)
+		quiz := *graded[2].Result
+		quiz.Tests = slices.Clone(quiz.Tests)
+		f := *quiz.Tests[1].Failure
+		f.Given = ""
+		quiz.Tests[1].Failure = &f
+		graded[2].Result = &quiz
+		want := map[string][2]string{
+			"en": {`message="Case 2: the submission gives no answer."`, `message="Case 2: no answer yet. Put one of the letters A–D into Answer."`},
+			"de": {`message="Fall 2: die Abgabe gibt keine Antwort."`, `message="Fall 2: noch keine Antwort. Trage einen der Buchstaben A–D in Answer ein."`},
+		}[lang]
+		class := &report.Batch{Version: report.Version, Course: "sha256:c0ffee", Seed: 7, ExerciseIDs: b.ExerciseIDs,
+			Submissions: []report.Entry{{ID: "ada", Document: report.NewDocumentFor(p, graded, report.Teacher)}}}
+		var classJUnit, own bytes.Buffer
+		require.NoError(t, report.BatchJUnit(&classJUnit, p, class, exs))
+		assert.Contains(t, classJUnit.String(), want[0], lang)
+		require.NoError(t, report.JUnit(&own, p, graded, fixtureRun))
+		assert.Contains(t, own.String(), want[1], lang)
 	}
 }

@@ -182,7 +182,7 @@ func NewDocumentFor(p *i18n.Printer, graded []Graded, aud Audience) *Document {
 		budget := textsafe.MessageMax
 		for i := range res.Tests {
 			t := &res.Tests[i]
-			msg := textsafe.Text(p, Test(p, g.Exercise, res, t), min(textsafe.TestMax, budget))
+			msg := textsafe.Text(p, testFor(p, g.Exercise, res, t, aud), min(textsafe.TestMax, budget))
 			budget = max(0, budget-len(msg))
 			e.Tests = append(e.Tests, TestCase{Name: t.Name, Status: string(t.Status), Step: step(t), Failure: failure(t), Message: msg, Given: textsafe.Line(p, given(g.Exercise, t), textsafe.AnswerMax)})
 		}

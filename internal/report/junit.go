@@ -275,11 +275,20 @@ func withPosition(pos, text string) string {
 // the errors say so once each rather than twice.
 func errorCases(p *i18n.Printer, g Graded, pos string) []junitCase {
 	res := g.Result
-	msg := textsafe.Text(p, problem(p, res.Problem, Teacher, res.Exercise), textsafe.TestMax)
 	kind := checker.ProblemInternal
 	if res.Problem != nil {
 		kind = res.Problem.Kind
 	}
+	// One submission's JUnit is read where the learner reads its
+	// failures, which speak to the learner (see testCase): the reasons
+	// are the teacher's, which send no one to kurs init, but the lines of
+	// an API that differs are the learner's ("rename it to New"). A
+	// class's JUnit speaks to the teacher throughout (see BatchJUnit).
+	aud := Teacher
+	if kind == checker.ProblemAPI {
+		aud = Learner
+	}
+	msg := textsafe.Text(p, problem(p, res.Problem, aud, res.Exercise), textsafe.TestMax)
 	var cases []junitCase
 	for _, t := range g.Exercise.Suite.Tests {
 		cases = append(cases, junitCase{

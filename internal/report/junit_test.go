@@ -273,32 +273,37 @@ func TestJUnitCrashIsErrorOnly(t *testing.T) {
 }
 
 // apiDiffers returns the fixture's circuitbreaker as the API check
-// leaves code whose State is a field and whose New is called new.
+// leaves code whose State is a field and whose New is called Nwe.
 func apiDiffers(t *testing.T) []report.Graded {
 	t.Helper()
 	graded := fixture(t)[:1]
 	res := *graded[0].Result
 	res.Status, res.Tests, res.Output = checker.Error, nil, ""
 	res.Problem = &checker.Problem{Kind: checker.ProblemAPI,
-		Detail: "(*CircuitBreaker).State undefined (type *CircuitBreaker has no field or method State, but does have field State)\nundefined: New"}
+		Detail:     "(*CircuitBreaker).State undefined (type *CircuitBreaker has no field or method State, but does have field State)\nundefined: New",
+		Declared:   []string{"Nwe", "CircuitBreaker"},
+		DeclaredAt: map[string]string{"Nwe": "circuitbreaker/circuitbreaker.go:15"}}
 	graded[0].Result = &res
 	return graded
 }
 
 // TestJUnitAPINamesWhatIsMissing: a CI viewer shows an error's message
 // attribute alone, so for an API that differs it names what is missing,
-// the same for one submission and for a class, bounded and on one line.
+// bounded and on one line: for one submission in the learner's words, for
+// a class in the teacher's, about the submission.
 func TestJUnitAPINamesWhatIsMissing(t *testing.T) {
-	for lang, want := range map[string]string{
-		"en": "method State of *CircuitBreaker is missing; New is missing; the API differs from the exercise's",
-		"de": "Methode State von *CircuitBreaker fehlt; New fehlt; die API weicht von der Übung ab",
+	for lang, want := range map[string][2]string{
+		"en": {"method State of *CircuitBreaker is missing; New is missing (you wrote Nwe in circuitbreaker/circuitbreaker.go:15: rename it to New); the API differs from the exercise's",
+			"method State of *CircuitBreaker is missing; New is missing (the submission declares Nwe in circuitbreaker/circuitbreaker.go:15; the exercise expects New); the API differs from the exercise's"},
+		"de": {"Methode State von *CircuitBreaker fehlt; New fehlt (in circuitbreaker/circuitbreaker.go:15 steht Nwe; benenne es in New um); die API weicht von der Übung ab",
+			"Methode State von *CircuitBreaker fehlt; New fehlt (die Abgabe deklariert Nwe in circuitbreaker/circuitbreaker.go:15; die Übung erwartet New); die API weicht von der Übung ab"},
 	} {
 		graded := apiDiffers(t)
 		doc := junit(t, lang, graded)
 		for _, c := range doc.Suites[0].Cases {
 			require.NotNil(t, c.Error, c.Name)
 			assert.Equal(t, "api", c.Error.Type)
-			assert.Equal(t, want, c.Error.Message, "%s: what is missing first, a function worded as a method is", lang)
+			assert.Equal(t, want[0], c.Error.Message, "%s: what is missing first, a function worded as a method is", lang)
 			assert.Equal(t, 2, strings.Count(c.Error.Text, "\n  "), "%s: the text keeps a line per name: %q", lang, c.Error.Text)
 		}
 
@@ -309,8 +314,8 @@ func TestJUnitAPINamesWhatIsMissing(t *testing.T) {
 		require.NoError(t, report.BatchJUnit(&out, p, b, exercisesOf(graded)))
 		var class xmlSuites
 		require.NoError(t, xml.Unmarshal(out.Bytes(), &class), out.String())
-		assert.Equal(t, doc.Suites[0].Cases[0].Error.Message, class.Suites[0].Cases[0].Error.Message,
-			"%s: a class's JUnit, made from the document alone, says the same", lang)
+		assert.Equal(t, want[1], class.Suites[0].Cases[0].Error.Message,
+			"%s: a class's JUnit, made from the document alone, speaks about the submission", lang)
 	}
 
 	// However many names differ, the attribute stays one bounded line.

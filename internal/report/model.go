@@ -208,7 +208,7 @@ func Explain(p *i18n.Printer, ex *course.Exercise, res *checker.Result, opt Opti
 		t := &res.Tests[i]
 		switch {
 		case quiz || t == first || t.Note != nil || opt.Verbose && t.Status != checker.Pass:
-			e.Tests = append(e.Tests, *ExplainTest(p, ex, res, t))
+			e.Tests = append(e.Tests, *explainTest(p, ex, res, t, opt.Audience))
 		case t.Status != checker.Pass && t.Missing:
 			e.NotRun = append(e.NotRun, TestLabel(p, ex, t.Name))
 		case t.Status != checker.Pass:
@@ -258,6 +258,12 @@ func Scoring(p *i18n.Printer, ex *course.Exercise) string {
 
 // ExplainTest explains one test's outcome.
 func ExplainTest(p *i18n.Printer, ex *course.Exercise, res *checker.Result, t *checker.Test) *TestExplanation {
+	return explainTest(p, ex, res, t, Learner)
+}
+
+// explainTest is ExplainTest in the words for aud (see wording): to a
+// teacher, an unanswered quiz case is the submission's, not a task.
+func explainTest(p *i18n.Printer, ex *course.Exercise, res *checker.Result, t *checker.Test, aud Audience) *TestExplanation {
 	te := &TestExplanation{Name: t.Name, Title: testTitle(p, ex, t.Name), Kind: TestKind(p, t.Name),
 		Heading: TestHeading(p, ex, t.Name), Status: t.Status, Step: -1}
 	if t.Status == checker.Pass {
@@ -299,7 +305,7 @@ func ExplainTest(p *i18n.Printer, ex *course.Exercise, res *checker.Result, t *c
 		given := textsafe.Line(p, quizAnswer(ex, f.Case, f.Given), textsafe.AnswerMax)
 		switch why := quizWhy(p, ex, f); {
 		case f.Given == "":
-			te.Headline = p.T("quiz.empty", "Case", f.Case, "Options", quizOptions(ex, f.Case))
+			te.Headline = wording(p, aud, res.Exercise)("quiz.empty", "Case", f.Case, "Options", quizOptions(ex, f.Case))
 		case why != "":
 			te.Headline = p.T("quiz.wrong", "Case", f.Case, "Given", given, "Why", why)
 		default:
@@ -705,16 +711,7 @@ func problem(p *i18n.Printer, pr *checker.Problem, aud Audience, exercise string
 	if pr == nil {
 		return p.T("problem.unknown")
 	}
-	T := p.T
-	prefix := map[Audience]string{Teacher: "teacher.", Student: "student."}[aud]
-	if prefix != "" {
-		T = func(id string, args ...any) string {
-			if tid := prefix + id; i18n.Has(p.Lang(), tid) {
-				id = tid
-			}
-			return p.T(id, append(args, "Exercise", exercise)...)
-		}
-	}
+	T := wording(p, aud, exercise)
 	// The file name, import path or package name, compiler output and
 	// crash text come from the learner's files or program.
 	at := textsafe.Line(p, pr.File, textsafe.ValueMax)
@@ -724,7 +721,7 @@ func problem(p *i18n.Printer, pr *checker.Problem, aud Audience, exercise string
 	detail := textsafe.Line(p, pr.Detail, textsafe.ValueMax)
 	switch pr.Kind {
 	case checker.ProblemCompile, checker.ProblemAPI:
-		return T("problem."+string(pr.Kind)) + "\n" + indent(textsafe.Text(p, apiLines(p, pr.Detail, pr.Declared, pr.DeclaredAt), textsafe.BlockMax), "  ")
+		return T("problem."+string(pr.Kind)) + "\n" + indent(textsafe.Text(p, apiLinesFor(p, aud, pr.Detail, pr.Declared, pr.DeclaredAt), textsafe.BlockMax), "  ")
 	case checker.ProblemImport:
 		if !checker.Reaches(pr.Detail) {
 			return T("problem.import_unneeded", "At", at, "Detail", detail, "Allowed", strings.Join(pr.Allowed, ", "))
@@ -736,6 +733,22 @@ func problem(p *i18n.Printer, pr *checker.Problem, aud Audience, exercise string
 		return T("problem.crash") + "\n" + indent(textsafe.Text(p, pr.Detail, textsafe.BlockMax), "  ")
 	}
 	return T("problem."+string(pr.Kind), "At", at, "Detail", detail)
+}
+
+// wording returns p.T for aud: for a teacher or a student it prefers the
+// message of the same id after "teacher." or "student." where there is
+// one, and gives each message the exercise as Exercise.
+func wording(p *i18n.Printer, aud Audience, exercise string) func(id string, args ...any) string {
+	prefix := map[Audience]string{Teacher: "teacher.", Student: "student."}[aud]
+	if prefix == "" {
+		return p.T
+	}
+	return func(id string, args ...any) string {
+		if tid := prefix + id; i18n.Has(p.Lang(), tid) {
+			id = tid
+		}
+		return p.T(id, append(args, "Exercise", exercise)...)
+	}
 }
 
 // value is goValue for a value from the learner's code: at most

@@ -366,7 +366,12 @@ func message(p *i18n.Printer, ex *course.Exercise, res *checker.Result, opt Opti
 // Test explains one test's outcome; for a failed trace it shows the trace
 // up to the first difference. It is the text of ExplainTest.
 func Test(p *i18n.Printer, ex *course.Exercise, res *checker.Result, t *checker.Test) string {
-	return Paint(ExplainTest(p, ex, res, t).text(p, TextOptions{}), false)
+	return testFor(p, ex, res, t, Learner)
+}
+
+// testFor is Test in the words for aud (see explainTest).
+func testFor(p *i18n.Printer, ex *course.Exercise, res *checker.Result, t *checker.Test, aud Audience) string {
+	return Paint(explainTest(p, ex, res, t, aud).text(p, TextOptions{}), false)
 }
 
 // wrapped renders s, Markdown, as the terminal shows a lesson's text, in
