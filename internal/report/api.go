@@ -193,7 +193,9 @@ func nearNote(p *i18n.Printer, T func(string, ...any) string, name, prefix strin
 	if where != "" {
 		key += "_at"
 	}
-	return " " + T(key, "Other", other, "Name", name, "At", where)
+	// German renames a method ("die Methode") as "sie", anything else
+	// as "es".
+	return " " + T(key, "Other", other, "Name", name, "At", where, "Method", prefix != "")
 }
 
 // closeEnough is the largest distance at which another name counts as

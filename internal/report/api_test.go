@@ -72,13 +72,13 @@ func TestAPILinesNearMiss(t *testing.T) {
 	}{
 		{undefined, []string{"CircuitBreaker", "CircuitBreaker.Allow", "Nwe"},
 			"New is missing: the exercise expects a declaration of exactly this name (you wrote Nwe: rename it to New)",
-			"New fehlt: Die Übung erwartet eine Deklaration mit genau diesem Namen (du hast Nwe geschrieben: Benenne es in New um)"},
+			"New fehlt: Die Übung erwartet eine Deklaration mit genau diesem Namen (du hast Nwe geschrieben; benenne es in New um)"},
 		{undefined, []string{"NEw"},
 			"New is missing: the exercise expects a declaration of exactly this name (you wrote NEw: rename it to New)",
-			"New fehlt: Die Übung erwartet eine Deklaration mit genau diesem Namen (du hast NEw geschrieben: Benenne es in New um)"},
+			"New fehlt: Die Übung erwartet eine Deklaration mit genau diesem Namen (du hast NEw geschrieben; benenne es in New um)"},
 		{undefined, []string{"Ne"},
 			"New is missing: the exercise expects a declaration of exactly this name (you wrote Ne: rename it to New)",
-			"New fehlt: Die Übung erwartet eine Deklaration mit genau diesem Namen (du hast Ne geschrieben: Benenne es in New um)"},
+			"New fehlt: Die Übung erwartet eine Deklaration mit genau diesem Namen (du hast Ne geschrieben; benenne es in New um)"},
 		// An exported name in lower case is not exported: the note says why.
 		{undefined, []string{"new", "Nwe"},
 			"New is missing: the exercise expects a declaration of exactly this name (there is new: Go tells upper from lower case, and only a name with a capital letter is exported)",
@@ -88,17 +88,17 @@ func TestAPILinesNearMiss(t *testing.T) {
 			"New fehlt: Die Übung erwartet eine Deklaration mit genau diesem Namen"},
 		{noMethod, []string{"CircuitBreaker.Stat", "State", "Other.State"},
 			"method State of *CircuitBreaker is missing (you wrote Stat: rename it to State)",
-			"Methode State von *CircuitBreaker fehlt (du hast Stat geschrieben: Benenne es in State um)"},
+			"Methode State von *CircuitBreaker fehlt (du hast Stat geschrieben; benenne sie in State um)"},
 		{noMethod, []string{"CircuitBreaker.Status", "CircuitBreaker.Staet"},
 			"method State of *CircuitBreaker is missing (you wrote Staet: rename it to State)",
-			"Methode State von *CircuitBreaker fehlt (du hast Staet geschrieben: Benenne es in State um)"},
+			"Methode State von *CircuitBreaker fehlt (du hast Staet geschrieben; benenne sie in State um)"},
 		{noMethod, []string{"State", "Other.State", "CircuitBreaker.Status"},
 			"method State of *CircuitBreaker is missing",
 			"Methode State von *CircuitBreaker fehlt"},
 		// Two letters off is close only in a longer name.
 		{"undefined: Threshold", []string{"Treshhold"},
 			"Threshold is missing: the exercise expects a declaration of exactly this name (you wrote Treshhold: rename it to Threshold)",
-			"Threshold fehlt: Die Übung erwartet eine Deklaration mit genau diesem Namen (du hast Treshhold geschrieben: Benenne es in Threshold um)"},
+			"Threshold fehlt: Die Übung erwartet eine Deklaration mit genau diesem Namen (du hast Treshhold geschrieben; benenne es in Threshold um)"},
 		{"(*CircuitBreaker).Success undefined (type *CircuitBreaker has no method Success)", []string{"CircuitBreaker.Succeed"},
 			"method Success of *CircuitBreaker is missing",
 			"Methode Success von *CircuitBreaker fehlt"},
@@ -146,7 +146,8 @@ func TestNearMissWhere(t *testing.T) {
 	assert.Equal(t, "New is missing: the exercise expects a declaration of exactly this name (you wrote Nwe in cb/cb.go:16: rename it to New)\n"+
 		"method State of *CircuitBreaker is missing (you wrote Stat in cb/cb.go:21: rename it to State)", apiLines(en, detail, declared, at))
 	assert.Equal(t, "New fehlt: Die Übung erwartet eine Deklaration mit genau diesem Namen (in cb/cb.go:16 steht Nwe; benenne es in New um)\n"+
-		"Methode State von *CircuitBreaker fehlt (in cb/cb.go:21 steht Stat; benenne es in State um)", apiLines(de, detail, declared, at))
+		"Methode State von *CircuitBreaker fehlt (in cb/cb.go:21 steht Stat; benenne sie in State um)", apiLines(de, detail, declared, at),
+		"German renames a function as es, a method (die Methode) as sie")
 	assert.Equal(t, "New is missing: the exercise expects a declaration of exactly this name (there is new in cb/cb.go:5: Go tells upper from lower case, and only a name with a capital letter is exported)",
 		apiLines(en, "undefined: New", []string{"new"}, map[string]string{"new": "cb/cb.go:5"}))
 
