@@ -202,7 +202,12 @@ func (e *env) mutantReport(rep *validate.Report, jobs int) {
 			fmt.Fprintf(e.Out, "  %-16s %s\n", s.Exercise, e.p.T(key("validate.mutants_skipped_", s.Skipped)))
 			continue
 		case s.Mutants == 0:
-			fmt.Fprintf(e.Out, "  %-16s %s\n", s.Exercise, e.p.T("validate.mutants_none", "Invalid", s.Invalid))
+			none := e.p.T("validate.mutants_none")
+			if s.Invalid > 0 {
+				// There was something to change; nothing of it compiled.
+				none = e.p.T("validate.mutants_none_invalid", "Count", s.Invalid)
+			}
+			fmt.Fprintf(e.Out, "  %-16s %s\n", s.Exercise, none)
 			continue
 		}
 		fmt.Fprintf(e.Out, "  %-16s %s\n", s.Exercise, e.p.T("validate.mutants_line",

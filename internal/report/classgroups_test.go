@@ -92,7 +92,7 @@ func TestClassAPIApart(t *testing.T) {
 	}}
 	for lang, wants := range map[string][]string{
 		"en": {"50% build with another API than the exercise&#39;s", "50% do not compile"},
-		"de": {"50 % lassen sich kompilieren, aber mit einer anderen API als die Übung", "50 % lassen sich nicht kompilieren"},
+		"de": {"50 % lassen sich kompilieren, aber ihre API ist nicht die der Übung", "50 % lassen sich nicht kompilieren"},
 	} {
 		var out bytes.Buffer
 		require.NoError(t, Class(&out, i18n.New(lang), b, nil))
