@@ -250,7 +250,7 @@ func TestJUnitGerman(t *testing.T) {
 	assert.Regexp(t, `^Erste .* Schritt 4, Failure\(2\)$`, de.Message)
 	res := graded[0].Result
 	assert.Equal(t, report.Test(i18n.New("de"), graded[0].Exercise, res, &res.Tests[2]), de.Text)
-	assert.Equal(t, "Der Code lässt sich nicht übersetzen. Erster Fehler: tokenbucket/tokenbucket.go:15:38: invalid operation: (now - b.last) * b.rate (mismatched types int and float64)",
+	assert.Equal(t, "Der Code lässt sich nicht kompilieren. Erster Fehler: tokenbucket/tokenbucket.go:15:38: invalid operation: (now - b.last) * b.rate (mismatched types int and float64)",
 		junit(t, "de", graded).Suites[1].Cases[0].Error.Message)
 }
 
