@@ -175,7 +175,7 @@ func TestMarkedLineAndNext(t *testing.T) {
 	_, body = ts.post(t, "/exercise/circuitbreaker/check", nil)
 	line := 1 + strings.Count(nwe[:strings.Index(nwe, "func Nwe(")], "\n")
 	assert.Contains(t, body, fmt.Sprintf(`data-file="circuitbreaker/circuitbreaker.go" data-line="%d"`, line))
-	assert.Contains(t, body, fmt.Sprintf("you wrote Nwe in circuitbreaker/circuitbreaker.go:%d: rename it to New", line))
+	assert.Contains(t, body, fmt.Sprintf("you wrote Nwe in circuitbreaker/circuitbreaker.go:%d; rename it to New", line))
 
 	// A pass links the next exercise.
 	ts.write(t, "circuitbreaker/circuitbreaker.go", breakerSolution(t))

@@ -175,7 +175,7 @@ func closest(name, prefix string, declared []string) string {
 
 // nearNote returns the note on the learner's name closest to the missing
 // name (see closest), with where it is declared when at says so: " (you
-// wrote Nwe in cb/cb.go:12: rename it to New)", naming the learner's
+// wrote Nwe in cb/cb.go:12; rename it to New)", naming the learner's
 // spelling as theirs and the expected one as the goal, or " (there is
 // new …)" for an exported name the learner wrote in lower case. It
 // returns "" when no name is close.

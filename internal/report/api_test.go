@@ -71,13 +71,13 @@ func TestAPILinesNearMiss(t *testing.T) {
 		en, de   string
 	}{
 		{undefined, []string{"CircuitBreaker", "CircuitBreaker.Allow", "Nwe"},
-			"New is missing: the exercise expects a declaration of exactly this name (you wrote Nwe: rename it to New)",
+			"New is missing: the exercise expects a declaration of exactly this name (you wrote Nwe; rename it to New)",
 			"New fehlt: Die Übung erwartet eine Deklaration mit genau diesem Namen (du hast Nwe geschrieben; benenne es in New um)"},
 		{undefined, []string{"NEw"},
-			"New is missing: the exercise expects a declaration of exactly this name (you wrote NEw: rename it to New)",
+			"New is missing: the exercise expects a declaration of exactly this name (you wrote NEw; rename it to New)",
 			"New fehlt: Die Übung erwartet eine Deklaration mit genau diesem Namen (du hast NEw geschrieben; benenne es in New um)"},
 		{undefined, []string{"Ne"},
-			"New is missing: the exercise expects a declaration of exactly this name (you wrote Ne: rename it to New)",
+			"New is missing: the exercise expects a declaration of exactly this name (you wrote Ne; rename it to New)",
 			"New fehlt: Die Übung erwartet eine Deklaration mit genau diesem Namen (du hast Ne geschrieben; benenne es in New um)"},
 		// An exported name in lower case is not exported: the note says why.
 		{undefined, []string{"new", "Nwe"},
@@ -87,17 +87,17 @@ func TestAPILinesNearMiss(t *testing.T) {
 			"New is missing: the exercise expects a declaration of exactly this name",
 			"New fehlt: Die Übung erwartet eine Deklaration mit genau diesem Namen"},
 		{noMethod, []string{"CircuitBreaker.Stat", "State", "Other.State"},
-			"method State of *CircuitBreaker is missing (you wrote Stat: rename it to State)",
+			"method State of *CircuitBreaker is missing (you wrote Stat; rename it to State)",
 			"Methode State von *CircuitBreaker fehlt (du hast Stat geschrieben; benenne sie in State um)"},
 		{noMethod, []string{"CircuitBreaker.Status", "CircuitBreaker.Staet"},
-			"method State of *CircuitBreaker is missing (you wrote Staet: rename it to State)",
+			"method State of *CircuitBreaker is missing (you wrote Staet; rename it to State)",
 			"Methode State von *CircuitBreaker fehlt (du hast Staet geschrieben; benenne sie in State um)"},
 		{noMethod, []string{"State", "Other.State", "CircuitBreaker.Status"},
 			"method State of *CircuitBreaker is missing",
 			"Methode State von *CircuitBreaker fehlt"},
 		// Two letters off is close only in a longer name.
 		{"undefined: Threshold", []string{"Treshhold"},
-			"Threshold is missing: the exercise expects a declaration of exactly this name (you wrote Treshhold: rename it to Threshold)",
+			"Threshold is missing: the exercise expects a declaration of exactly this name (you wrote Treshhold; rename it to Threshold)",
 			"Threshold fehlt: Die Übung erwartet eine Deklaration mit genau diesem Namen (du hast Treshhold geschrieben; benenne es in Threshold um)"},
 		{"(*CircuitBreaker).Success undefined (type *CircuitBreaker has no method Success)", []string{"CircuitBreaker.Succeed"},
 			"method Success of *CircuitBreaker is missing",
@@ -130,7 +130,7 @@ func TestAPILinesNearMissOrCase(t *testing.T) {
 	field := "(*CircuitBreaker).State undefined (type *CircuitBreaker has no field or method State, but does have field state)"
 	method := "(*CircuitBreaker).State undefined (type *CircuitBreaker has no method State, but does have method state)"
 	declared := []string{"CircuitBreaker.Allow", "CircuitBreaker.Stat"}
-	assert.Equal(t, "method State of *CircuitBreaker is missing (you wrote Stat: rename it to State)", apiLines(en, field, declared, nil))
+	assert.Equal(t, "method State of *CircuitBreaker is missing (you wrote Stat; rename it to State)", apiLines(en, field, declared, nil))
 	assert.Equal(t, "method State of *CircuitBreaker is missing", apiLines(en, field, nil, nil), "a field state is no misspelt method")
 	assert.Equal(t, "method State of *CircuitBreaker is missing (there is state: Go tells upper from lower case, and only a name with a capital letter is exported)", apiLines(en, method, declared, nil))
 }
@@ -143,8 +143,8 @@ func TestNearMissWhere(t *testing.T) {
 	detail := "undefined: New\n(*CircuitBreaker).State undefined (type *CircuitBreaker has no method State)"
 	declared := []string{"CircuitBreaker", "CircuitBreaker.Stat", "Nwe"}
 	at := map[string]string{"CircuitBreaker": "cb/types.go:3", "CircuitBreaker.Stat": "cb/cb.go:21", "Nwe": "cb/cb.go:16"}
-	assert.Equal(t, "New is missing: the exercise expects a declaration of exactly this name (you wrote Nwe in cb/cb.go:16: rename it to New)\n"+
-		"method State of *CircuitBreaker is missing (you wrote Stat in cb/cb.go:21: rename it to State)", apiLines(en, detail, declared, at))
+	assert.Equal(t, "New is missing: the exercise expects a declaration of exactly this name (you wrote Nwe in cb/cb.go:16; rename it to New)\n"+
+		"method State of *CircuitBreaker is missing (you wrote Stat in cb/cb.go:21; rename it to State)", apiLines(en, detail, declared, at))
 	assert.Equal(t, "New fehlt: Die Übung erwartet eine Deklaration mit genau diesem Namen (in cb/cb.go:16 steht Nwe; benenne es in New um)\n"+
 		"Methode State von *CircuitBreaker fehlt (in cb/cb.go:21 steht Stat; benenne sie in State um)", apiLines(de, detail, declared, at),
 		"German renames a function as es, a method (die Methode) as sie")
@@ -200,5 +200,5 @@ func TestAPILinesCaseWhereAndOnce(t *testing.T) {
 
 	five := strings.Repeat("undefined: CircuitBreaker\n", 4) + "undefined: CircuitBreaker"
 	got := apiLines(en, five, []string{"CircuitBreakr"}, map[string]string{"CircuitBreakr": "cb/cb.go:3"})
-	assert.Equal(t, "CircuitBreaker is missing: the exercise expects a declaration of exactly this name (you wrote CircuitBreakr in cb/cb.go:3: rename it to CircuitBreaker)", got)
+	assert.Equal(t, "CircuitBreaker is missing: the exercise expects a declaration of exactly this name (you wrote CircuitBreakr in cb/cb.go:3; rename it to CircuitBreaker)", got)
 }

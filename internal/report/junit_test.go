@@ -293,7 +293,7 @@ func apiDiffers(t *testing.T) []report.Graded {
 // a class in the teacher's, about the submission.
 func TestJUnitAPINamesWhatIsMissing(t *testing.T) {
 	for lang, want := range map[string][2]string{
-		"en": {"method State of *CircuitBreaker is missing; New is missing (you wrote Nwe in circuitbreaker/circuitbreaker.go:15: rename it to New); the API differs from the exercise's",
+		"en": {"method State of *CircuitBreaker is missing; New is missing (you wrote Nwe in circuitbreaker/circuitbreaker.go:15; rename it to New); the API differs from the exercise's",
 			"method State of *CircuitBreaker is missing; New is missing (the submission declares Nwe in circuitbreaker/circuitbreaker.go:15; the exercise expects New); the API differs from the exercise's"},
 		"de": {"Methode State von *CircuitBreaker fehlt; New fehlt (in circuitbreaker/circuitbreaker.go:15 steht Nwe; benenne es in New um); die API weicht von der Übung ab",
 			"Methode State von *CircuitBreaker fehlt; New fehlt (die Abgabe deklariert Nwe in circuitbreaker/circuitbreaker.go:15; die Übung erwartet New); die API weicht von der Übung ab"},
