@@ -142,7 +142,7 @@ func TestClassQuizUnanswered(t *testing.T) {
 			"50% leave Case 2 unanswered</span>\n<div class=\"subs\"><a class=\"id\" href=\"#s3\">cy</a> <a class=\"id\" href=\"#s4\">dee</a>",
 			"<h4>No attempt yet</h4>",
 			"25% hand in the unchanged skeleton",
-			"25% answer no case yet</span>\n<div class=\"subs\"><a class=\"id\" href=\"#s2\">bob</a>",
+			"25% have answered no case yet</span>\n<div class=\"subs\"><a class=\"id\" href=\"#s2\">bob</a>",
 			"0% passed, 50% failed, 50% not attempted",
 			// The table agrees.
 			`<tr id="s1"><td class="id">ada</td><td class="fail">✗ 0/2 (skeleton)</td>`,
