@@ -216,32 +216,25 @@ func behaviour(p *i18n.Printer, ex *course.Exercise, x *Exercise) (key, text str
 	}
 	name := nested(p, textsafe.Line(p, TestLabel(p, ex, t.Name), textsafe.ValueMax))
 	// A panic, the time limit or a crash is named: it is not a wrong
-	// answer, and the tests after a crash did not run at all.
-	step, atNew := 0, false
-	if t.Step != nil {
-		step, atNew = *t.Step, *t.Step == 0
+	// answer, and the tests after a crash did not run at all. The
+	// messages by how the test failed: with no step, at the
+	// constructor, at a later step.
+	keys, ok := map[string][3]string{
+		"panic":   {"grade.class_group_panic", "grade.class_group_panic_new", "grade.class_group_panic_step"},
+		"timeout": {"grade.class_group_timeout", "grade.class_group_timeout_new", "grade.class_group_timeout_step"},
+	}[t.Failure]
+	if !ok {
+		keys = [3]string{"grade.class_group_test", "grade.class_group_new", "grade.class_group_step"}
 	}
 	switch {
 	case t.Failure == "crash":
 		text = p.T("grade.class_group_crash", "Test", name)
-	case t.Failure == "panic" && t.Step == nil:
-		text = p.T("grade.class_group_panic", "Test", name)
-	case t.Failure == "panic" && atNew:
-		text = p.T("grade.class_group_panic_new", "Test", name)
-	case t.Failure == "panic":
-		text = p.T("grade.class_group_panic_step", "Test", name, "Step", step)
-	case t.Failure == "timeout" && t.Step == nil:
-		text = p.T("grade.class_group_timeout", "Test", name)
-	case t.Failure == "timeout" && atNew:
-		text = p.T("grade.class_group_timeout_new", "Test", name)
-	case t.Failure == "timeout":
-		text = p.T("grade.class_group_timeout_step", "Test", name, "Step", step)
 	case t.Step == nil:
-		text = p.T("grade.class_group_test", "Test", name)
-	case atNew:
-		text = p.T("grade.class_group_new", "Test", name)
+		text = p.T(keys[0], "Test", name)
+	case *t.Step == 0:
+		text = p.T(keys[1], "Test", name)
 	default:
-		text = p.T("grade.class_group_step", "Test", name, "Step", step)
+		text = p.T(keys[2], "Test", name, "Step", *t.Step)
 	}
 	switch {
 	case failing > 1 && notRun == failing-1:

@@ -332,3 +332,20 @@ func TestQuoteWithinAQuote(t *testing.T) {
 		assert.Contains(t, out.String(), want, lang)
 	}
 }
+
+// TestEveryWayOfFailingIsWorded: each way a first failing test can fail,
+// at each kind of step, has its words in both catalogs (the keys are
+// chosen from a table, which the catalog test's scan does not see).
+func TestEveryWayOfFailingIsWorded(t *testing.T) {
+	step := func(n int) *int { return &n }
+	for _, lang := range []string{"en", "de"} {
+		p := i18n.New(lang)
+		for _, f := range []string{"", "panic", "timeout", "crash"} {
+			for _, s := range []*int{nil, step(0), step(3)} {
+				x := &Exercise{Tests: []TestCase{{Name: "t", Status: "fail", Step: s, Failure: f}}}
+				_, text := behaviour(p, nil, x)
+				assert.NotContains(t, text, "[grade.", "%s: failure %q, step %v", lang, f, s)
+			}
+		}
+	}
+}
