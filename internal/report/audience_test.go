@@ -110,3 +110,25 @@ func TestTeacherTexts(t *testing.T) {
 		assert.Contains(t, own.String(), want[1], lang)
 	}
 }
+
+// TestPackageNamesTheExpectedName: a package named otherwise says which
+// name it must have, the exercise folder's, to the learner and the
+// teacher alike, in both languages.
+func TestPackageNamesTheExpectedName(t *testing.T) {
+	pr := &checker.Problem{Kind: checker.ProblemPackage, File: "circuitbreaker/a.go", Line: 1, Detail: "ratelimit"}
+	for lang, want := range map[string][2]string{
+		"en": {"circuitbreaker/a.go:1: the package is called ratelimit; it must be called circuitbreaker, as the exercise's folder is.",
+			"circuitbreaker/a.go:1: the package is called ratelimit, not circuitbreaker as the exercise's folder is."},
+		"de": {"circuitbreaker/a.go:1: das Paket heißt ratelimit; es muss circuitbreaker heißen, wie das Verzeichnis der Übung.",
+			"circuitbreaker/a.go:1: das Paket heißt ratelimit, nicht circuitbreaker wie das Verzeichnis der Übung."},
+	} {
+		p := i18n.New(lang)
+		assert.Equal(t, want[0], report.Problem(p, pr))
+		graded := fixture(t)
+		res := *graded[0].Result
+		res.Status, res.Score, res.Problem, res.Tests = checker.Error, 0, pr, nil
+		graded[0].Result = &res
+		doc := report.NewDocumentFor(p, graded, report.Teacher)
+		assert.Equal(t, want[1], doc.Exercises[0].Message, lang)
+	}
+}

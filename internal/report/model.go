@@ -5,6 +5,7 @@ package report
 
 import (
 	"fmt"
+	"path"
 	"regexp"
 	"strconv"
 	"strings"
@@ -732,7 +733,10 @@ func problem(p *i18n.Printer, pr *checker.Problem, aud Audience, exercise string
 		}
 		return T("problem.crash") + "\n" + indent(textsafe.Text(p, pr.Detail, textsafe.BlockMax), "  ")
 	}
-	return T("problem."+string(pr.Kind), "At", at, "Detail", detail)
+	// A package must be named as its exercise's folder, the folder of
+	// the file the problem names.
+	want := textsafe.Line(p, path.Base(path.Dir(pr.File)), textsafe.ValueMax)
+	return T("problem."+string(pr.Kind), "At", at, "Detail", detail, "Want", want)
 }
 
 // wording returns p.T for aud: for a teacher or a student it prefers the
