@@ -95,7 +95,7 @@ func TestClassReportInBrowser(t *testing.T) {
 
 			// A quiz with no case answered is no attempt yet, not a
 			// wrong option.
-			quiz := map[string]string{"en": "33% have answered no case yet", "de": "33 % beantworten noch keinen Fall"}[lang]
+			quiz := map[string]string{"en": "33% have answered no case yet", "de": "33 % haben noch keinen Fall beantwortet"}[lang]
 			assert.Equal(t, quiz, eval(`document.querySelector("#ex-bulkheadquiz ol.groups li .what").textContent`))
 			assert.Equal(t, "false", eval(`String(document.querySelector("#ex-bulkheadquiz").textContent.includes("–"))`), "no option – for an empty answer")
 			// Its bar agrees: a grey share of a third not attempted,
