@@ -389,17 +389,11 @@ func gradeMerge(e *env, f *gradeFlags, files []string) error {
 		if err != nil {
 			return e.mergeReadErr(name, abs, err)
 		}
-		var d grade.Document
-		if err := json.Unmarshal(data, &d); err != nil {
-			// Where the JSON breaks, in the reader's words: Go's own
-			// message is English and speaks of literals and tokens.
-			var syntax *json.SyntaxError
-			if errors.As(err, &syntax) {
-				return e.usageErr("grade.merge_json_at", "File", fileName(e.p, name), "Offset", syntax.Offset)
-			}
-			return e.usageErr("grade.merge_json", "File", fileName(e.p, name), "Err", err)
+		d, err := e.readShard(name, data)
+		if err != nil {
+			return err
 		}
-		docs = append(docs, &d)
+		docs = append(docs, d)
 	}
 	doc, err := grade.Merge(docs)
 	if err != nil {
@@ -465,6 +459,37 @@ func (e *env) mergeErr(me *grade.MergeError, files []string) error {
 		}
 	}
 	return e.usageErr("grade.merge_"+me.Key, args...)
+}
+
+// readShard reads the JSON document of a shard from data, read from the
+// file given as name. What is not one is refused in the reader's words:
+// Go's own messages are English and speak of literals and Go types.
+func (e *env) readShard(name string, data []byte) (*grade.Document, error) {
+	file := fileName(e.p, name)
+	var d grade.Document
+	if err := json.Unmarshal(data, &d); err != nil {
+		var syntax *json.SyntaxError
+		var typ *json.UnmarshalTypeError
+		switch {
+		case errors.As(err, &syntax):
+			return nil, e.usageErr("grade.merge_json_at", "File", file, "Offset", syntax.Offset)
+		case errors.As(err, &typ) && typ.Field != "":
+			return nil, e.usageErr("grade.merge_json_field", "File", file, "Field", textsafe.Line(e.p, typ.Field, textsafe.ValueMax))
+		case errors.As(err, &typ):
+			return nil, e.usageErr("grade.merge_json", "File", file)
+		}
+		return nil, e.usageErr("grade.merge_json_err", "File", file, "Err", err)
+	}
+	if d.Submissions == nil {
+		// Every class's document lists its submissions, if none. One
+		// with exercises instead is one submission's result.
+		var single struct{ Exercises json.RawMessage }
+		if json.Unmarshal(data, &single) == nil && single.Exercises != nil {
+			return nil, e.usageErr("grade.merge_single", "File", file)
+		}
+		return nil, e.usageErr("grade.merge_json", "File", file)
+	}
+	return &d, nil
 }
 
 // mergeReadErr says why a shard's file given as name (at abs) cannot be
