@@ -277,8 +277,8 @@ func submissionBlocks(p *i18n.Printer, exercises, ids []string, cells [][]string
 // classCellText is an exercise's cell in a table of a class: its mark and points,
 // and, where the points alone would look alike, why. A submission without
 // the exercise's code reads "– no code", not as a failing attempt; an
-// unchanged skeleton, a quiz with no case answered (unanswered) and code
-// that does not build say so.
+// unchanged skeleton, a quiz with no case answered (unanswered), code
+// that does not build and code that could not be tested say so.
 func classCellText(p *i18n.Printer, status checker.Status, problem checker.ProblemKind, skeleton, unanswered bool, score, maxScore int) string {
 	switch {
 	case status == checker.Pass:
@@ -294,6 +294,11 @@ func classCellText(p *i18n.Printer, status checker.Status, problem checker.Probl
 	case problem == checker.ProblemAPI:
 		// It builds: only its names or signatures are not the exercise's.
 		return fmt.Sprintf("✗ %d/%d %s", score, maxScore, p.T("grade.cell_api"))
+	case status == checker.Error:
+		// A refused import, a misnamed package, a crash in init: no
+		// test ran, which 0 points alone would not tell from failing
+		// them all.
+		return fmt.Sprintf("✗ %d/%d %s", score, maxScore, p.T("grade.cell_error"))
 	}
 	return fmt.Sprintf("✗ %d/%d", score, maxScore)
 }

@@ -184,3 +184,23 @@ dan     ✓ 4/4           ✓ 3/3  ✓ 4/4  ✓ 3/3  – kein Code  – kein Cod
 Abgaben: 2; davon mit allen Übungen bestanden: 0.
 `, b.String())
 }
+
+// TestCellSaysNotTestable: an exercise that could not be tested for a
+// reason of its own (a refused import, a misnamed package) says so in
+// its cell, as code that does not build does: 0 points alone read like
+// failing every test.
+func TestCellSaysNotTestable(t *testing.T) {
+	b := &report.Batch{ExerciseIDs: []string{"circuitbreaker"}}
+	for _, x := range []report.Exercise{
+		{ID: "circuitbreaker", Status: "error", Problem: "import", MaxScore: 4, Message: "refused"},
+		{ID: "circuitbreaker", Status: "fail", MaxScore: 4, Tests: []report.TestCase{{Name: "t", Status: "fail"}}},
+	} {
+		b.Submissions = append(b.Submissions, report.Entry{ID: x.Status, Document: &report.Document{Exercises: []report.Exercise{x}, MaxScore: 4}})
+	}
+	for lang, want := range map[string]string{"en": "(not testable)", "de": "(nicht testbar)"} {
+		var out bytes.Buffer
+		require.NoError(t, report.BatchText(&out, i18n.New(lang), b, report.BatchTextOptions{Width: 80}))
+		assert.Regexp(t, `(?m)^error +✗ 0/4 `+regexp.QuoteMeta(want)+` `, out.String(), lang)
+		assert.Regexp(t, `(?m)^fail +✗ 0/4 +0/4$`, out.String(), "%s: a failing attempt has its points alone", lang)
+	}
+}
