@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -466,6 +467,9 @@ func (e *env) mergeErr(me *grade.MergeError, files []string) error {
 // Go's own messages are English and speak of literals and Go types.
 func (e *env) readShard(name string, data []byte) (*grade.Document, error) {
 	file := fileName(e.p, name)
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil, e.usageErr("grade.merge_json_empty", "File", file)
+	}
 	var d grade.Document
 	if err := json.Unmarshal(data, &d); err != nil {
 		var syntax *json.SyntaxError
@@ -480,9 +484,10 @@ func (e *env) readShard(name string, data []byte) (*grade.Document, error) {
 		}
 		return nil, e.usageErr("grade.merge_json_err", "File", file, "Err", err)
 	}
-	if d.Submissions == nil {
-		// Every class's document lists its submissions, if none. One
-		// with exercises instead is one submission's result.
+	if d.Submissions == nil || d.Version == 0 || d.Course == "" {
+		// Every class's document has its version, names its course and
+		// lists its submissions, if none. One with exercises instead is
+		// one submission's result.
 		var single struct{ Exercises json.RawMessage }
 		if json.Unmarshal(data, &single) == nil && single.Exercises != nil {
 			return nil, e.usageErr("grade.merge_single", "File", file)
