@@ -102,12 +102,7 @@ func (s *Server) resultView(p *i18n.Printer, ex *course.Exercise) *resultView {
 	if res == nil {
 		return nil
 	}
-	v := newResultView(p, ex, res)
-	if last.Untouched {
-		// The skeleton as it came: nobody has tried yet, so no mistake
-		// to name.
-		v.Misconception = nil
-	}
+	v := newResultView(p, ex, res, report.Options{Untouched: last.Untouched})
 	if m := v.Misconception; m != nil {
 		m.Explanation = s.markdown(m.source)
 	}
@@ -123,9 +118,10 @@ func duration(p *i18n.Printer, d time.Duration) string {
 	return strings.ReplaceAll(report.Duration(p, d), " ", "\u00a0")
 }
 
-// newResultView lays out report.Explain's explanation of res.
-func newResultView(p *i18n.Printer, ex *course.Exercise, res *checker.Result) *resultView {
-	e := report.Explain(p, ex, res, report.Options{})
+// newResultView lays out report.Explain's explanation of res, made with
+// opt: the same explanation as in the terminal.
+func newResultView(p *i18n.Printer, ex *course.Exercise, res *checker.Result, opt report.Options) *resultView {
+	e := report.Explain(p, ex, res, opt)
 	v := &resultView{
 		Status:   string(e.Status),
 		Summary:  e.Summary,

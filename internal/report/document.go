@@ -175,7 +175,7 @@ func NewDocumentFor(p *i18n.Printer, graded []Graded, aud Audience) *Document {
 			// the class report counts only untouched skeletons apart, and
 			// names no misconception for them: nobody has tried yet.
 			e.Skeleton = g.Untouched
-			if n := NameMisconception(p, g.Exercise, res); n != nil && !g.Untouched {
+			if n := misconceptionOf(p, g); n != nil {
 				e.Misconception = &MisconceptionRef{ID: n.ID, Title: n.Title, Maybe: n.Maybe}
 			}
 		}

@@ -196,15 +196,22 @@ func NameMisconception(p *i18n.Printer, ex *course.Exercise, res *checker.Result
 	return n
 }
 
+// misconceptionOf returns the misconception that g's result shows, in p's
+// language, or nil. An untouched skeleton shows none, whatever its result:
+// nobody has tried yet. Every explanation and format names a misconception
+// through it, so that this rule is applied in one place.
+func misconceptionOf(p *i18n.Printer, g Graded) *Named {
+	if g.Untouched {
+		return nil
+	}
+	return NameMisconception(p, g.Exercise, g.Result)
+}
+
 // nameMisconception adds the line that names the misconception of a
 // failing exercise to the text of its first failing testcase, where a CI's
-// test report shows the first difference. An untouched skeleton gets
-// none: nobody has tried yet.
+// test report shows the first difference (see misconceptionOf).
 func nameMisconception(p *i18n.Printer, g Graded, cases []junitCase) {
-	if g.Untouched {
-		return
-	}
-	n := NameMisconception(p, g.Exercise, g.Result)
+	n := misconceptionOf(p, g)
 	if n == nil {
 		return
 	}

@@ -217,9 +217,7 @@ func Explain(p *i18n.Printer, ex *course.Exercise, res *checker.Result, opt Opti
 		}
 	}
 	if res.Status == checker.Fail {
-		if !opt.Untouched {
-			e.Misconception = NameMisconception(p, ex, res)
-		}
+		e.Misconception = misconceptionOf(p, Graded{Exercise: ex, Result: res, Untouched: opt.Untouched})
 		e.Output, e.OutputCut = textsafe.Text(p, res.Output, textsafe.OutputMax), res.Truncated
 		e.OutputTitle = p.T("output.printed")
 		if res.Concurrency == checker.ConcurrencyRace && strings.Contains(res.Output, "WARNING: DATA RACE") {
