@@ -40,6 +40,9 @@ type ftLang struct {
 	sharedHeader, isolatedHeader, splitHeader         []string
 	gatewayHeader, connectsHeader, quickHeader        []string
 	sequenceHeader                                    []string
+	variantsHeader                                    []string
+
+	never string // breaker variants table: the breaker never opens
 
 	noBreaker           string // summary table: "no breaker"
 	shared, separate    string // split table
@@ -70,6 +73,8 @@ var ftLangs = []ftLang{
 		connectsHeader: []string{"Ergebnis dieser Lektion", "knüpft an"},
 		quickHeader:    []string{"Muster", "was es tut", "in dieser Lektion nachgerechnet"},
 		sequenceHeader: []string{"Schritt", "erwartet"},
+		variantsHeader: []string{"Downstream", "in Folge, Schwelle 3", "50 % der letzten 10, ohne Minimum", "50 % der letzten 10, mindestens 5 Aufrufe", "ebenso, dazu langsame Aufrufe (ab 1000 ms)"},
+		never:          "nie",
 		noBreaker:      "ohne Breaker",
 		shared:         "gemeinsam", separate: "getrennt",
 		allHealthy: "alle gesund", down: "fällt aus",
@@ -95,6 +100,8 @@ var ftLangs = []ftLang{
 		connectsHeader: []string{"This lesson's finding", "What it connects to"},
 		quickHeader:    []string{"Pattern", "what it does", "worked out in this lesson"},
 		sequenceHeader: []string{"Step", "expected"},
+		variantsHeader: []string{"Downstream", "in a row, threshold 3", "50% of the last 10, no minimum", "50% of the last 10, at least 5 calls", "the same, plus slow calls (from 1000 ms)"},
+		never:          "never",
 		noBreaker:      "no breaker",
 		shared:         "shared", separate: "separate",
 		allHealthy: "all healthy", down: "down",
@@ -410,6 +417,89 @@ func TestFehlertoleranzBlip(t *testing.T) {
 					ftPhrase(t, d, lg.blipPitfall, ftNumberWord(lg, refused))
 				}
 			}
+		})
+	}
+}
+
+// ftVariantConfigs are the rate breakers of the variants table, columns 3
+// to 5; column 2 is the exercise's breaker with threshold 3.
+var ftVariantConfigs = []sim.RateConfig{
+	{Window: 10, MinCalls: 1, FailurePct: 50, Wait: 5000},
+	{Window: 10, MinCalls: 5, FailurePct: 50, Wait: 5000},
+	{Window: 10, MinCalls: 5, FailurePct: 50, SlowMs: 1000, SlowPct: 50, Wait: 5000},
+}
+
+var ftDownstreamRE = regexp.MustCompile("`sim\\.(Failing|Alternating|FailFirst|Blip|Slow)\\(([\\d, ]+)\\)`")
+
+// ftDownstream makes the requests a variants row names in its first cell.
+func ftDownstream(t *testing.T, d *ftDoc, r ftRow) []sim.Request {
+	t.Helper()
+	m := ftDownstreamRE.FindStringSubmatch(r.cells[0])
+	require.NotNil(t, m, r.at(d, "the downstream must be named as a call of sim: %q", r.cells[0]))
+	var a []int
+	for _, f := range strings.Split(m[2], ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		require.NoError(t, err, r.at(d, "%s", m[0]))
+		a = append(a, n)
+	}
+	want := map[string]int{"Failing": 2, "Alternating": 4, "FailFirst": 5, "Blip": 5, "Slow": 3}[m[1]]
+	require.Len(t, a, want, r.at(d, "%s takes %d arguments", m[0], want))
+	switch m[1] {
+	case "Failing":
+		return sim.Failing(a[0], a[1])
+	case "Alternating":
+		return sim.Alternating(a[0], a[1], a[2], a[3])
+	case "FailFirst":
+		return sim.FailFirst(a[0], a[1], a[2], a[3], a[4])
+	case "Blip":
+		return sim.Blip(a[0], a[1], a[2], a[3], a[4])
+	}
+	return sim.Slow(a[0], a[1], a[2])
+}
+
+// TestFehlertoleranzBreakerVariants replays the table that sets the
+// exercise's breaker (failures in a row) beside failure-rate breakers over
+// a sliding window: after which call each one first opens on each
+// downstream, from the reference solution and the simulator.
+func TestFehlertoleranzBreakerVariants(t *testing.T) {
+	for _, lg := range ftLangs {
+		t.Run(lg.code, func(t *testing.T) {
+			d := ftLoad(t, lg.code)
+			require.Contains(t, d.code, "breakercall.New(3, 5000, clock.Now)", "%s: the variants must name the breaker in a row", d.file)
+			for _, cfg := range ftVariantConfigs {
+				lit := fmt.Sprintf("Window: %d, MinCalls: %d, FailurePct: %d, ", cfg.Window, cfg.MinCalls, cfg.FailurePct)
+				if cfg.SlowMs > 0 {
+					lit += fmt.Sprintf("SlowMs: %d, SlowPct: %d, ", cfg.SlowMs, cfg.SlowPct)
+				}
+				lit = "sim.RateConfig{" + lit + fmt.Sprintf("Wait: %d}", cfg.Wait)
+				require.Contains(t, d.code, lit, "%s: the variants' code must show the breaker of its table", d.file)
+			}
+			tb := d.table(t, lg.variantsHeader, 5)
+			for _, r := range tb.rows {
+				reqs := ftDownstream(t, d, r)
+				var got []int
+				clock := &sim.Clock{}
+				inARow := breakercall.New(3, 5000, clock.Now)
+				got = append(got, sim.OpensAt(clock, inARow.Call, inARow.State, reqs))
+				for _, cfg := range ftVariantConfigs {
+					clock := &sim.Clock{}
+					b := sim.NewRateBreaker(cfg, clock.Now)
+					got = append(got, sim.OpensAt(clock, b.Call, b.State, reqs))
+				}
+				for i, n := range got {
+					cell := ftClean(r.cells[i+1])
+					if n == 0 {
+						require.Equal(t, lg.never, cell, r.at(d, "%s: the breaker %q never opens", ftClean(r.cells[0]), tb.header[i+1]))
+						continue
+					}
+					require.Equal(t, strconv.Itoa(n), cell, r.at(d, "%s: the breaker %q opens after call %d", ftClean(r.cells[0]), tb.header[i+1], n))
+				}
+			}
+			// The code block's example: the rate breaker with a minimum on F, S, F, S.
+			clock := &sim.Clock{}
+			b := sim.NewRateBreaker(ftVariantConfigs[1], clock.Now)
+			n := sim.OpensAt(clock, b.Call, b.State, sim.Alternating(20, 100, 10, 100))
+			require.Contains(t, d.code, fmt.Sprintf("fmt.Println(n) // %d:", n), "%s: the variants' example prints %d", d.file, n)
 		})
 	}
 }

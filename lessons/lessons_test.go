@@ -455,3 +455,25 @@ func TestLessonIDs(t *testing.T) {
 		}
 	}
 }
+
+// TestBreakerBlindSpot replays what step 4 says the breaker in a row
+// misses: a downstream that fails every second call (F, S, F, S, …) never
+// trips the reference, whatever its threshold above 1.
+func TestBreakerBlindSpot(t *testing.T) {
+	for _, threshold := range []int{2, 3, 5} {
+		b := circuitbreaker.New(threshold, 3)
+		for tick := range 100 {
+			require.True(t, b.Allow(tick), "threshold %d, tick %d: F, S, F, S, … keeps the breaker closed", threshold, tick)
+			if tick%2 == 0 {
+				b.Failure(tick)
+			} else {
+				b.Success()
+			}
+			require.Equal(t, "closed", b.State(), "threshold %d, tick %d", threshold, tick)
+		}
+	}
+	for _, lg := range langs {
+		l := load(t, lg.code)
+		require.Contains(t, l.text, "(F, S, F, S, …)", "%s: step 4 names the breaker's blind spot", l.file)
+	}
+}
