@@ -263,7 +263,7 @@ func (c *Checker) resultKey(j *job) (string, error) {
 // suite, for how many points, with or without the race detector's run,
 // with which seed and limits.
 func (c *Checker) judged(j *job, suite string) []byte {
-	return fmt.Appendf(nil, "result 2\nkurs %s\njudge %s\nsuite %s\npoints %d\nconcurrent %t\nseed %d\ntimeout %s\nmemory %d\noutput %d\nrace %t\ndefences %t\ndirect %t\n",
+	return fmt.Appendf(nil, "result 3\nkurs %s\njudge %s\nsuite %s\npoints %d\nconcurrent %t\nseed %d\ntimeout %s\nmemory %d\noutput %d\nrace %t\ndefences %t\ndirect %t\n",
 		build.Self(), filepath.Base(j.judge), filepath.Base(suite), j.Exercise.Points, j.Exercise.Concurrent, c.seed(), c.timeout(), c.memory(), c.outputCap(), raceSupported(), !c.noDefences, !c.noDirect)
 }
 

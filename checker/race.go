@@ -2,9 +2,11 @@ package checker
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -139,6 +141,17 @@ func (c *Checker) race(ctx context.Context, dir string, build func() (string, er
 		return nil
 	}
 	res.Concurrency = ConcurrencyRace
+	// The detector's report is the best explanation of a race there is:
+	// it is kept whatever the stress tests did without it.
+	report := raceReport(rres.Output)
+	res.Races = parseRaces(rres.Output, ex.ID)
+	if report != "" {
+		if res.Output != "" && !strings.HasSuffix(res.Output, "\n") {
+			res.Output += "\n"
+		}
+		res.Output += report
+		res.Truncated = res.Truncated || rres.Truncated
+	}
 	points, perTest := ex.TestPoints()
 	raced := false
 	for _, rt := range rres.Tests {
@@ -167,14 +180,62 @@ func (c *Checker) race(ctx context.Context, dir string, build func() (string, er
 	if !perTest {
 		res.Score = 0
 	}
-	if report := raceReport(rres.Output); report != "" {
-		if res.Output != "" && !strings.HasSuffix(res.Output, "\n") {
-			res.Output += "\n"
-		}
-		res.Output += report
-		res.Truncated = res.Truncated || rres.Truncated
-	}
 	return nil
+}
+
+// maxRaces bounds the races kept in a Result: a racy pool makes the
+// detector report the same few pairs of accesses, and more say nothing
+// new.
+const maxRaces = 10
+
+// parseRaces returns the data races in a race-enabled program's output,
+// with the frames of the learner's package of exercise id. A race whose
+// accesses are the same as an earlier one's is left out.
+func parseRaces(out, id string) []Race {
+	pkg := module + "/" + id + "."
+	var races []Race
+	seen := map[string]bool{}
+	for _, block := range strings.Split(out, "WARNING: DATA RACE\n")[1:] {
+		var r Race
+		var access *RaceAccess
+		lines := strings.Split(block, "\n")
+	scan:
+		for k := 0; k < len(lines); k++ {
+			l := lines[k]
+			switch {
+			case strings.HasPrefix(l, "=="), strings.HasPrefix(l, "Goroutine "):
+				break scan
+			case strings.Contains(l, " at 0x") && !strings.HasPrefix(l, " "):
+				// "Read at 0x… by goroutine 7:", "Previous write at …".
+				r.Accesses = append(r.Accesses, RaceAccess{Write: strings.Contains(strings.ToLower(l), "write at")})
+				access = &r.Accesses[len(r.Accesses)-1]
+			case access != nil && strings.HasPrefix(l, "  ") && !strings.HasPrefix(l, "   ") && k+1 < len(lines):
+				fn, ok := strings.CutPrefix(strings.TrimSpace(l), pkg)
+				k++
+				if !ok {
+					continue
+				}
+				if i := strings.LastIndex(fn, "("); i > 0 && strings.HasSuffix(fn, ")") {
+					fn = fn[:i]
+				}
+				loc, _, _ := strings.Cut(strings.TrimSpace(lines[k]), " ")
+				file, line, _ := strings.Cut(strings.TrimPrefix(loc, module+"/"), ":")
+				n, _ := strconv.Atoi(line)
+				access.Frames = append(access.Frames, RaceFrame{Function: fn, File: file, Line: n})
+			}
+		}
+		if len(r.Accesses) == 0 {
+			continue
+		}
+		if sig := fmt.Sprint(r.Accesses); !seen[sig] {
+			seen[sig] = true
+			races = append(races, r)
+		}
+		if len(races) == maxRaces {
+			break
+		}
+	}
+	return races
 }
 
 // raceBuild returns a function that builds the learner's program of the

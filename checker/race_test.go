@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -101,6 +102,85 @@ func TestRaceDetector(t *testing.T) {
 			t.Errorf("output holds %q:\n%s", unwanted, res.Output)
 		}
 	}
+	if !racesIn(res, "(*Pool).InUse", "bulkheadpool/bulkheadpool.go", 30) {
+		t.Errorf("Races %+v name no read in (*Pool).InUse at bulkheadpool/bulkheadpool.go:30", res.Races)
+	}
+}
+
+// racesIn reports whether res.Races holds an access whose innermost frame
+// is fn at file:line.
+func racesIn(res *Result, fn, file string, line int) bool {
+	for _, r := range res.Races {
+		for _, a := range r.Accesses {
+			if len(a.Frames) > 0 && a.Frames[0] == (RaceFrame{Function: fn, File: file, Line: line}) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// A pool with no lock at all: the stress tests usually fail on their own,
+// and the race detector's report says why.
+const unlockedPool = `package bulkheadpool
+
+type Pool struct{ size, inUse int }
+
+func New(size int) *Pool { return &Pool{size: max(size, 0)} }
+
+func (p *Pool) TryAcquire() bool {
+	if p.inUse >= p.size {
+		return false
+	}
+	p.inUse++
+	return true
+}
+
+func (p *Pool) Release() {
+	if p.inUse > 0 {
+		p.inUse--
+	}
+}
+
+func (p *Pool) InUse() int { return p.inUse }
+`
+
+// TestRaceReportKept checks that the race detector's report, and the
+// races it names, are kept whatever the stress tests did without the
+// detector: for a pool with no lock it is the best explanation there is.
+func TestRaceReportKept(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the learner's program twice")
+	}
+	if !raceSupported() {
+		t.Skip("no race detector here")
+	}
+	res := checkBulkhead(t, unlockedPool)
+	if res.Status != Fail || res.Concurrency != ConcurrencyRace {
+		t.Fatalf("status %s, concurrency %q; want fail, %q", res.Status, res.Concurrency, ConcurrencyRace)
+	}
+	if !strings.Contains(res.Output, "WARNING: DATA RACE") || !strings.Contains(res.Output, "bulkheadpool/bulkheadpool.go:") {
+		t.Errorf("output lacks the race report:\n%s", res.Output)
+	}
+	if len(res.Races) == 0 {
+		t.Fatal("no races kept")
+	}
+	write := false
+	for _, r := range res.Races {
+		for _, a := range r.Accesses {
+			if len(a.Frames) == 0 {
+				continue
+			}
+			f := a.Frames[0]
+			if f.File != "bulkheadpool/bulkheadpool.go" || f.Line < 7 || f.Line > 21 || !strings.HasPrefix(f.Function, "(*Pool).") {
+				t.Errorf("race access at %+v, want in a method of bulkheadpool/bulkheadpool.go", f)
+			}
+			write = write || a.Write
+		}
+	}
+	if !write {
+		t.Errorf("no write among the races %+v", res.Races)
+	}
 }
 
 // TestRaceReport keeps the learner's and the test program's frames of a
@@ -136,6 +216,11 @@ Read at 0x00c00001e088 by goroutine 35:
 `
 	if got := raceReport(out); got != want {
 		t.Errorf("raceReport:\n%s\nwant:\n%s", got, want)
+	}
+	races := parseRaces(out, "bulkheadpool")
+	wantRaces := []Race{{Accesses: []RaceAccess{{Frames: []RaceFrame{{Function: "(*Pool).InUse", File: "bulkheadpool/bulkheadpool.go", Line: 31}}}}}}
+	if !reflect.DeepEqual(races, wantRaces) {
+		t.Errorf("parseRaces = %+v, want %+v", races, wantRaces)
 	}
 	if got := raceReport("no race here\n"); got != "" {
 		t.Errorf("raceReport without a race = %q", got)

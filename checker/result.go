@@ -43,6 +43,57 @@ type Result struct {
 	// Concurrency is ConcurrencyStress: RaceSkippedFailing, …NoCC,
 	// …Platform or …Build.
 	RaceSkipped string
+	// Races are the data races the race detector reported in the
+	// learner's program, in the order it reported them, whenever its run
+	// found one: also when the stress tests failed without it. The
+	// detector's own report, cut to the learner's and the test program's
+	// frames, is in Output. Nil when the detector did not run or found
+	// no race.
+	Races []Race `json:",omitempty"`
+}
+
+// Race is one data race the race detector reported: two accesses to the
+// same memory from two goroutines, at least one a write, with no
+// synchronisation between them.
+type Race struct {
+	// Accesses are the access the detector caught, then the earlier one
+	// it conflicts with ("Previous write at").
+	Accesses []RaceAccess
+}
+
+// RaceAccess is one access of a data race.
+type RaceAccess struct {
+	// Write says the access wrote; else it read.
+	Write bool
+	// Frames are the learner's frames of the access's stack, innermost
+	// first: the learner's function that touched the memory, then the
+	// learner's functions that called it. Empty when the access was made
+	// outside the learner's code (in the test program).
+	Frames []RaceFrame
+}
+
+// RaceFrame is a frame of the learner's code in a race report.
+type RaceFrame struct {
+	// Function is the function as the runtime names it, without its
+	// package: "(*Pool).InUse" for a method, "New.func1" for a closure.
+	Function string
+	// File is relative to the workspace, slash-separated; Line is
+	// 1-based.
+	File string
+	Line int
+}
+
+// Functions returns the learner's functions that made the race's
+// accesses, one per access that has a frame in the learner's code, in
+// the order of Accesses: what races with what.
+func (r Race) Functions() []string {
+	var fns []string
+	for _, a := range r.Accesses {
+		if len(a.Frames) > 0 {
+			fns = append(fns, a.Frames[0].Function)
+		}
+	}
+	return fns
 }
 
 // Test is the outcome of one hidden test.
