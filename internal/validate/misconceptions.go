@@ -24,6 +24,11 @@ const (
 	MisconceptionName        Kind = course.ErrMisconceptionName  // a folder name that is no id
 	MisconceptionCode        Kind = course.ErrMisconceptionCode  // a folder without Go files
 	MisconceptionInQuiz      Kind = "misconception_in_quiz"      // a quiz has no code to be wrong
+	// A value a misconception's trace.json (see ClaimsFile) claims that
+	// its code, or the reference, does not give, at the value; a claimed
+	// trace on which the two do the same, at the trace.
+	MisconceptionClaim     Kind = "misconception_claim"
+	MisconceptionClaimSame Kind = "misconception_claim_same"
 
 	// Warnings: kurs validate lists them but still accepts the course.
 	SignaturesStale Kind = "signatures_stale" // signatures.json missing or out of date
@@ -104,6 +109,13 @@ func (v *validator) misconceptions(ctx context.Context, c *course.Course, codes 
 		}
 	})
 	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	claimed := map[*exCode][]*course.Misconception{}
+	for _, r := range runs {
+		claimed[r.e] = append(claimed[r.e], r.m)
+	}
+	if err := v.claims(ctx, claimed); err != nil {
 		return nil, err
 	}
 	var files []SignatureFile

@@ -120,7 +120,7 @@ func TestEveryMisconceptionMessageExists(t *testing.T) {
 			}
 		}
 	}
-	require.Len(t, ids, 10)
+	require.Len(t, ids, 12)
 	for _, lang := range i18n.Languages {
 		keys, err := i18n.Keys(lang)
 		require.NoError(t, err)
@@ -128,6 +128,47 @@ func TestEveryMisconceptionMessageExists(t *testing.T) {
 			assert.Contains(t, keys, id, "%s catalogs", lang)
 		}
 	}
+}
+
+// TestMisconceptionClaimsReplayed: the traces of a misconception's
+// trace.json are replayed on its code and on the reference; validate
+// reports, at its line, each value the text claims that the code does not
+// give, and a trace on which the mistake shows nothing.
+func TestMisconceptionClaimsReplayed(t *testing.T) {
+	t.Parallel()
+	const file = "exercises/counter/misconceptions/add-sets-the-count/trace.json"
+	m := newCourse(t)
+	m[file] = &fstest.MapFile{Data: []byte(`{"traces": [
+  {"new": [3], "steps": [
+    {"call": "Add", "args": [2], "got": {"obs": "2"}, "want": {"obs": "5"}}
+  ]}
+]}
+`)}
+	r := run(t, m, Options{})
+	assert.Empty(t, r.Problems, "the claims are true")
+
+	m[file] = &fstest.MapFile{Data: []byte(`{"traces": [
+  {"new": [3], "steps": [
+    {"call": "Add", "args": [2], "got": {"obs": "5"},
+     "want": {"obs": "4"}}
+  ]},
+  {"new": [0], "steps": [
+    {"call": "Add", "args": [0]}
+  ]}
+]}
+`)}
+	r = run(t, m, Options{})
+	assert.Equal(t, []string{
+		file + ":3 misconception_claim",
+		file + ":4 misconception_claim",
+		file + ":6 misconception_claim_same",
+	}, where(r.Problems))
+	text := func(lang string, p Problem) string {
+		return i18n.New(lang).T("validate.problem_"+string(p.Kind), p.Args...)
+	}
+	assert.Contains(t, text("en", r.Problems[0]), "at step 1, Add(2), its code shows 5, but it shows 2")
+	assert.Contains(t, text("en", r.Problems[1]), "the reference shows 4, but it shows 5")
+	assert.Contains(t, text("de", r.Problems[0]), "ihr Code in Schritt 1, Add(2), 5 zeigt, er zeigt aber 2")
 }
 
 func resultObs(obs string) harness.Result { return harness.Result{Obs: obs} }
