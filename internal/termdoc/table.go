@@ -5,6 +5,8 @@ import (
 	"unicode/utf8"
 
 	east "github.com/yuin/goldmark/extension/ast"
+
+	"github.com/kurs-course/kurs/internal/term"
 )
 
 // table draws a GFM table with box-drawing borders. Columns keep their
@@ -56,7 +58,7 @@ func (r *renderer) table(n *east.Table, width int) []string {
 	for i, row := range rows {
 		cellLines[i] = make([][]string, cols)
 		for j, text := range row {
-			cellLines[i][j] = wrapTo(text, widths[j])
+			cellLines[i][j] = term.Wrap(text, widths[j])
 			if len(cellLines[i][j]) > 1 && i != header {
 				multi = true
 			}
@@ -98,7 +100,7 @@ func (r *renderer) table(n *east.Table, width int) []string {
 				}
 				cell := pad(text, widths[j], align)
 				if i == header {
-					cell = r.style(bold, cell, boldOff)
+					cell = r.style(term.Bold, cell, term.BoldOff)
 				}
 				b.WriteString(" " + cell + " │")
 			}
@@ -156,7 +158,7 @@ func (r *renderer) records(rows [][]string, header, width int) []string {
 			if j < len(labels) {
 				label = labels[j]
 			}
-			ls, vs := wrapTo(label, labelW), wrapTo(c, valueW)
+			ls, vs := term.Wrap(label, labelW), term.Wrap(c, valueW)
 			for k := range max(len(ls), len(vs)) {
 				l, v := "", ""
 				if k < len(ls) {
@@ -165,7 +167,7 @@ func (r *renderer) records(rows [][]string, header, width int) []string {
 				if k < len(vs) {
 					v = vs[k]
 				}
-				out = append(out, r.style(bold, pad(l, labelW, east.AlignLeft), boldOff)+" │ "+v)
+				out = append(out, r.style(term.Bold, pad(l, labelW, east.AlignLeft), term.BoldOff)+" │ "+v)
 			}
 		}
 	}
@@ -253,7 +255,7 @@ func cut(s string, width int) (string, string) {
 	n := 0
 	for i := 0; i < len(s); {
 		if s[i] == 0x1b {
-			i = skipEscape(s, i)
+			i = term.SkipEscape(s, i)
 			continue
 		}
 		if n == width {

@@ -20,7 +20,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/alecthomas/chroma/v2"
@@ -32,6 +31,7 @@ import (
 	"github.com/yuin/goldmark/text"
 
 	"github.com/kurs-course/kurs/internal/highlight"
+	"github.com/kurs-course/kurs/internal/term"
 )
 
 // DefaultWidth is the width when Options.Width is not set.
@@ -46,20 +46,6 @@ type Options struct {
 	// unless the output is a terminal.
 	Color bool
 }
-
-// ANSI styles, each with the code that ends only it, so that styles nest.
-const (
-	bold      = "\x1b[1m"
-	boldOff   = "\x1b[22m"
-	italic    = "\x1b[3m"
-	italicOff = "\x1b[23m"
-	under     = "\x1b[4m"
-	underOff  = "\x1b[24m"
-	strike    = "\x1b[9m"
-	strikeOff = "\x1b[29m"
-	cyan      = "\x1b[36m"
-	colorOff  = "\x1b[39m"
-)
 
 // nbsp stands for a space that wrapping must not break, inside short code
 // spans; it becomes a space again before output.
@@ -158,7 +144,7 @@ func (r *renderer) block(n ast.Node, width int) []string {
 	case *ast.List:
 		return r.list(n, width)
 	case *ast.Blockquote:
-		return prefix(r.blocks(n, width-2), r.style(cyan, "│", colorOff)+" ", r.style(cyan, "│", colorOff)+" ")
+		return prefix(r.blocks(n, width-2), r.style(term.Cyan, "│", term.ColorOff)+" ", r.style(term.Cyan, "│", term.ColorOff)+" ")
 	case *ast.FencedCodeBlock:
 		lang := string(n.Language(r.src))
 		code := r.lines(n)
@@ -193,7 +179,7 @@ func (r *renderer) heading(n *ast.Heading, width int) []string {
 		w = max(w, Width(l))
 	}
 	for i, l := range lines {
-		lines[i] = r.style(bold, l, boldOff)
+		lines[i] = r.style(term.Bold, l, term.BoldOff)
 	}
 	switch n.Level {
 	case 1:
@@ -308,7 +294,7 @@ func breakCode(plain, shown string, width int) []string {
 			break
 		}
 		if state != "" {
-			head += "\x1b[0m"
+			head += term.Reset
 		}
 		out = append(out, strings.TrimRight(head, " "))
 		plain, shown = more+rest, more+state+tail
@@ -404,9 +390,9 @@ func sgrState(s string) string {
 			i++
 			continue
 		}
-		j := skipEscape(s, i)
+		j := term.SkipEscape(s, i)
 		switch code := s[i:j]; code {
-		case "\x1b[0m", "\x1b[m":
+		case term.Reset, "\x1b[m":
 			state = ""
 		default:
 			state = code
@@ -487,25 +473,25 @@ func (r *renderer) inlineNode(b *strings.Builder, n ast.Node) {
 			s = strings.ReplaceAll(s, " ", string(nbsp))
 		}
 		if r.opt.Color {
-			b.WriteString(cyan + s + colorOff)
+			b.WriteString(term.Cyan + s + term.ColorOff)
 		} else {
 			b.WriteString("`" + s + "`")
 		}
 	case *ast.Emphasis:
 		if n.Level >= 2 {
-			b.WriteString(r.style(bold, r.inline(n), boldOff))
+			b.WriteString(r.style(term.Bold, r.inline(n), term.BoldOff))
 		} else {
-			b.WriteString(r.style(italic, r.inline(n), italicOff))
+			b.WriteString(r.style(term.Italic, r.inline(n), term.ItalicOff))
 		}
 	case *ast.Link:
 		label := r.inline(n)
 		dest := string(n.Destination)
-		b.WriteString(r.style(under, label, underOff))
+		b.WriteString(r.style(term.Underline, label, term.UnderlineOff))
 		if dest != "" && dest != label && !strings.HasPrefix(dest, "#") {
 			b.WriteString(" (" + dest + ")")
 		}
 	case *ast.AutoLink:
-		b.WriteString(r.style(under, string(n.URL(r.src)), underOff))
+		b.WriteString(r.style(term.Underline, string(n.URL(r.src)), term.UnderlineOff))
 	case *ast.Image:
 		b.WriteString("[" + r.inline(n) + "]")
 	case *ast.RawHTML:
@@ -519,7 +505,7 @@ func (r *renderer) inlineNode(b *strings.Builder, n ast.Node) {
 		}
 	case *east.Strikethrough:
 		if r.opt.Color {
-			b.WriteString(strike + r.inline(n) + strikeOff)
+			b.WriteString(term.Strike + r.inline(n) + term.StrikeOff)
 		} else {
 			b.WriteString("~~" + r.inline(n) + "~~")
 		}
@@ -553,143 +539,20 @@ func prefix(lines []string, first, rest string) []string {
 	return out
 }
 
-// Width returns the number of columns s takes in a terminal: its runes,
-// without ANSI escape sequences. Every rune counts as one column, which
-// holds for the Latin, Greek and Cyrillic scripts and the symbols kurs
-// prints.
-func Width(s string) int {
-	n := 0
-	for i := 0; i < len(s); {
-		if s[i] == 0x1b {
-			i = skipEscape(s, i)
-			continue
-		}
-		_, size := utf8.DecodeRuneInString(s[i:])
-		i += size
-		n++
-	}
-	return n
-}
-
-// skipEscape returns the index after the escape sequence at s[i].
-func skipEscape(s string, i int) int {
-	j := i + 1
-	if j < len(s) && s[j] == '[' {
-		j++
-		for j < len(s) && (s[j] < 0x40 || s[j] > 0x7e) {
-			j++
-		}
-		return min(j+1, len(s))
-	}
-	return min(j+1, len(s))
-}
+// Width returns the number of columns s takes in a terminal (see
+// term.Width).
+func Width(s string) int { return term.Width(s) }
 
 // wrap breaks s into lines of at most width columns at spaces; "\n" forces
 // a break. A word longer than width gets a line of its own. Running text
 // gets at least 10 columns, however deep it is nested.
 func wrap(s string, width int) []string {
-	return wrapTo(s, max(width, 10))
+	return term.Wrap(s, max(width, 10))
 }
 
-// Wrap breaks s into lines of at most width columns at its spaces (not
-// at no-break spaces, see Words); "\n" forces a break, and a word longer
-// than width gets a line of its own. It is the one wrap of kurs's
-// terminal text: lessons, help and the class's table.
-func Wrap(s string, width int) []string { return wrapTo(s, width) }
+// Wrap breaks s into lines of at most width columns at its spaces (see
+// term.Wrap).
+func Wrap(s string, width int) []string { return term.Wrap(s, width) }
 
-// wrapTo is wrap without the least width, for table cells, which fit
-// gives room for their longest word.
-func wrapTo(s string, width int) []string {
-	var out []string
-	for _, para := range strings.Split(s, "\n") {
-		line, lw := "", 0
-		for _, word := range wrapWords(para) {
-			ww := Width(word)
-			switch {
-			case lw == 0:
-				line, lw = word, ww
-			case lw+1+ww <= width:
-				line, lw = line+" "+word, lw+1+ww
-			default:
-				out = append(out, line)
-				line, lw = word, ww
-			}
-		}
-		out = append(out, line)
-	}
-	return balance(out)
-}
-
-// Words splits s at the spaces where a line may break: every white space
-// but the no-break ones (U+00A0, U+2007, U+202F), which a text uses to
-// keep "4 × 4 × 4" or "z. B." on one line.
-func Words(s string) []string {
-	return strings.FieldsFunc(s, func(r rune) bool {
-		return unicode.IsSpace(r) && r != '\u00a0' && r != '\u2007' && r != '\u202f'
-	})
-}
-
-// wrapWords splits a paragraph at its spaces, keeping abbreviations of
-// single letters such as "z. B." and "d. h." together: a line must not
-// end with half of one.
-func wrapWords(para string) []string {
-	f := Words(para)
-	out := f[:0:0]
-	for i := 0; i < len(f); i++ {
-		w := f[i]
-		for i+1 < len(f) && letterDot(strings.TrimLeft(w[strings.LastIndexByte(w, ' ')+1:], "(„\"'")) && letterDot(f[i+1]) {
-			w += " " + f[i+1]
-			i++
-		}
-		out = append(out, w)
-	}
-	return out
-}
-
-// letterDot reports whether w starts with one letter and a dot ("z.",
-// "B.,"), the part of an abbreviation such as "z. B.".
-func letterDot(w string) bool {
-	r, size := utf8.DecodeRuneInString(w)
-	return size > 0 && unicode.IsLetter(r) && strings.HasPrefix(w[size:], ".")
-}
-
-// offs pairs each style this package starts with the code that ends it.
-var offs = map[string]string{bold: boldOff, italic: italicOff, under: underOff, strike: strikeOff, cyan: colorOff}
-
-// balance closes the styles still open at the end of each line and opens
-// them again on the next, so that a style broken across lines does not
-// leak into a table's borders or the indentation.
-func balance(lines []string) []string {
-	var open []string
-	for i, l := range lines {
-		if !strings.Contains(l, "\x1b") && len(open) == 0 {
-			continue
-		}
-		reopen := strings.Join(open, "")
-		for j := 0; j < len(l); {
-			if l[j] != 0x1b {
-				j++
-				continue
-			}
-			k := skipEscape(l, j)
-			code := l[j:k]
-			if _, ok := offs[code]; ok {
-				open = append(open, code)
-			} else {
-				for o := len(open) - 1; o >= 0; o-- {
-					if offs[open[o]] == code {
-						open = append(open[:o], open[o+1:]...)
-						break
-					}
-				}
-			}
-			j = k
-		}
-		var closing strings.Builder
-		for o := len(open) - 1; o >= 0; o-- {
-			closing.WriteString(offs[open[o]])
-		}
-		lines[i] = reopen + l + closing.String()
-	}
-	return lines
-}
+// Words splits s at the spaces where a line may break (see term.Words).
+func Words(s string) []string { return term.Words(s) }

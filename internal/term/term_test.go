@@ -1,0 +1,59 @@
+package term
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+func env(kv ...string) func(string) string {
+	return func(k string) string {
+		for i := 0; i+1 < len(kv); i += 2 {
+			if kv[i] == k {
+				return kv[i+1]
+			}
+		}
+		return ""
+	}
+}
+
+func TestWidthCountsWhatTheTerminalDraws(t *testing.T) {
+	assert.Equal(t, 1, Width("·"))
+	assert.Equal(t, 1, Width("✓"))
+	assert.Equal(t, 1, Width("✗"))
+	assert.Equal(t, 5, Width("Größe"))
+	assert.Equal(t, 5, Width("Gro\u0308ße"), "a combining diaeresis takes no column of its own")
+	assert.Equal(t, 3, Width(Bold+"abc"+BoldOff), "escape sequences take none")
+}
+
+func TestPipeGetsPlainWholeLines(t *testing.T) {
+	var b bytes.Buffer
+	tm := New(&b, env("COLUMNS", "30", "NO_COLOR", ""))
+	assert.False(t, tm.IsTerminal())
+	assert.False(t, tm.Color())
+	assert.Equal(t, 30, tm.Width(), "COLUMNS lays out a pipe's tables")
+	assert.Equal(t, 0, tm.TextWidth(), "prose in a pipe stays whole")
+	long := strings.Repeat("Wort ", 40)
+	tm.Println(long)
+	assert.Equal(t, long+"\n", b.String())
+	tm.Status("halfway")
+	tm.ClearStatus()
+	assert.Equal(t, long+"\nhalfway\n", b.String(), "a status is a line of its own, nothing erased")
+	assert.Empty(t, tm.Clear())
+}
+
+func TestFitBreaksAtSpacesOnly(t *testing.T) {
+	s := "  Prüfe die Übung mit „kurs check“ – die Ausgabe nennt jeden fehlschlagenden Schritt · ✓ ✗ und die Erklärung dazu."
+	for _, width := range []int{30, 41, 60} {
+		got := Fit(s, width)
+		for _, l := range strings.Split(got, "\n") {
+			assert.LessOrEqual(t, Width(l), width, "%q", l)
+			assert.True(t, strings.HasPrefix(l, "  "), "further lines keep the indentation: %q", l)
+		}
+		assert.Equal(t, strings.Fields(s), strings.Fields(got), "no word broken at %d", width)
+	}
+	assert.Equal(t, s, Fit(s, 0))
+	assert.Equal(t, []string{"z. B. eine", "Zeile"}, Wrap("z. B. eine Zeile", 10), "an abbreviation stays whole")
+}
