@@ -7,6 +7,7 @@ package pager
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/textinput"
@@ -14,6 +15,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/kurs-course/kurs/internal/term"
 	"github.com/kurs-course/kurs/internal/termdoc"
 )
 
@@ -53,8 +55,9 @@ type Model struct {
 	mode    mode
 	cursor  int // the selected entry of the table of contents
 	input   textinput.Model
-	matches []int // lines that hold the last search's text
-	match   int   // the index in matches of the line shown
+	query   string // the last search's text, lower case
+	matches []int  // lines that hold it
+	match   int    // the index in matches of the line shown
 	status  string
 }
 
@@ -224,7 +227,8 @@ func (m *Model) searchKey(msg tea.KeyPressMsg) tea.Cmd {
 // at or after the top of the screen.
 func (m *Model) search(q string) {
 	q = strings.ToLower(strings.TrimSpace(q))
-	m.matches, m.match = nil, 0
+	m.query, m.matches, m.match = q, nil, 0
+	m.view.SetContentLines(m.lines)
 	if q == "" {
 		return
 	}
@@ -253,8 +257,25 @@ func (m *Model) step(dir int) {
 		return
 	}
 	m.match = (m.match + dir + len(m.matches)) % len(m.matches)
-	m.view.SetYOffset(m.matches[m.match])
+	i := m.matches[m.match]
+	lines := slices.Clone(m.lines)
+	lines[i] = markMatch(m.lines[i], m.plain[i], m.query)
+	m.view.SetContentLines(lines)
+	m.view.SetYOffset(i)
 	m.status = fmt.Sprintf("%d/%d", m.match+1, len(m.matches))
+}
+
+// markMatch shows the first q in line, whose lower-case text without
+// styles is plain, in reverse video: the match the pager jumped to stands
+// out in its line, with colours or without.
+func markMatch(line, plain, q string) string {
+	at := strings.Index(plain, q)
+	if at < 0 {
+		return line
+	}
+	from := term.Width(plain[:at])
+	to := from + term.Width(q)
+	return ansi.Cut(line, 0, from) + term.Reverse + ansi.Cut(line, from, to) + term.ReverseOff + ansi.TruncateLeft(line, to, "")
 }
 
 // View implements tea.Model.

@@ -148,6 +148,25 @@ func TestPagerSearch(t *testing.T) {
 	assert.Equal(t, "The lesson", strings.TrimSpace(screen(m)[0]))
 }
 
+// TestPagerMarksMatch: the match the search jumped to is shown in reverse
+// video, and only that one, so the eye finds it in its line.
+func TestPagerMarksMatch(t *testing.T) {
+	m := newPager(t, 40, 10)
+	send(t, m, keys("/", "Of Section 2", "enter")...)
+	raw := strings.Split(m.Screen(), "\n")
+	assert.Equal(t, "Paragraph 0 \x1b[7mof section 2\x1b[27m.", strings.TrimRight(raw[0], " "))
+	assert.NotContains(t, strings.Join(raw[1:], "\n"), "\x1b[7m", "only the match jumped to is marked")
+	send(t, m, keys("n")...)
+	raw = strings.Split(m.Screen(), "\n")
+	assert.Equal(t, "Paragraph 1 \x1b[7mof section 2\x1b[27m.", strings.TrimRight(raw[0], " "), "n moves the mark")
+	assert.Equal(t, 1, strings.Count(m.Screen(), "\x1b[7m"))
+
+	// In a styled line the mark keeps the styles around it.
+	got := markMatch("\x1b[1mHello wor\x1b[22m", "hello wor", "llo")
+	assert.Equal(t, "Hello wor", ansi.Strip(got))
+	assert.Contains(t, got, "\x1b[7m\x1b[1mllo\x1b[22m\x1b[27m")
+}
+
 func TestPagerQuits(t *testing.T) {
 	m := newPager(t, 40, 10)
 	cmd := send(t, m, keys("q")...)
