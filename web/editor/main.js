@@ -1,13 +1,37 @@
 // The in-page editor of kurs serve: CodeMirror 6 with Go mode. The page's
 // script (app.js) creates one editor per file through window.KursEditor
 // and does everything else: saving, checking, following outside saves.
-import { EditorView, basicSetup } from "codemirror";
-import { keymap, Decoration } from "@codemirror/view";
+import {
+  EditorView, keymap, Decoration, lineNumbers, highlightActiveLineGutter, highlightSpecialChars,
+  drawSelection, dropCursor, highlightActiveLine,
+} from "@codemirror/view";
 import { EditorState, StateEffect, StateField } from "@codemirror/state";
-import { indentUnit, HighlightStyle, syntaxHighlighting } from "@codemirror/language";
+import {
+  indentUnit, HighlightStyle, syntaxHighlighting, indentOnInput, bracketMatching, LanguageSupport,
+} from "@codemirror/language";
 import { tags as t } from "@lezer/highlight";
-import { indentWithTab } from "@codemirror/commands";
-import { go } from "@codemirror/lang-go";
+import { history, defaultKeymap, historyKeymap, indentWithTab } from "@codemirror/commands";
+import { closeBrackets, closeBracketsKeymap } from "@codemirror/autocomplete";
+import { goLanguage } from "@codemirror/lang-go";
+
+// setup is CodeMirror's basic setup without what a learner's short file
+// does not need and the page would pay for on every first load: no
+// completion pop-up, no search panel (the browser's own search finds the
+// text), no lint, no folding, no rectangular selection. What stays:
+// line numbers, undo, brackets, indentation and the highlighted line.
+const setup = [
+  lineNumbers(),
+  highlightActiveLineGutter(),
+  highlightSpecialChars(),
+  history(),
+  drawSelection(),
+  dropCursor(),
+  indentOnInput(),
+  bracketMatching(),
+  closeBrackets(),
+  highlightActiveLine(),
+  keymap.of([...closeBracketsKeymap, ...defaultKeymap, ...historyKeymap]),
+];
 
 // The line a result points at, marked like the page's highlighted code.
 const setMark = StateEffect.define();
@@ -58,8 +82,8 @@ window.KursEditor = {
       state: EditorState.create({
         doc,
         extensions: [
-          basicSetup,
-          go(),
+          setup,
+          new LanguageSupport(goLanguage),
           syntaxHighlighting(highlight),
           indentUnit.of("\t"),
           EditorState.tabSize.of(4),
@@ -80,13 +104,18 @@ window.KursEditor = {
         view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text } });
       },
       focus() { view.focus(); },
-      // mark marks line n (1-based) and scrolls it into view; 0 clears.
+      // mark marks line n (1-based) and scrolls the editor, not the page,
+      // to it; 0 clears. A result arrives while the learner reads the
+      // task: EditorView.scrollIntoView would move the whole page to the
+      // editor (on a phone, past the task).
       mark(n) {
-        const effects = [setMark.of(n)];
-        if (n > 0 && n <= view.state.doc.lines) {
-          effects.push(EditorView.scrollIntoView(view.state.doc.line(n).from, { y: "center" }));
-        }
-        view.dispatch({ effects });
+        view.dispatch({ effects: setMark.of(n) });
+        if (n < 1 || n > view.state.doc.lines) return;
+        const pos = view.state.doc.line(n).from;
+        view.requestMeasure({
+          read: () => view.lineBlockAt(pos).top - view.scrollDOM.clientHeight / 2,
+          write: (top) => { view.scrollDOM.scrollTop = Math.max(0, top); },
+        });
       },
       // goto puts the cursor on line n and focuses the editor.
       goto(n) {
