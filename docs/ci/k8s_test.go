@@ -296,6 +296,20 @@ func TestKubernetesRuns(t *testing.T) {
 	// The first run's results are still its own, untouched by the second.
 	kept := must(os.ReadFile(filepath.Join(c.volumes["kurs-results"], firstUID, "results.json")))
 	assert.Equal(t, string(first), string(kept))
+
+	// What the old recipe did: kubectl cp into a folder that exists puts
+	// the class one level deeper. kurs refuses to grade that as one
+	// submission, and names the folder to grade.
+	deep := filepath.Join(c.volumes["kurs-submissions"], "class")
+	require.NoError(t, os.Mkdir(deep, 0o755))
+	kubectlCp(t, class, deep)
+	cmd := exec.CommandContext(t.Context(), filepath.Join(bin, "kurs"), "grade", "--submissions", "class", "--lang", "en")
+	cmd.Dir = c.volumes["kurs-submissions"]
+	out, err := cmd.CombinedOutput()
+	var ee *exec.ExitError
+	require.ErrorAs(t, err, &ee, "%s", out)
+	assert.Equal(t, 2, ee.ExitCode())
+	assert.Contains(t, string(out), "Grade it with --submissions class/submissions.")
 }
 
 // A step is one kubectl command of the recipe's header.

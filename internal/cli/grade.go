@@ -261,6 +261,13 @@ func gradeOne(e *env, f *gradeFlags, format report.Format, ck *checker.Checker, 
 		return err
 	}
 	dir = grade.Root(dir, exs)
+	if names := grade.Nested(dir, exs); len(names) > 0 {
+		given := e.shownPath(e.g.workspace, dir)
+		if len(names) == 1 {
+			return e.usageErr("grade.nested_workspace", "Dir", given, "Right", fileName(e.p, filepath.Join(given, names[0])))
+		}
+		return e.usageErr("grade.class_as_workspace", "Dir", given, "Count", len(names), "Names", e.someNames(names))
+	}
 	g := &grade.Grader{Checker: ck, Exercises: exs, Jobs: f.jobs}
 	start := time.Now()
 	results, err := g.Run(e.ctx, []grade.Submission{{Dir: dir}})
@@ -295,6 +302,11 @@ func gradeBatch(e *env, f *gradeFlags, format report.Format, ck *checker.Checker
 	if len(subs) == 0 {
 		return e.usageErr("grade.no_submissions", "Dir", f.submissions)
 	}
+	for _, s := range subs {
+		if err := e.nested(s, len(subs), f.submissions, exs); err != nil {
+			return err
+		}
+	}
 	class := len(subs)
 	if shards > 0 {
 		subs = grade.Shard(subs, shard, shards)
@@ -316,6 +328,50 @@ func gradeBatch(e *env, f *gradeFlags, format report.Format, ck *checker.Checker
 		doc.Shard = &report.Shard{Index: shard, Count: shards, Class: class}
 	}
 	return errors.Join(writeBatch(e, f, format, doc, exs), e.verdict(results))
+}
+
+// nested refuses a submission s of a class of n (given as --submissions
+// given) that holds no exercise but folders that do: the
+// class given one folder too high (a copy into a folder that existed),
+// or a learner's several attempts. Graded, it would be one submission
+// without points, and the submissions in it would go ungraded.
+func (e *env) nested(s grade.Submission, n int, given string, exs []*course.Exercise) error {
+	names := grade.Nested(s.Dir, exs)
+	if len(names) == 0 {
+		return nil
+	}
+	right := e.shownPath(given, s.Dir)
+	if n == 1 {
+		return e.usageErr("grade.class_as_one", "Right", right, "Count", len(names), "Names", e.someNames(names))
+	}
+	return e.usageErr("grade.nested_submission", "ID", textsafe.Line(e.p, s.ID, textsafe.ValueMax), "Right", right,
+		"Count", len(names), "Names", e.someNames(names))
+}
+
+// someNames lists the first three of names, made safe to show, and an
+// ellipsis for the others.
+func (e *env) someNames(names []string) string {
+	shown := make([]string, 0, 4)
+	for i, n := range names {
+		if i == 3 {
+			shown = append(shown, "…")
+			break
+		}
+		shown = append(shown, textsafe.Line(e.p, n, textsafe.ValueMax))
+	}
+	return strings.Join(shown, ", ")
+}
+
+// shownPath returns dir, a folder at or below the folder given as the
+// user gave it, in the user's terms: given joined with the rest.
+func (e *env) shownPath(given, dir string) string {
+	abs, err := e.abs(given)
+	if err == nil {
+		if rel, err := filepath.Rel(abs, dir); err == nil {
+			return fileName(e.p, filepath.Join(given, rel))
+		}
+	}
+	return fileName(e.p, dir)
 }
 
 // writeBatch writes a batch's document in format, to --output or stdout,

@@ -73,13 +73,8 @@ func skipped(name string) bool {
 // folder when it has exactly one (not counting folders starting with "."
 // or "_"), as an archive unpacked with its top folder has; else dir.
 func Root(dir string, exercises []*course.Exercise) string {
-	if _, err := os.Lstat(filepath.Join(dir, workspace.ConfigFile)); err == nil {
+	if holdsExercise(dir, exercises) {
 		return dir
-	}
-	for _, ex := range exercises {
-		if realDir(filepath.Join(dir, ex.ID)) {
-			return dir
-		}
 	}
 	entries, err := os.ReadDir(dir)
 	if err != nil {
@@ -99,6 +94,45 @@ func Root(dir string, exercises []*course.Exercise) string {
 		return dir
 	}
 	return only
+}
+
+// Nested returns the names of the folders in dir that hold exercises (each
+// as Root finds its exercise folders), sorted, when dir itself holds none:
+// neither kurs.toml nor an exercise folder. dir is a submission's folder
+// as Root returns it. Such a folder is a class, or a learner's several attempts, given
+// where one submission belongs; graded as one, it would get no points and
+// hide every submission in it. Nested returns nil for any other folder.
+func Nested(dir string, exercises []*course.Exercise) []string {
+	if holdsExercise(dir, exercises) {
+		return nil
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var names []string
+	for _, e := range entries {
+		if !e.IsDir() || skipped(e.Name()) {
+			continue
+		}
+		if holdsExercise(Root(filepath.Join(dir, e.Name()), exercises), exercises) {
+			names = append(names, e.Name())
+		}
+	}
+	return names
+}
+
+// holdsExercise reports whether dir holds kurs.toml or an exercise folder.
+func holdsExercise(dir string, exercises []*course.Exercise) bool {
+	if _, err := os.Lstat(filepath.Join(dir, workspace.ConfigFile)); err == nil {
+		return true
+	}
+	for _, ex := range exercises {
+		if realDir(filepath.Join(dir, ex.ID)) {
+			return true
+		}
+	}
+	return false
 }
 
 // realDir reports whether name is a folder and not a symbolic link to one:

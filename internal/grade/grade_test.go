@@ -296,6 +296,41 @@ func TestFind(t *testing.T) {
 	assert.ErrorIs(t, err, os.ErrNotExist)
 }
 
+// TestNested: a folder with no exercise of its own but folders that hold
+// exercises is told apart, so that a class is never graded as one empty
+// submission.
+func TestNested(t *testing.T) {
+	exs := exercises(t)
+	dir := t.TempDir()
+	for _, r := range []string{
+		"class/submissions/anna/circuitbreaker/a.go", "class/submissions/ben/ben-main/kurs.toml",
+		"class/submissions/cem/", "class/submissions/.git/circuitbreaker/x.go",
+		"anna/circuitbreaker/a.go", "anna/v2/circuitbreaker/a.go",
+		"archive/top/circuitbreaker/a.go",
+		"empty/",
+		"attempts/one/tokenbucket/t.go", "attempts/two/tokenbucket/t.go", "attempts/notes/readme.txt",
+	} {
+		p := filepath.Join(dir, filepath.FromSlash(r))
+		if strings.HasSuffix(r, "/") {
+			require.NoError(t, os.MkdirAll(p, 0o755))
+			continue
+		}
+		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		require.NoError(t, os.WriteFile(p, []byte("package x\n"), 0o644))
+	}
+	for folder, want := range map[string][]string{
+		"class/submissions": {"anna", "ben"},
+		"class":             {"anna", "ben"}, // its only folder is the class
+		"anna":              nil,             // has an exercise of its own
+		"archive":           nil,             // its only folder has one
+		"empty":             nil,
+		"attempts":          {"one", "two"},
+	} {
+		root := grade.Root(filepath.Join(dir, folder), exs)
+		assert.Equal(t, want, grade.Nested(root, exs), folder)
+	}
+}
+
 // copyCase copies a corpus case's exercise folders to dir.
 func copyCase(t *testing.T, name, dir string) {
 	t.Helper()
