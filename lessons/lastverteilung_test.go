@@ -282,6 +282,8 @@ var (
 	lbRefreshes      = []float64{0.1, 1, 5, 20}
 	lbWeights        = []float64{0.5, 1, 0.25}
 	lbBinsN          = []int{100, 1000, 10000, 100000, 1000000}
+	lbChoices        = []int{1, 2, 3, 10}
+	lbChoicesN       = 1000000
 )
 
 func lbTables() []lbTable {
@@ -316,8 +318,8 @@ func lbTables() []lbTable {
 
 	sticky := lbTable{name: "sticky sessions",
 		header: map[string][]string{
-			"de": {"Live-Sitzungen (je im Mittel 100 Anfragen)", "Wartezeit im Mittel", "Wartezeit p99"},
-			"en": {"Live sessions (100 requests each on average)", "Mean wait", "p99 wait"},
+			"de": {"Gleichzeitig offene Sitzungen (je im Mittel 100 Anfragen)", "Wartezeit im Mittel", "Wartezeit p99"},
+			"en": {"Sessions open at once (100 requests each on average)", "Mean wait", "p99 wait"},
 		},
 		runs: []lbRun{{load: 0.8, policy: "leastconn"}}}
 	for _, s := range lbStickySessions {
@@ -373,15 +375,15 @@ func lbTables() []lbTable {
 
 	ties := lbTable{name: "ties",
 		header: map[string][]string{
-			"de": {"Gleichstand geht an", "Anteil von Backend 0 in % (80 % Last)", "Wartezeit im Mittel mit 64 Balancern (95 % Last)"},
-			"en": {"A tie goes to", "Share of backend 0 in % (80% load)", "Mean wait with 64 balancers (95% load)"},
+			"de": {"Gleichstand geht an", "Anteil von Backend 0 in % (ein Balancer, 80 % Last)", "Wartezeit im Mittel mit 64 Balancern (95 % Last)"},
+			"en": {"A tie goes to", "Share of backend 0 in % (one balancer, 80% load)", "Mean wait with 64 balancers (95% load)"},
 		},
 		runs: []lbRun{
 			{load: 0.8, policy: "leastconn"}, {load: 0.95, policy: "leastconn", balancers: 64},
 			{load: 0.8, policy: "leastconnfirst"}, {load: 0.95, policy: "leastconnfirst", balancers: 64},
 		}}
 	ties.rows = func(lg lbLang) [][]string {
-		labels := map[string][2]string{"de": {"das nächste Backend nach dem vorigen Pick", "das Backend mit dem kleinsten Index"}, "en": {"the next backend after the previous pick", "the backend with the lowest index"}}[lg.code]
+		labels := map[string][2]string{"de": {"das nächste Backend nach dem zuletzt gewählten", "das Backend mit dem kleinsten Index"}, "en": {"the next backend after the previous pick", "the backend with the lowest index"}}[lg.code]
 		var rows [][]string
 		for i := 0; i < 4; i += 2 {
 			rows = append(rows, []string{labels[i/2], lg.pct(lbAll.get(ties.runs[i]).Share[0]), lg.wait(lbAll.get(ties.runs[i+1]).Mean)})
@@ -419,7 +421,22 @@ func lbTables() []lbTable {
 		return rows
 	}
 
-	return append(tables, weights, sticky, herd, stale, ties, check, bins)
+	// What more choices buy at a million bins: the measured fullest bin
+	// for d = 1, 2, 3 and 10, which the quiz's second case cites.
+	choices := lbTable{name: "d choices at a million bins",
+		header: map[string][]string{
+			"de": {"Wahlen d (n = 1.000.000)", "vollster Korb"},
+			"en": {"Choices d (n = 1,000,000)", "Fullest bin"},
+		}}
+	choices.rows = func(lg lbLang) [][]string {
+		var rows [][]string
+		for _, d := range lbChoices {
+			rows = append(rows, []string{strconv.Itoa(d), lg.num(sim.MeanMaxLoad(lbChoicesN, d, lbBinsRuns, 1), 2)})
+		}
+		return rows
+	}
+
+	return append(tables, weights, sticky, herd, stale, ties, check, bins, choices)
 }
 
 // param writes a parameter as short as it is: 1, 20, 0,5 or 0,25.

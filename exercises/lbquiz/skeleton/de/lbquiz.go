@@ -26,7 +26,7 @@ package lbquiz
 //   - Fall 2: Eine Million Jobs, eine Million Warteschlangen: Was bringt eine
 //     zweite zufällige Wahl?
 //   - Fall 3: Eines von 16 Backends ist halb so schnell, gewichtetes Round
-//     Robin bei 80 % Last. Welches Gewicht ist am gefährlichsten?
+//     Robin bei 80 % Last. Welche Einstellung ist am gefährlichsten?
 //   - Fall 4: Eine Antwort mit EDNS Client Subnet und SCOPE PREFIX-LENGTH /0.
 //     Was darf der Resolver damit tun?
 //

@@ -22,7 +22,7 @@ package lbquiz
 //   - Case 2: one million jobs, one million queues: what does a second
 //     random choice bring?
 //   - Case 3: one backend of 16 is half as fast, weighted round robin at
-//     80% load. Which weight is the most dangerous?
+//     80% load. Which setting is the most dangerous?
 //   - Case 4: an EDNS Client Subnet answer with SCOPE PREFIX-LENGTH /0.
 //     What may the resolver do with it?
 //
