@@ -3,7 +3,7 @@
 // recommendations service next to a critical checkout.
 //
 // A trace's New(n) gives both services one shared pool of n slots (the
-// chapter's shared connection pool); New(r, c) gives recommendations a
+// lesson's shared connection pool); New(r, c) gives recommendations a
 // pool of r slots and checkout its own pool of c (the bulkhead). Steps are
 // recommendations.TryAcquire(), recommendations.Release(),
 // checkout.TryAcquire() and checkout.Release(); after each, the harness

@@ -19,7 +19,11 @@
 // what came back: the answer and degraded for Call, the answers and the
 // degraded parts for Aggregate, or error(…) with every function whose error
 // it wraps (after the other results if they are not empty, as they must be
-// with an error). After each step the harness compares Degraded().
+// with an error). When a part of an Aggregate fails for good, its error is
+// followed by "names NAME" or "does not name NAME": the task promises an
+// error that names the part, and no function's own error does (each says
+// only "primary failed" or "fallback failed"). After each step the harness
+// compares Degraded().
 //
 // It is built twice: with the learner's package, to answer, and with the
 // reference in its place, to judge (see the harness package).
@@ -46,18 +50,18 @@ func main() {
 	})
 }
 
-// partNames are the parts of Aggregate steps, in order: the chapter's
+// partNames are the parts of Aggregate steps, in order: the lesson's
 // order, stock and reviews, then two more.
 var partNames = []string{"order", "stock", "reviews", "ratings", "shipping"}
 
 // errs holds one error per function, so that a result can say whose
-// errors it wraps.
+// errors it wraps. Their texts leave the part out, so that only the
+// gateway's own words can name it.
 var errs = func() map[string]error {
 	m := map[string]error{}
 	for _, n := range append([]string{""}, partNames...) {
 		for _, role := range []string{"primary", "fallback"} {
-			l := label(n, role)
-			m[l] = errors.New(l + " failed")
+			m[label(n, role)] = errors.New(role + " failed")
 		}
 	}
 	return m
@@ -158,6 +162,19 @@ func (s *subject) Do(call string, args []float64) string {
 			result = whose(err)
 		case err != nil:
 			result += ", " + whose(err)
+		}
+		// The part that fails for good: the first whose primary fails and
+		// whose fallback is missing or fails too.
+		for _, p := range ps {
+			i := slices.IndexFunc(partNames, func(n string) bool { return n == p.name })
+			if err != nil && code(2*i) != 0 && code(2*i+1) != 0 {
+				if strings.Contains(err.Error(), p.name) {
+					result += ", names " + p.name
+				} else {
+					result += ", does not name " + p.name
+				}
+				break
+			}
 		}
 	default:
 		return "unknown step " + call
