@@ -68,6 +68,31 @@ func TestCIShards(t *testing.T) {
 			assert.Contains(t, s.Run, `--seed "$SEED"`)
 		}
 	}
+	// The course in the key is the course that grades: every kurs
+	// command passes --course course where the folder exists.
+	calls := 0
+	for name, job := range w.Jobs {
+		for _, s := range job.Steps {
+			for _, line := range strings.Split(s.Run, "\n") {
+				if !strings.Contains(line, ".kurs/bin/kurs ") {
+					continue
+				}
+				calls++
+				assert.Contains(t, line, `.kurs/bin/kurs "${course[@]}" `, "%s: %s", name, line)
+			}
+			if strings.Contains(s.Run, ".kurs/bin/kurs ") {
+				assert.Contains(t, s.Run, "if [ -d course ]; then course=(--course course); fi", name)
+			}
+		}
+	}
+	assert.GreaterOrEqual(t, calls, 4, "init, version, grade, merge")
+	for _, job := range []string{"kurs", "merge"} {
+		checkout := false
+		for _, s := range w.Jobs[job].Steps {
+			checkout = checkout || s.Uses == "actions/checkout@v4" && s.With["sparse-checkout"] == "course"
+		}
+		assert.True(t, checkout, "%s has the course", job)
+	}
 
 	gl, err := os.ReadFile("gitlab-grade.yml")
 	require.NoError(t, err)
@@ -82,7 +107,21 @@ func TestCIShards(t *testing.T) {
 	assert.Equal(t, "$CI_PIPELINE_ID", job("variables")["KURS_SEED"])
 	reports := job("merge")["artifacts"].(map[string]any)["reports"].(map[string]any)
 	assert.Equal(t, "junit.xml", reports["junit"], "the class's JUnit is the pipeline's test report")
-	key := job(".kurs-cache")["cache"].(map[string]any)["key"]
-	assert.Equal(t, "kurs-$KURS_COMMIT-$KURS_COURSE", key)
+	cache := job(".kurs-cache")["cache"].(map[string]any)
+	assert.Equal(t, "kurs-$KURS_COMMIT-$KURS_COURSE", cache["key"])
+	// The binary passes from job to job as an artifact, which GitLab
+	// guarantees, not in the cache, which is best-effort.
+	assert.NotContains(t, cache["paths"], ".kurs/bin")
+	assert.Equal(t, []any{".kurs/bin/kurs"}, job("kurs")["artifacts"].(map[string]any)["paths"])
+	for _, name := range []string{"grade", "merge"} {
+		fromKurs := false
+		for _, n := range job(name)["needs"].([]any) {
+			if n, ok := n.(map[string]any); ok && n["job"] == "kurs" && n["artifacts"] == true {
+				fromKurs = true
+			}
+		}
+		assert.True(t, fromKurs, "%s takes kurs from the kurs job's artifacts", name)
+		assert.Contains(t, fmt.Sprint(job(name)["script"]), ".kurs/bin/kurs grade")
+	}
 	assert.Regexp(t, regexp.MustCompile(`--format junit --output junit\.xml`), string(gl))
 }
