@@ -49,11 +49,12 @@ func newWorkspace(t *testing.T, lang string) string {
 
 // serving is a running `kurs serve`.
 type serving struct {
-	url  string
-	stop func() (code int, out string)
+	url   string // where it listens
+	login string // the address it printed, with its key
+	stop  func() (code int, out string)
 }
 
-var addrLine = regexp.MustCompile(`http://(127\.0\.0\.1:\d+)/`)
+var addrLine = regexp.MustCompile(`(http://(127\.0\.0\.1:\d+)/\?key=[0-9a-f]+) `)
 
 // serve runs `kurs serve --addr addr` in the workspace dir, as the command
 // line does, and returns once it has printed its address.
@@ -86,13 +87,13 @@ func serve(t *testing.T, dir, addr string, args ...string) *serving {
 			cancel()
 			t.Fatalf("kurs serve printed %q, not its address; stderr: %s", l, stderr.String())
 		}
-		s.url = "http://" + m[1]
+		s.url, s.login = "http://"+m[2], m[1]
 	case code := <-done:
 		cancel()
 		t.Fatalf("kurs serve exited with %d before printing its address; stderr: %s", code, stderr.String())
-	case <-time.After(30 * time.Second):
+	case <-time.After(browsertest.Patience(t, 30*time.Second)):
 		cancel()
-		t.Fatal("kurs serve printed no address within 30 s")
+		t.Fatal("kurs serve printed no address in time")
 	}
 	stopped := false
 	var code int
@@ -172,45 +173,9 @@ func TestBrowser(t *testing.T) {
 	srv := serve(t, dir, "127.0.0.1:0")
 
 	browser := browsertest.Start(t, 1200, 900)
-
-	// step runs actions with a time limit, so a missing element fails the
-	// test instead of hanging it.
-	step := func(what string, actions ...chromedp.Action[chromedp.Void]) {
-		t.Helper()
-		ctx, cancel := context.WithTimeout(browser, 30*time.Second)
-		defer cancel()
-		require.NoError(t, chromedp.Do(ctx, actions...), what)
-	}
-	eval := func(what, js string) string {
-		t.Helper()
-		ctx, cancel := context.WithTimeout(browser, 30*time.Second)
-		defer cancel()
-		v, err := chromedp.Run(ctx, chromedp.Evaluate[string](js, chromedp.EvalAwaitPromise))
-		require.NoError(t, err, what)
-		return v
-	}
-	// waitFor waits until a JavaScript expression is true. It asks again
-	// and again rather than polling inside the page, so that it survives
-	// the page being replaced by a navigation.
-	waitFor := func(what, js string) {
-		t.Helper()
-		deadline := time.Now().Add(30 * time.Second)
-		var err error
-		for time.Now().Before(deadline) {
-			ctx, cancel := context.WithTimeout(browser, 5*time.Second)
-			var ok bool
-			ok, err = chromedp.Run(ctx, chromedp.Evaluate[bool]("Boolean("+js+")"))
-			cancel()
-			if err == nil && ok {
-				return
-			}
-			time.Sleep(50 * time.Millisecond)
-		}
-		ctx, cancel := context.WithTimeout(browser, 5*time.Second)
-		defer cancel()
-		page, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`location.href + "\n" + document.body.innerText`))
-		t.Fatalf("waiting for %s: %s is not true after 30 s (last error: %v); the page:\n%s", what, js, err, page)
-	}
+	browsertest.Login(t, browser, srv.login)
+	b := tab{t, browser}
+	step, eval, waitFor := b.do, b.eval, b.waitFor
 	// text reads an element's text in the page itself. chromedp.Text
 	// looks the node up by its id first; a navigation that replaces the
 	// document between the lookup and the read (a click on a link, under
@@ -392,7 +357,8 @@ func TestBrowser(t *testing.T) {
 	assert.Equal(t, 0, code)
 	assert.Contains(t, printed, "kurs serve: stopped.")
 	waitFor("the page notices", `document.querySelector("#live.off") !== null`)
-	serve(t, dir, addr)
+	again := serve(t, dir, addr)
+	assert.Equal(t, srv.login, again.login, "a restarted server keeps its address and knows the browser")
 	waitFor("the page reconnects", `document.querySelector("#live.on") !== null`)
 	waitFor("the new token", fmt.Sprintf(`document.querySelector('meta[name="kurs-token"]').content !== %q`, oldToken))
 	require.NoError(t, os.WriteFile(file, []byte(breakerLate), 0o644))
@@ -405,7 +371,7 @@ func TestBrowser(t *testing.T) {
 // tokenOf returns the token in the browser's current page.
 func tokenOf(t *testing.T, browser context.Context) string {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(browser, 10*time.Second)
+	ctx, cancel := context.WithTimeout(browser, browsertest.Patience(t, 10*time.Second))
 	defer cancel()
 	v, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector('meta[name="kurs-token"]').content`))
 	require.NoError(t, err)

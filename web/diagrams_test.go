@@ -144,6 +144,7 @@ func TestLessonPageWeight(t *testing.T) {
 		req, err := http.NewRequest("GET", ts.url+path, nil)
 		require.NoError(t, err)
 		req.Header.Set("Accept-Encoding", "gzip")
+		req.AddCookie(ts.cookie)
 		// A transport of its own, which leaves the body compressed.
 		resp, err := (&http.Transport{DisableCompression: true}).RoundTrip(req)
 		require.NoError(t, err)

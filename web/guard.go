@@ -1,7 +1,10 @@
 package web
 
 import (
+	"crypto/hmac"
+	"crypto/sha256"
 	"crypto/subtle"
+	"encoding/hex"
 	"net"
 	"net/http"
 	"net/url"
@@ -9,25 +12,34 @@ import (
 	"strings"
 )
 
-// The guard stands in front of every handler. The UI can change the
-// learner's files and run code, so it answers only
+// The guard stands in front of every handler. The UI shows and changes the
+// learner's files and runs code, so it answers only
 //
 //   - requests whose Host is the server's own address: a page on some
 //     other site that rebinds its DNS name to 127.0.0.1 sends its own name
 //     as Host and is refused (DNS rebinding);
-//   - for anything but GET and HEAD, requests that carry the server's
-//     per-process token and, if the browser says where they come from
-//     (Origin, Sec-Fetch-Site), come from the server's own pages.
+//   - requests from the browser of the user who started the server: they
+//     carry its session cookie, which a browser gets by opening the
+//     address kurs serve printed, with the secret key in it (as Jupyter
+//     does). Another user of the same computer can reach the port but
+//     knows neither; only the course's static assets are public;
+//   - for anything but GET and HEAD, requests that also carry the
+//     server's per-process token and, if the browser says where they come
+//     from (Origin, Sec-Fetch-Site), come from the server's own pages.
 //
 // The token is in every page, and only pages of the server's own origin can
 // read them; a site the learner visits can make the browser send a request,
-// but cannot know the token.
+// but cannot know the token. The cookie is HttpOnly (no script reads it)
+// and SameSite=Strict (no other site's request carries it).
 
 // Names of the token in a form and in a request header.
 const (
 	tokenField  = "token"
 	tokenHeader = "X-Kurs-Token"
 )
+
+// KeyParam names the secret key in the address that kurs serve prints.
+const KeyParam = "key"
 
 // maxForm bounds the body of a state-changing request: the largest is a
 // file saved from the page's editor, at most maxSource bytes, which form
@@ -96,7 +108,20 @@ func (s *Server) guard(next http.Handler) http.Handler {
 			s.refuse(w, r, http.StatusMisdirectedRequest, "web.refused.host", "Host", r.Host)
 			return
 		}
-		if r.Method == http.MethodGet || r.Method == http.MethodHead {
+		read := r.Method == http.MethodGet || r.Method == http.MethodHead
+		if read && public(r.URL.Path) {
+			next.ServeHTTP(w, r)
+			return
+		}
+		if read && r.URL.Query().Has(KeyParam) {
+			s.login(w, r)
+			return
+		}
+		if !s.owner(r) {
+			s.refuse(w, r, http.StatusForbidden, "web.refused.owner")
+			return
+		}
+		if read {
 			next.ServeHTTP(w, r)
 			return
 		}
@@ -137,4 +162,47 @@ func (s *Server) validToken(r *http.Request) bool {
 		t = r.PostFormValue(tokenField)
 	}
 	return subtle.ConstantTimeCompare([]byte(t), []byte(s.token)) == 1
+}
+
+// public reports whether a path is the same for everyone: the styles,
+// scripts and icons built into kurs, which hold nothing of the learner's.
+// A refusal's page is plain text and needs none of them.
+func public(path string) bool {
+	return strings.HasPrefix(path, "/assets/") || path == "/favicon.ico"
+}
+
+// sessionCookie names the session cookie. Cookies are per host, not per
+// port: each server on the computer has a name of its own.
+func (s *Server) sessionCookie() string { return "kurs_session_" + s.hosts.port }
+
+// session returns the session cookie's value: derived from the key, so a
+// server restarted with the same key (kurs serve keeps it) knows the
+// browsers that logged in before, and the cookie does not reveal the key.
+func (s *Server) session() string {
+	m := hmac.New(sha256.New, []byte(s.key))
+	m.Write([]byte("kurs serve session"))
+	return hex.EncodeToString(m.Sum(nil))
+}
+
+// owner reports whether a request carries the session cookie.
+func (s *Server) owner(r *http.Request) bool {
+	c, err := r.Cookie(s.sessionCookie())
+	return err == nil && subtle.ConstantTimeCompare([]byte(c.Value), []byte(s.session())) == 1
+}
+
+// login exchanges the key in the address for the session cookie and sends
+// the browser to the same address without the key, which so stays out of
+// the history and the page. A wrong key is refused like no cookie.
+func (s *Server) login(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	if subtle.ConstantTimeCompare([]byte(q.Get(KeyParam)), []byte(s.key)) != 1 {
+		s.refuse(w, r, http.StatusForbidden, "web.refused.owner")
+		return
+	}
+	http.SetCookie(w, &http.Cookie{Name: s.sessionCookie(), Value: s.session(), Path: "/",
+		HttpOnly: true, SameSite: http.SameSiteStrictMode})
+	q.Del(KeyParam)
+	u := url.URL{Path: r.URL.Path, RawQuery: q.Encode()}
+	w.Header().Set("Cache-Control", "no-store")
+	http.Redirect(w, r, u.String(), http.StatusSeeOther)
 }

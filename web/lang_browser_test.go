@@ -34,6 +34,7 @@ func TestAddressesInTheBrowser(t *testing.T) {
 		[]byte("package bulkheadquiz\n\nvar Answer = [2]string{\"B\", \"A\"}\n"), 0o644))
 	srv := serve(t, dir, "127.0.0.1:0")
 	b := tab{t, browsertest.Start(t, 1280, 800)}
+	browsertest.Login(t, b.ctx, srv.login)
 	state := func(id string) string {
 		return b.eval("the state of "+id, `document.querySelector('li[data-exercise="`+id+`"] .state').textContent`)
 	}

@@ -41,6 +41,7 @@ func TestTryInTheBrowser(t *testing.T) {
 	file := filepath.Join(dir, "circuitbreaker", "circuitbreaker.go")
 	require.NoError(t, os.WriteFile(file, []byte(breakerLate), 0o644))
 	srv := serve(t, dir, "127.0.0.1:0")
+	browsertest.Login(t, b.ctx, srv.login)
 
 	// The wait ends one tick late: at Allow(5) the reference probes, the
 	// learner's breaker stays open.

@@ -8,7 +8,8 @@
 // editor and the lessons' diagrams, drawn as SVG), so the UI works without
 // a network. The server is meant
 // for one learner on their own machine: it binds to loopback by default,
-// refuses requests for other host names (DNS rebinding), and accepts a
+// refuses requests for other host names (DNS rebinding), answers only the
+// browser that opened its secret address (LoginURL), and accepts a
 // state-changing request only with its per-process token and from its own
 // origin. It reads and writes nothing but the workspace's exercise files
 // and progress, and the course.
@@ -64,6 +65,11 @@ type Options struct {
 	// Watcher, if set, makes results follow saves; without it they
 	// change only when the learner presses Check. The Server closes it.
 	Watcher Watcher
+	// Key is the secret that the address of the UI carries (LoginURL);
+	// whoever opens that address gets the session cookie. Empty means a
+	// new random key. kurs serve keeps one in the user's cache, so that a
+	// restarted server knows the browsers that logged in before.
+	Key string
 }
 
 // Server is the web UI of one workspace. Build it with New and run it with
@@ -79,11 +85,12 @@ type Server struct {
 	md     *markdown
 	pages  map[string]*template.Template
 	assets *assetTable
-	// token authorizes state-changing requests; instance tells pages that
-	// the server was restarted (and its token changed).
-	token, instance string
-	printers        map[string]*i18n.Printer
-	hub             hub
+	// key logs a browser in (guard.go); token authorizes state-changing
+	// requests; instance tells pages that the server was restarted (and
+	// its token changed).
+	key, token, instance string
+	printers             map[string]*i18n.Printer
+	hub                  hub
 
 	// ctx ends when Serve returns (stop); background checks run under it.
 	ctx   context.Context
@@ -128,6 +135,12 @@ func New(opt Options) (*Server, error) {
 		s.exercises[ex.ID] = &exState{}
 	}
 	var err error
+	s.key = opt.Key
+	if s.key == "" {
+		if s.key, err = random(); err != nil {
+			return nil, err
+		}
+	}
 	if s.token, err = random(); err != nil {
 		return nil, err
 	}
@@ -165,6 +178,12 @@ func random() (string, error) {
 		return "", err
 	}
 	return hex.EncodeToString(b), nil
+}
+
+// LoginURL returns the address at which the owner opens the UI served on
+// addr: the overview, with the secret key that logs the browser in.
+func (s *Server) LoginURL(addr net.Addr) string {
+	return "http://" + addr.String() + "/?" + KeyParam + "=" + s.key
 }
 
 // Serve serves the UI on ln until ctx ends, then stops within a few

@@ -42,6 +42,33 @@ type testServer struct {
 	dir    string
 	watch  *fakeWatcher
 	client *http.Client
+	login  string       // the address kurs serve would print, with the key
+	cookie *http.Cookie // the session cookie that login gave
+}
+
+// logIn opens the address that logs a browser in, as the owner does, and
+// returns the session cookie it gets: HttpOnly, SameSite=Strict, for this
+// server's port alone; the answer sends the browser on to the same page
+// without the key.
+func logIn(t *testing.T, s *Server, addr net.Addr) *http.Cookie {
+	t.Helper()
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := client.Get(s.LoginURL(addr))
+	require.NoError(t, err)
+	resp.Body.Close()
+	require.Equal(t, http.StatusSeeOther, resp.StatusCode)
+	assert.Equal(t, "/", resp.Header.Get("Location"), "on to the overview, without the key")
+	_, port, _ := net.SplitHostPort(addr.String())
+	for _, c := range resp.Cookies() {
+		if c.Name == "kurs_session_"+port {
+			assert.True(t, c.HttpOnly, "no script reads the session")
+			assert.Equal(t, http.SameSiteStrictMode, c.SameSite, "no other site's request carries it")
+			assert.NotContains(t, c.Value, s.key, "the cookie is not the key")
+			return c
+		}
+	}
+	t.Fatalf("logging in set no session cookie: %v", resp.Cookies())
+	return nil
 }
 
 func newTestServer(t *testing.T) *testServer {
@@ -72,10 +99,13 @@ func newTestServer(t *testing.T) *testServer {
 			// An event stream that should have been refused would
 			// otherwise keep a test waiting for its end.
 			Timeout: time.Minute,
-		}}
+		},
+		login: s.LoginURL(ln.Addr()), cookie: logIn(t, s, ln.Addr())}
 }
 
-// do sends a request and returns the status and body.
+// do sends a request as the owner's browser and returns the status and
+// body; a header "Cookie" replaces the session cookie (empty: none, as
+// another user's request).
 func (ts *testServer) do(t *testing.T, method, path string, form url.Values, header map[string]string) (int, string) {
 	t.Helper()
 	var body io.Reader
@@ -87,12 +117,17 @@ func (ts *testServer) do(t *testing.T, method, path string, form url.Values, hea
 	if form != nil {
 		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	}
+	if _, ok := header["Cookie"]; !ok {
+		req.AddCookie(ts.cookie)
+	}
 	for k, v := range header {
-		if k == "Host" {
+		switch {
+		case k == "Host":
 			req.Host = v
-			continue
+		case k == "Cookie" && v == "":
+		default:
+			req.Header.Set(k, v)
 		}
-		req.Header.Set(k, v)
 	}
 	resp, err := ts.client.Do(req)
 	require.NoError(t, err)
@@ -194,7 +229,10 @@ func TestGuard(t *testing.T) {
 	assert.Equal(t, http.StatusOK, code, "the token in the header")
 	assert.Equal(t, 2, ts.progress(t).Of("circuitbreaker").HintsSeen)
 
-	resp, err := http.Get(ts.url + "/")
+	req, err := http.NewRequest("GET", ts.url+"/", nil)
+	require.NoError(t, err)
+	req.AddCookie(ts.cookie)
+	resp, err := http.DefaultClient.Do(req)
 	require.NoError(t, err)
 	resp.Body.Close()
 	assert.Contains(t, resp.Header.Get("Content-Security-Policy"), "script-src 'self'")
@@ -514,6 +552,7 @@ func (ts *testServer) events(t *testing.T) *sse {
 	ctx, cancel := context.WithCancel(context.Background())
 	req, err := http.NewRequestWithContext(ctx, "GET", ts.url+"/events", nil)
 	require.NoError(t, err)
+	req.AddCookie(ts.cookie)
 	resp, err := http.DefaultClient.Do(req)
 	require.NoError(t, err)
 	require.Equal(t, "text/event-stream", resp.Header.Get("Content-Type"))
@@ -620,7 +659,10 @@ func TestServeStopsWithItsContext(t *testing.T) {
 
 	// An open event stream ends properly when the server stops, rather
 	// than being cut off when Shutdown gives up on it.
-	resp, err := http.Get("http://" + ln.Addr().String() + "/events")
+	req, err := http.NewRequest("GET", "http://"+ln.Addr().String()+"/events", nil)
+	require.NoError(t, err)
+	req.AddCookie(logIn(t, s, ln.Addr()))
+	resp, err := http.DefaultClient.Do(req)
 	require.NoError(t, err)
 	defer resp.Body.Close()
 	first := make([]byte, 1)
@@ -671,8 +713,12 @@ func TestLessonFigures(t *testing.T) {
 	go func() { done <- s.Serve(ctx, ln) }()
 	defer func() { cancel(); <-done }()
 	base := "http://" + ln.Addr().String()
+	cookie := logIn(t, s, ln.Addr())
 	get := func(p string) (int, string, string) {
-		resp, err := http.Get(base + p)
+		req, err := http.NewRequest("GET", base+p, nil)
+		require.NoError(t, err)
+		req.AddCookie(cookie)
+		resp, err := http.DefaultClient.Do(req)
 		require.NoError(t, err)
 		defer resp.Body.Close()
 		b, _ := io.ReadAll(resp.Body)
@@ -704,6 +750,9 @@ func TestLanguageChoiceRemembered(t *testing.T) {
 	jar, err := cookiejar.New(nil)
 	require.NoError(t, err)
 	client := &http.Client{Jar: jar, Timeout: time.Minute}
+	u, err := url.Parse(ts.url)
+	require.NoError(t, err)
+	jar.SetCookies(u, []*http.Cookie{ts.cookie})
 	get := func(path string, header map[string]string) (string, []*http.Cookie) {
 		t.Helper()
 		req, err := http.NewRequest("GET", ts.url+path, nil)
@@ -730,6 +779,6 @@ func TestLanguageChoiceRemembered(t *testing.T) {
 	assert.Contains(t, page, "Dein Kurs")
 
 	// A choice made on another port is not this server's.
-	_, body := ts.do(t, "GET", "/", nil, map[string]string{"Cookie": "kurs_lang_1=de"})
+	_, body := ts.do(t, "GET", "/", nil, map[string]string{"Cookie": "kurs_lang_1=de; " + ts.cookie.Name + "=" + ts.cookie.Value})
 	assert.Contains(t, body, "Your course")
 }

@@ -37,14 +37,14 @@ type tab struct {
 
 func (b tab) do(what string, actions ...chromedp.Action[chromedp.Void]) {
 	b.t.Helper()
-	ctx, cancel := context.WithTimeout(b.ctx, 30*time.Second)
+	ctx, cancel := context.WithTimeout(b.ctx, browsertest.Patience(b.t, 30*time.Second))
 	defer cancel()
 	require.NoError(b.t, chromedp.Do(ctx, actions...), what)
 }
 
 func (b tab) eval(what, js string) string {
 	b.t.Helper()
-	ctx, cancel := context.WithTimeout(b.ctx, 30*time.Second)
+	ctx, cancel := context.WithTimeout(b.ctx, browsertest.Patience(b.t, 30*time.Second))
 	defer cancel()
 	v, err := chromedp.Run(ctx, chromedp.Evaluate[string](js, chromedp.EvalAwaitPromise))
 	require.NoError(b.t, err, what)
@@ -52,25 +52,21 @@ func (b tab) eval(what, js string) string {
 }
 
 // waitFor waits until a JavaScript expression is true, asking again and
-// again so that it survives navigations.
+// again rather than polling inside the page, so that it survives
+// navigations. It waits as long as the machine's load makes the event take
+// (browsertest.Patience), not a fixed time.
 func (b tab) waitFor(what, js string) {
 	b.t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	var err error
-	for time.Now().Before(deadline) {
-		ctx, cancel := context.WithTimeout(b.ctx, 5*time.Second)
-		var ok bool
-		ok, err = chromedp.Run(ctx, chromedp.Evaluate[bool]("Boolean("+js+")"))
-		cancel()
-		if err == nil && ok {
-			return
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	ctx, cancel := context.WithTimeout(b.ctx, 5*time.Second)
-	defer cancel()
-	page, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`location.href + "\n" + document.body.innerText`))
-	b.t.Fatalf("waiting for %s: %s is not true after 30 s (last error: %v); the page:\n%s", what, js, err, page)
+	browsertest.Until(b.t, what+" ("+js+")", 30*time.Second, func() (bool, error) {
+		ctx, cancel := context.WithTimeout(b.ctx, browsertest.Patience(b.t, 5*time.Second))
+		defer cancel()
+		return chromedp.Run(ctx, chromedp.Evaluate[bool]("Boolean("+js+")"))
+	}, func() string {
+		ctx, cancel := context.WithTimeout(b.ctx, browsertest.Patience(b.t, 5*time.Second))
+		defer cancel()
+		page, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`location.href + "\n" + document.body.innerText`))
+		return "the page:\n" + page
+	})
 }
 
 // typeInEditor replaces the text of the page's editor as a learner does:
@@ -79,7 +75,7 @@ func (b tab) typeInEditor(text string) {
 	b.t.Helper()
 	b.do("focus the editor", chromedp.Focus(chromedp.CSS(".cm-content")),
 		chromedp.KeyEvent("a", chromedp.KeyModifiers(chromedp.ModifierCtrl)))
-	ctx, cancel := context.WithTimeout(b.ctx, 30*time.Second)
+	ctx, cancel := context.WithTimeout(b.ctx, browsertest.Patience(b.t, 30*time.Second))
 	defer cancel()
 	_, err := chromedp.Call(ctx, input.InsertText, input.InsertTextParams{Text: text})
 	require.NoError(b.t, err, "type into the editor")
@@ -95,7 +91,7 @@ func screenshot(t *testing.T, b tab, name string) {
 		dir = filepath.Join(os.TempDir(), "kurs-artifacts")
 	}
 	require.NoError(t, os.MkdirAll(dir, 0o755))
-	ctx, cancel := context.WithTimeout(b.ctx, 30*time.Second)
+	ctx, cancel := context.WithTimeout(b.ctx, browsertest.Patience(t, 30*time.Second))
 	defer cancel()
 	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
 	require.NoError(t, err, "screenshot %s", name)
@@ -119,6 +115,7 @@ func TestWorkplace(t *testing.T) {
 	require.NoError(t, err)
 	srv := serve(t, dir, "127.0.0.1:0")
 	b := tab{t, browsertest.Start(t, 1280, 800)}
+	browsertest.Login(t, b.ctx, srv.login)
 	file := filepath.Join(dir, "circuitbreaker", "circuitbreaker.go")
 	ref, err := fs.ReadFile(c.FS(), "exercises/circuitbreaker/solution/circuitbreaker.go")
 	require.NoError(t, err)

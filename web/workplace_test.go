@@ -205,6 +205,7 @@ func TestAssets(t *testing.T) {
 		for k, v := range header {
 			req.Header.Set(k, v)
 		}
+		req.AddCookie(ts.cookie)
 		// A transport of its own, which does not ask for gzip by itself.
 		resp, err := (&http.Transport{DisableCompression: true}).RoundTrip(req)
 		require.NoError(t, err)

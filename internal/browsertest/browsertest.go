@@ -1,16 +1,106 @@
 // Package browsertest starts Debian's Chromium, headless, for the browser
-// tests of kurs's pages: one way to find it, start it and end it, for
-// every package that has such a test.
+// tests of kurs's pages: one way to find it, start it, log it in as the
+// user who started kurs serve, and end it, for every package that has such
+// a test. It also says how long a test waits for an event (Patience,
+// Until): as long as the machine's load makes it take, not a fixed time.
 package browsertest
 
 import (
 	"context"
+	"math"
+	"net/url"
 	"os"
 	"os/exec"
+	"runtime"
+	"strconv"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 )
+
+// SlowdownEnv names the environment variable that multiplies every wait
+// of Patience, for machines slower than the load average tells.
+const SlowdownEnv = "KURS_TEST_SLOWDOWN"
+
+// Patience returns how long to wait for an event that an idle machine
+// delivers well within base: base times the load per processor (the
+// one-minute load average over the number of processors, at least 1) and
+// times $KURS_TEST_SLOWDOWN when set, but never past the test's own
+// deadline (go test -timeout) less a minute for the test to report. A
+// test on a machine kept busy by others waits longer instead of failing.
+func Patience(t testing.TB, base time.Duration) time.Duration {
+	scale := max(1, load()/float64(runtime.NumCPU()))
+	if f, err := strconv.ParseFloat(os.Getenv(SlowdownEnv), 64); err == nil && f > 0 {
+		scale *= f
+	}
+	d := time.Duration(math.Min(float64(base)*scale, float64(time.Hour)))
+	if dt, ok := t.(interface{ Deadline() (time.Time, bool) }); ok {
+		if end, ok := dt.Deadline(); ok {
+			d = min(d, max(base, time.Until(end)-time.Minute))
+		}
+	}
+	return d
+}
+
+// load returns the one-minute load average, or 0 where there is none.
+func load() float64 {
+	data, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return 0
+	}
+	f, _ := strconv.ParseFloat(strings.Fields(string(data) + " 0")[0], 64)
+	return f
+}
+
+// Until calls cond until it reports true, and fails the test when it has
+// not after Patience(base), asked again at each round so that a load that
+// grows during the wait lengthens it. The last error cond returned, and
+// what explain says (if not nil), are in the failure.
+func Until(t testing.TB, what string, base time.Duration, cond func() (bool, error), explain func() string) {
+	t.Helper()
+	start := time.Now()
+	var err error
+	for {
+		var ok bool
+		if ok, err = cond(); ok && err == nil {
+			return
+		}
+		if waited := time.Since(start); waited > Patience(t, base) {
+			more := ""
+			if explain != nil {
+				more = explain()
+			}
+			t.Fatalf("waiting for %s: not there after %s (last error: %v)\n%s", what, waited.Round(time.Second), err, more)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// Login opens the address that kurs serve printed, with its key, in the
+// browser, as the learner does: the server sets the session cookie and
+// sends the browser on to the same page without the key. Every later
+// page of that server opens in this browser as the owner's.
+func Login(t testing.TB, browser context.Context, address string) {
+	t.Helper()
+	u, err := url.Parse(address)
+	if err != nil || u.Query().Get("key") == "" {
+		t.Fatalf("%q is not an address to log in with", address)
+	}
+	ctx, cancel := context.WithTimeout(browser, Patience(t, 30*time.Second))
+	defer cancel()
+	if err := chromedp.Do(ctx, chromedp.Navigate(address)); err != nil {
+		t.Fatalf("open %s: %v", address, err)
+	}
+	loc, err := chromedp.Run(ctx, chromedp.Evaluate[string](`location.href`))
+	if err != nil {
+		t.Fatalf("open %s: %v", address, err)
+	}
+	if strings.Contains(loc, "key=") || !strings.HasPrefix(loc, "http://"+u.Host+"/") {
+		t.Fatalf("after logging in the browser is at %s, not at the overview without the key", loc)
+	}
+}
 
 // Path returns the Chromium to drive. Without one the test is skipped,
 // or fails when the CI variable is set: in CI the browser tests must run.

@@ -26,3 +26,10 @@ func checkDir(dir string, above bool) error {
 func fileID(info os.FileInfo) string {
 	return fmt.Sprint(info.Size(), info.ModTime().UnixNano())
 }
+
+// noFollow is 0: this system's open has no such flag, and the user's
+// profile folder protects the cache.
+const noFollow = 0
+
+// private reports true: the user's profile folder protects the cache.
+func private(os.FileInfo) bool { return true }

@@ -43,3 +43,13 @@ func fileID(info os.FileInfo) string {
 	}
 	return fmt.Sprint(info.Size(), info.ModTime().UnixNano())
 }
+
+// noFollow makes an open fail on a symbolic link.
+const noFollow = syscall.O_NOFOLLOW
+
+// private reports whether a file is the user's and closed to everyone
+// else.
+func private(info os.FileInfo) bool {
+	st, ok := info.Sys().(*syscall.Stat_t)
+	return ok && st.Uid == uint32(os.Getuid()) && info.Mode().Perm()&0o077 == 0
+}

@@ -1,8 +1,15 @@
 package build
 
 import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 )
 
@@ -76,4 +83,64 @@ func trimResults(dir string) {
 			_ = os.Remove(filepath.Join(dir, e.Name()))
 		}
 	}
+}
+
+// Secret returns the secret kept in the cache under name: 128 random bits
+// in hex, made the first time and readable by the user alone. kurs serve
+// keeps the key of its address there, so that a restarted server knows the
+// browsers that logged in before. A file under that name that is a link,
+// not the user's or readable by others is refused, not used.
+func (b *Builder) Secret(name string) (string, error) {
+	p := filepath.Join(b.dir, name)
+	s, err := readSecret(p)
+	if !errors.Is(err, fs.ErrNotExist) {
+		return s, err
+	}
+	raw := make([]byte, 16)
+	if _, err := rand.Read(raw); err != nil {
+		return "", err
+	}
+	f, err := os.CreateTemp(b.dir, ".new-")
+	if err != nil {
+		return "", err
+	}
+	defer os.Remove(f.Name())
+	if _, err := f.WriteString(hex.EncodeToString(raw) + "\n"); err != nil {
+		f.Close()
+		return "", err
+	}
+	if err := f.Close(); err != nil {
+		return "", err
+	}
+	// A link, not a rename: of two servers started at once, both use the
+	// secret that got there first.
+	if err := os.Link(f.Name(), p); err != nil && !errors.Is(err, fs.ErrExist) {
+		return "", err
+	}
+	return readSecret(p)
+}
+
+// readSecret reads a secret that Secret wrote.
+func readSecret(p string) (string, error) {
+	f, err := os.OpenFile(p, os.O_RDONLY|noFollow, 0)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return "", err
+	}
+	if !info.Mode().IsRegular() || !private(info) {
+		return "", fmt.Errorf("%s may be read or written by other users", p)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, 64))
+	if err != nil {
+		return "", err
+	}
+	s := strings.TrimSpace(string(data))
+	if _, err := hex.DecodeString(s); err != nil || len(s) != 32 {
+		return "", fmt.Errorf("%s holds no secret", p)
+	}
+	return s, nil
 }

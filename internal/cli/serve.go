@@ -51,6 +51,15 @@ func serve(e *env, o *serveOptions, args []string) error {
 		ids[i] = ex.ID
 	}
 	opt := web.Options{Workspace: ws, Course: c, Checker: &checker.Checker{Build: e.builder(), Reuse: true}, Lang: e.p.Lang()}
+	// The key of the address is kept in the cache, so that the browser
+	// stays logged in when the server is started again. Without a cache
+	// the server makes a key of its own; a restart then needs the new
+	// address.
+	if b := e.builder(); b != nil {
+		if key, kerr := b.Secret("serve-key"); kerr == nil {
+			opt.Key = key
+		}
+	}
 	// Without a watcher the UI still works; results then change only
 	// when the learner presses Check.
 	if w, werr := watch.New(ws.Dir, ids, watch.Options{Poll: poll}); werr != nil {
@@ -66,7 +75,7 @@ func serve(e *env, o *serveOptions, args []string) error {
 		}
 		return err
 	}
-	fmt.Fprintln(e.Out, e.p.T("web.serve.open", "URL", "http://"+ln.Addr().String()+"/"))
+	fmt.Fprintln(e.Out, e.p.T("web.serve.open", "URL", srv.LoginURL(ln.Addr())))
 	if err := srv.Serve(e.ctx, ln); err != nil && !errors.Is(err, net.ErrClosed) {
 		return &usageError{e.p.T("web.serve.failed", "Err", err)}
 	}
