@@ -63,10 +63,16 @@ type misconceptionMeta struct {
 // trace where and how it departs. Two programs with the same signature are
 // indistinguishable to the hidden tests.
 type Signature struct {
-	// Fail are the failing tests, in the suite's order.
+	// Fail are the failing tests, in the suite's order, without the
+	// stress tests: which of those fail depends on how the goroutines
+	// were scheduled, so Stress and Races stand for them.
 	Fail []string `json:"fail"`
 	// Steps holds, for each failing fixed trace, its first departure.
 	Steps map[string]Departure `json:"steps,omitempty"`
+	// Stress reports that a stress test failed or the race detector found
+	// a data race; Races, that the detector found one.
+	Stress bool `json:"stress,omitempty"`
+	Races  bool `json:"races,omitempty"`
 }
 
 // Departure is where a fixed trace departs from the expected behaviour.
@@ -82,7 +88,7 @@ type Departure struct {
 // Equal reports whether two signatures are the same behaviour, comparing
 // values as the judge does.
 func (s *Signature) Equal(o *Signature) bool {
-	if !slices.Equal(s.Fail, o.Fail) || len(s.Steps) != len(o.Steps) {
+	if !slices.Equal(s.Fail, o.Fail) || len(s.Steps) != len(o.Steps) || s.Stress != o.Stress || s.Races != o.Races {
 		return false
 	}
 	for name, d := range s.Steps {

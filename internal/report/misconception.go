@@ -12,14 +12,22 @@ import (
 
 // Signature returns how the code behind res behaves under ex's hidden
 // tests, as far as res tells: the failing tests and, for each failing
-// fixed trace, its first departure. It needs nothing but the result, so
-// naming a misconception costs no build or run.
+// fixed trace, its first departure; for the stress tests, only whether one
+// failed or the race detector found a race, since which of them fail
+// depends on how the goroutines happened to be scheduled. It needs
+// nothing but the result, so naming a misconception costs no build or
+// run.
 func Signature(ex *course.Exercise, res *checker.Result) *course.Signature {
-	fixed := fixedTests(ex)
-	s := &course.Signature{Fail: []string{}}
+	fixed, stress := fixedTests(ex), StressTests(ex)
+	s := &course.Signature{Fail: []string{}, Races: len(res.Races) > 0}
+	s.Stress = s.Races
 	for i := range res.Tests {
 		t := &res.Tests[i]
 		if t.Status == checker.Pass {
+			continue
+		}
+		if stress[t.Name] {
+			s.Stress = true
 			continue
 		}
 		s.Fail = append(s.Fail, t.Name)
@@ -62,24 +70,66 @@ func fixedTests(ex *course.Exercise) map[string]bool {
 	return fixed
 }
 
+// StressTests returns the names of ex's stress tests: the tests named
+// concurrent/... that state no steps, whose goroutines the scheduler
+// interleaves differently on every run. (A concurrent/... test with steps
+// is a fixed trace whose calls overlap as the suite says.)
+func StressTests(ex *course.Exercise) map[string]bool {
+	stress := map[string]bool{}
+	if ex == nil {
+		return stress
+	}
+	for _, t := range ex.Suite.Tests {
+		if strings.HasPrefix(t.Name, harness.StressPrefix) && len(t.Steps) == 0 && t.Random == 0 {
+			stress[t.Name] = true
+		}
+	}
+	return stress
+}
+
 // Recognition is a misconception recognised in a learner's result.
 type Recognition struct {
 	Misconception *course.Misconception
-	// Maybe reports a partial match: the learner's code departs on every
-	// fixed trace as the misconception does, but Others (tests without a
-	// fixed trace: random traces, stress, measured outcomes) differ, or
-	// the misconception fails no fixed trace at all.
+	// Maybe reports a partial match, said as unsure: the learner's code
+	// departs on every fixed trace as the misconception does, but Others
+	// (tests without a fixed trace: random traces, measured outcomes)
+	// differ, or the misconception fails no fixed trace at all; or, when
+	// More is set, the code departs exactly as the misconception does on
+	// every fixed trace the misconception fails, and fails More, other
+	// fixed traces, too: the mistake and at least one more.
 	Maybe  bool
 	Others []string
+	More   []string
 }
 
-// Recognise returns the misconception of ex whose recorded signature res
-// shows, or nil. It prefers precision to recall: a result that passes is
-// never named, nor one that departs on any fixed trace other than the
-// misconception does (another step, other values, another test failing
-// or passing). A result that agrees on every fixed trace but not on the
-// other tests is at most a Maybe, as is a misconception that fails no
-// fixed trace.
+// Thresholds of the partial match with more failing tests (Recognition.
+// More), set on the corpus of wrong solutions in checker/corpus and
+// stated in docs/authoring.md: the misconception must fail at least
+// minShared fixed traces, all of which the learner's code departs on
+// exactly as it does, and those must be at least half of the learner's
+// failing fixed traces.
+const (
+	minShared = 2
+)
+
+// Recognise returns the misconception of ex that res shows, or nil. It
+// prefers precision to recall: a result that passes is never named, and
+// silence is better than a wrong name.
+//
+//   - Likely: the result departs on every fixed trace exactly as the
+//     misconception does (the same tests fail, at the same step, with the
+//     same values; the others pass), and fails the same other tests
+//     (random traces), stress tests aside. A concurrency misconception,
+//     whose code passes every test of a single goroutine, is likely when
+//     the result too passes all of them and fails under several
+//     goroutines, with a data race if the misconception has one and
+//     without one if it has none: which stress tests fail, and where,
+//     depends on scheduling, the race detector's verdict does not.
+//   - Maybe: the fixed traces agree but the other tests do not, or the
+//     misconception fails no fixed trace; or the result shows the
+//     misconception's every departure and more (see Recognition.More and
+//     minShared). Two misconceptions that fit as well are named by
+//     neither.
 func Recognise(ex *course.Exercise, res *checker.Result) *Recognition {
 	if ex == nil || res == nil || res.Status != checker.Fail {
 		return nil
@@ -90,21 +140,68 @@ func Recognise(ex *course.Exercise, res *checker.Result) *Recognition {
 	}
 	fixed := fixedTests(ex)
 	sig := Signature(ex, res)
-	var maybe *Recognition
+	var maybe, more []*Recognition
+	bestShared := 0
 	for _, m := range list {
 		ms := m.Signature
-		if ms == nil || !sameOnFixed(sig, ms, fixed) {
+		if ms == nil {
 			continue
 		}
-		others := differentOthers(sig, ms, fixed)
-		if len(others) == 0 && failsFixed(ms, fixed) {
-			return &Recognition{Misconception: m}
+		if len(ms.Fail) == 0 && ms.Stress {
+			if len(sig.Fail) == 0 && sig.Stress && sig.Races == ms.Races {
+				return &Recognition{Misconception: m}
+			}
+			continue
 		}
-		if maybe == nil {
-			maybe = &Recognition{Misconception: m, Maybe: true, Others: others}
+		if sameOnFixed(sig, ms, fixed) {
+			others := differentOthers(sig, ms, fixed)
+			if len(others) == 0 && failsFixed(ms, fixed) {
+				return &Recognition{Misconception: m}
+			}
+			maybe = append(maybe, &Recognition{Misconception: m, Maybe: true, Others: others})
+			continue
+		}
+		if shared, extra, ok := covers(sig, ms, fixed); ok && shared >= minShared && shared >= len(extra) {
+			r := &Recognition{Misconception: m, Maybe: true, More: extra}
+			switch {
+			case shared > bestShared:
+				bestShared, more = shared, []*Recognition{r}
+			case shared == bestShared:
+				more = append(more, r)
+			}
 		}
 	}
-	return maybe
+	if len(maybe) == 1 {
+		return maybe[0]
+	}
+	if len(maybe) == 0 && len(more) == 1 {
+		return more[0]
+	}
+	return nil
+}
+
+// covers reports whether the result a departs exactly as the
+// misconception's signature b on every fixed trace b fails, and fails
+// more fixed traces besides (extra); shared is how many b fails.
+func covers(a, b *course.Signature, fixed map[string]bool) (shared int, extra []string, ok bool) {
+	for name := range fixed {
+		fa, fb := slices.Contains(a.Fail, name), slices.Contains(b.Fail, name)
+		switch {
+		case fb && !fa:
+			return 0, nil, false
+		case fb:
+			da, oka := a.Steps[name]
+			db, okb := b.Steps[name]
+			if oka != okb || oka && !da.Same(db) {
+				return 0, nil, false
+			}
+			shared++
+		case fa:
+			extra = append(extra, name)
+		}
+	}
+	slices.Sort(extra)
+	return shared, extra, len(extra) > 0
 }
 
 // sameOnFixed reports whether two signatures agree on every fixed trace:
@@ -183,9 +280,16 @@ func NameMisconception(p *i18n.Printer, ex *course.Exercise, res *checker.Result
 		n.Line = p.T("misconception.named", "Title", n.Title)
 		return n
 	}
-	if len(r.Others) == 0 {
+	switch {
+	case len(r.More) > 0:
+		labels := make([]string, len(r.More))
+		for i, name := range r.More {
+			labels[i] = TestLabel(p, ex, name)
+		}
+		n.Reason = p.T("misconception.maybe_more", "Tests", strings.Join(labels, "; "))
+	case len(r.Others) == 0:
 		n.Reason = p.T("misconception.maybe_random")
-	} else {
+	default:
 		labels := make([]string, len(r.Others))
 		for i, name := range r.Others {
 			labels[i] = TestLabel(p, ex, name)

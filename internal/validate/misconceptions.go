@@ -187,6 +187,12 @@ func (v *validator) caughtBy(e *exCode, m *course.Misconception, sig *course.Sig
 		switch {
 		case !slices.ContainsFunc(e.ex.Suite.Tests, func(t harness.Test) bool { return t.Name == name }):
 			v.add(file, line, MisconceptionUnknownTest, "Name", m.ID, "Test", name)
+		case report.StressTests(e.ex)[name]:
+			// Which stress test fails depends on scheduling: the
+			// signature says only whether one did.
+			if !sig.Stress {
+				v.add(file, line, MisconceptionNotCaughtBy, "Name", m.ID, "Test", name)
+			}
 		case !slices.Contains(sig.Fail, name):
 			v.add(file, line, MisconceptionNotCaughtBy, "Name", m.ID, "Test", name)
 		}
