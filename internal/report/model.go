@@ -66,6 +66,11 @@ type Explanation struct {
 	// shows, when it behaves as one of the exercise's misconceptions;
 	// nil otherwise.
 	Misconception *Named
+	// Races says, one line each, which of the learner's functions the
+	// race detector caught in a data race, with file and line, whenever
+	// it found one, whatever the stress tests did (Output holds its whole
+	// report).
+	Races []string
 }
 
 // TestExplanation explains one hidden test.
@@ -223,6 +228,7 @@ func Explain(p *i18n.Printer, ex *course.Exercise, res *checker.Result, opt Opti
 		if res.Concurrency == checker.ConcurrencyRace && strings.Contains(res.Output, "WARNING: DATA RACE") {
 			e.OutputTitle = p.T("output.printed_race")
 		}
+		e.Races = raceLines(p, res)
 		e.Next = p.T("result.next", "Exercise", res.Exercise)
 		if opt.Audience == Student {
 			e.Next = p.T("student.result.next", "Exercise", res.Exercise)

@@ -357,6 +357,7 @@ func message(p *i18n.Printer, ex *course.Exercise, res *checker.Result, opt Opti
 			parts = append(parts, Paint(t.text(p, TextOptions{}), false))
 		}
 	}
+	parts = append(parts, e.Races...)
 	if e.Misconception != nil {
 		parts = append(parts, e.Misconception.Line)
 	}
