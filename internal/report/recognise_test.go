@@ -12,6 +12,7 @@ import (
 
 	"github.com/kurs-course/kurs"
 	"github.com/kurs-course/kurs/checker"
+	"github.com/kurs-course/kurs/i18n"
 	"github.com/kurs-course/kurs/internal/course"
 	"github.com/kurs-course/kurs/internal/report"
 )
@@ -146,4 +147,51 @@ func TestMisconceptionsRecognised(t *testing.T) {
 	}
 	t.Logf("named %d of %d wrong solutions", named, wrong)
 	assert.GreaterOrEqual(t, 2*named, wrong, "at least half the wrong solutions are named")
+}
+
+// TestSameNameUnderSeeds: a submission gets the same misconception, at the
+// same level, whatever the seed of its random traces, and the stress
+// tests' luck does not change it either. A pool without a lock and one
+// with an atomic check-then-add, whose stress tests fail differently from
+// run to run, are each named under ten seeds; the unlocked one's
+// explanation shows the race detector's report, with the learner's file
+// and line, every time.
+func TestSameNameUnderSeeds(t *testing.T) {
+	if testing.Short() {
+		t.Skip("checks three pools under ten seeds")
+	}
+	c, err := course.Load(kurs.Content())
+	require.NoError(t, err)
+	ex, ok := c.Exercise("bulkheadpool")
+	require.True(t, ok)
+	for _, k := range []struct{ dir, want string }{
+		{"plain-counter", "no-lock"},
+		{"atomic-load-then-add", "atomic-check-then-add"},
+		{"shared-counter", "one-count-for-all-pools"},
+	} {
+		t.Run(k.dir, func(t *testing.T) {
+			t.Parallel()
+			data, err := os.ReadFile(filepath.Join("testdata/learners/bulkheadpool", k.dir, "bulkheadpool.go"))
+			require.NoError(t, err)
+			dir := filepath.Join(t.TempDir(), "bulkheadpool")
+			require.NoError(t, os.MkdirAll(dir, 0o755))
+			require.NoError(t, os.WriteFile(filepath.Join(dir, "bulkheadpool.go"), data, 0o644))
+			for seed := uint64(1); seed <= 10; seed++ {
+				res, err := (&checker.Checker{Seed: seed}).Check(context.Background(), ex, dir)
+				require.NoError(t, err)
+				require.Equal(t, checker.Fail, res.Status, "seed %d", seed)
+				r := report.Recognise(ex, res)
+				require.NotNil(t, r, "seed %d: not named (fails %v)", seed, report.Signature(ex, res))
+				assert.Equal(t, k.want, r.Misconception.ID, "seed %d", seed)
+				assert.False(t, r.Maybe, "seed %d: named as unsure", seed)
+				msg := report.Message(i18n.New("en"), ex, res)
+				if k.want == "no-lock" {
+					require.NotEmpty(t, res.Races, "seed %d: no race found", seed)
+					assert.Regexp(t, `bulkheadpool/bulkheadpool\.go:\d+`, msg, "seed %d: the race report's file and line", seed)
+					e := report.Explain(i18n.New("en"), ex, res, report.Options{})
+					assert.Contains(t, e.Output, "WARNING: DATA RACE", "seed %d: the race detector's report", seed)
+				}
+			}
+		})
+	}
 }
