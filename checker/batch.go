@@ -14,14 +14,18 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/kurs-course/kurs/internal/build"
 	"github.com/kurs-course/kurs/internal/course"
 	"github.com/kurs-course/kurs/internal/harness"
+	"golang.org/x/sync/errgroup"
 )
 
 // Job is one exercise to check: the exercise, and the folder of the
@@ -42,13 +46,15 @@ type job struct {
 	res   *Result
 }
 
-// CheckAll checks several exercises of one workspace with a single build:
-// the learner's packages of all of them and their test programs are linked
-// into one learner's program. Each exercise still runs in a process of its
-// own, beside its own judge, with its own limits and output, so one
-// exercise's crash or endless loop touches no other exercise's verdict.
-// The results come in the order of jobs; an error means kurs itself
-// failed, or ctx ended.
+// CheckAll checks several exercises of one workspace. Each exercise's
+// verdict comes from a program of its own, which holds that exercise's
+// code alone with the harness and its test program, and runs beside its
+// own judge with its own limits and output: one exercise's init, crash or
+// endless loop touches no other exercise's verdict. The programs share
+// what is safe to share: the compiled standard library, harness and
+// support packages (the kit), the objects earlier builds kept, and the
+// judges. The results come in the order of jobs; an error means kurs
+// itself failed, or ctx ended.
 func (c *Checker) CheckAll(ctx context.Context, jobs []Job) ([]*Result, error) {
 	c, done, err := c.withBuild()
 	if err != nil {
@@ -127,63 +133,18 @@ func (c *Checker) checkAll(ctx context.Context, all []*job) (err error) {
 		return err
 	}
 	defer os.RemoveAll(tmp)
-	// Build; an exercise whose code does not build gets its compile error
-	// and leaves the next build. Errors go by package, so a build finds
-	// every exercise that does not build, and the second one succeeds.
-	var prog, sum string
-	var final map[string][]byte // the module that built
-	for len(todo) > 0 {
-		mod, err := combinedModule(todo)
-		if err != nil {
-			return err
-		}
-		final = mod
-		dir, err := os.MkdirTemp(tmp, "build-")
-		if err != nil {
-			return err
-		}
-		p, s, problem, err := c.buildLearner(ctx, dir, mod, exercises(all), todo)
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		if err != nil {
-			return err
-		}
-		if problem == nil {
-			prog, sum = p, s
-			break
-		}
-		blamed := blame(dir, problem, todo)
-		if len(blamed) == 0 && len(todo) == 1 {
-			blamed = map[*job]*Problem{todo[0]: problem}
-		}
-		if len(blamed) == 0 {
-			// Not one exercise's code: a limit of the whole build. Each
-			// is checked alone, so each gets its own verdict.
-			return c.checkEach(ctx, todo)
-		}
-		var rest []*job
-		for _, j := range todo {
-			if p, ok := blamed[j]; ok {
-				j.res.Status, j.res.Problem = Error, p
-			} else {
-				rest = append(rest, j)
-			}
-		}
-		todo = rest
+	progs, err := c.buildEach(ctx, tmp, exercises(all), todo)
+	if err != nil {
+		return err
 	}
+	var built []*job
 	for _, j := range todo {
-		if j.Exercise.Concurrent {
-			// The race detector's build is the go command's, in the whole
-			// module.
-			if err := build.WriteModule(filepath.Dir(prog), final); err != nil {
-				return err
-			}
-			break
+		if progs[j] != nil {
+			built = append(built, j)
 		}
 	}
-	raceProg := c.raceBuild(ctx, filepath.Dir(prog), final)
-	if c.Reuse && sum != "" {
+	todo = built
+	if c.Reuse {
 		// The same program, judged alike, gives the same result: an
 		// edit of a comment or of the layout builds the program of the
 		// earlier check, whose result stands. Where the race detector
@@ -191,7 +152,7 @@ func (c *Checker) checkAll(ctx context.Context, all []*job) (err error) {
 		// program alone does not name the result.
 		var run []*job
 		for _, j := range todo {
-			if !(j.Exercise.Concurrent && raceSupported()) {
+			if sum := progs[j].sum; sum != "" && !(j.Exercise.Concurrent && raceSupported()) {
 				if j.pkey, err = c.programKey(j, sum); err != nil {
 					return err
 				}
@@ -204,23 +165,23 @@ func (c *Checker) checkAll(ctx context.Context, all []*job) (err error) {
 		}
 		todo = run
 	}
-	for n, j := range todo {
-		ex, res := j.Exercise, j.res
+	for _, j := range todo {
+		ex, res, p := j.Exercise, j.res, progs[j]
 		run := time.Now()
-		if err := c.run(ctx, tmp, []string{prog, ex.ID, "serve"}, j.judge, ex, res); err != nil {
+		if err := c.run(ctx, tmp, []string{p.path, ex.ID, "serve"}, j.judge, ex, res); err != nil {
 			return err
 		}
-		if n == 0 && len(todo) > 1 && neverReady(res) {
-			// The shared program died or hung before it was ready: Go
-			// initialises every linked package, so some exercise's
-			// package crashes or hangs in its initialisation, which every
-			// exercise of the program suffers. Each is checked alone, so
-			// the fault is its own exercise's. (Once a run got ready, the
-			// initialisation is known to pass.)
-			return c.checkEach(ctx, todo)
-		}
 		if ex.Concurrent {
-			if err := c.race(ctx, filepath.Dir(prog), raceProg, []string{ex.ID, "serve"}, j.judge, ex, res); err != nil {
+			dir := filepath.Dir(p.path)
+			raceProg := func() (string, error) {
+				// The race detector's build is the go command's, in the
+				// whole module.
+				if err := build.WriteModule(dir, p.mod); err != nil {
+					return "", err
+				}
+				return c.Build.Race(ctx, dir, p.mod)
+			}
+			if err := c.race(ctx, dir, raceProg, []string{ex.ID, "serve"}, j.judge, ex, res); err != nil {
 				return err
 			}
 		}
@@ -340,22 +301,67 @@ func exercises(jobs []*job) []*course.Exercise {
 	return exs
 }
 
-// checkEach checks the jobs one by one, each with a build of its own.
-func (c *Checker) checkEach(ctx context.Context, jobs []*job) error {
-	for _, j := range jobs {
-		one := &job{Job: j.Job}
-		if err := c.checkAll(ctx, []*job{one}); err != nil {
-			return err
-		}
-		j.res = one.res
+// program is a learner's program of one exercise, built by buildEach.
+type program struct {
+	path string
+	sum  string // its hash, or "" when not known
+	// mod is the module it was built from, for the race detector's
+	// build.
+	mod map[string][]byte
+}
+
+// buildEach builds a learner's program for each job that holds its
+// exercise's code alone, with the harness and the test program: Go
+// initialises every package a program links, so an exercise's init, its
+// package variables and the goroutines they start must run in no other
+// exercise's program. The programs share everything else: the kit of exs
+// (every exercise of the check), the objects that earlier builds kept,
+// and the machine, building side by side. A job whose code does not
+// build gets its Problem and no program.
+func (c *Checker) buildEach(ctx context.Context, tmp string, exs []*course.Exercise, todo []*job) (map[*job]*program, error) {
+	progs := make(map[*job]*program, len(todo))
+	var mu sync.Mutex
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(runtime.NumCPU())
+	for n, j := range todo {
+		g.Go(func() error {
+			mod, err := combinedModule([]*job{j})
+			if err != nil {
+				return err
+			}
+			dir := filepath.Join(tmp, "build-"+strconv.Itoa(n))
+			if err := os.Mkdir(dir, 0o700); err != nil {
+				return err
+			}
+			prog, sum, problem, err := c.buildLearner(gctx, dir, mod, exs, []*job{j})
+			if err != nil {
+				return err
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if problem != nil {
+				j.res.Status, j.res.Problem = Error, problem
+				return nil
+			}
+			progs[j] = &program{path: prog, sum: sum, mod: mod}
+			return nil
+		})
 	}
-	return nil
+	if err := g.Wait(); err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, err
+	}
+	return progs, nil
 }
 
 // combinedModule lays out one module with the learner's packages of the
 // jobs, each test program as a package of its own under
 // internal/run/ID with its main renamed Main, and a main that runs the
-// one named by its first argument.
+// one named by its first argument. A check lays it out for one job, so
+// that the test program's and main's objects are those of every check of
+// the exercise; the kit's probe, which runs no code, for all.
 func combinedModule(jobs []*job) (map[string][]byte, error) {
 	mod := map[string][]byte{}
 	var ids []string
@@ -440,46 +446,10 @@ func noinline(f *ast.File, fd *ast.FuncDecl) {
 	fd.Doc.List = append(fd.Doc.List, c)
 }
 
-// blame splits a failed build's problem by exercise: the go command heads
-// each package's errors with "# import/path". It returns nothing when no
-// error is in an exercise's package or test program.
-func blame(dir string, p *Problem, todo []*job) map[*job]*Problem {
-	if p.Kind != ProblemCompile && p.Kind != ProblemAPI {
-		return nil
-	}
-	byID := map[string]*job{}
-	for _, j := range todo {
-		byID[j.Exercise.ID] = j
-	}
-	blocks := map[*job][]string{}
-	var current *job
-	for _, l := range strings.Split(p.output, "\n") {
-		if pkg, ok := strings.CutPrefix(l, "# "); ok {
-			rest := strings.TrimPrefix(strings.TrimPrefix(pkg, module+"/"), "internal/run/")
-			id, _, _ := strings.Cut(rest, "/")
-			current = byID[id]
-			continue
-		}
-		if current != nil {
-			blocks[current] = append(blocks[current], l)
-		}
-	}
-	out := map[*job]*Problem{}
-	for j, lines := range blocks {
-		out[j] = compileProblem(dir, strings.Join(lines, "\n"))
-	}
-	return out
-}
-
-// neverReady reports whether the learner's program of res never got
-// through its initialisation: no test began.
-func neverReady(res *Result) bool {
-	return res.Problem != nil && (res.Problem.Kind == ProblemCrash || res.Problem.Kind == ProblemTimeout)
-}
-
-// buildLearner builds the learner's program of the combined module mod in
-// dir: directly when a kit of exs (every exercise of the check) is at
-// hand, else, or if the kit proves broken, with the go command.
+// buildLearner builds the learner's program of the module mod (see
+// combinedModule) in dir: directly when a kit of exs (every exercise of
+// the check) is at hand, else, or if the kit proves broken, with the go
+// command.
 func (c *Checker) buildLearner(ctx context.Context, dir string, mod map[string][]byte, exs []*course.Exercise, todo []*job) (prog, sum string, p *Problem, err error) {
 	if k, err := c.Build.Kit(ctx, exs, func() (map[string][]byte, error) { return probeModule(exs) }); err == nil && !c.noDirect {
 		own := map[string][]byte{}
@@ -529,9 +499,7 @@ func buildOutcome(prog string, err error) (string, *Problem, error) {
 	case errors.Is(err, build.ErrLimit):
 		return "", &Problem{Kind: ProblemBuildLimit}, nil
 	case errors.As(err, &ce):
-		p := compileProblem(ce.Dir, ce.Output)
-		p.output = ce.Output
-		return "", p, nil
+		return "", compileProblem(ce.Dir, ce.Output), nil
 	}
 	return "", nil, err
 }

@@ -182,7 +182,7 @@ func TestReferencePasses(t *testing.T) {
 
 // TestSkeletonFails: every exercise's skeleton, in each language, fails
 // every test with a failure that says where; the skeletons of one
-// language are checked in one build.
+// language are checked together.
 func TestSkeletonFails(t *testing.T) {
 	c := loadCourse(t)
 	warm(t, c)

@@ -98,9 +98,10 @@ func TestSavesBuildWhatChangedAndNeverAStaleVerdict(t *testing.T) {
 	}
 }
 
-// Checking several exercises at once builds one learner's program for all
-// of them, as grading a submission does: one link, no go command.
-func TestSeveralExercisesOneBuild(t *testing.T) {
+// Checking several exercises at once, as grading a submission does,
+// builds one learner's program for each, with no go command: each
+// exercise's package, test program and main, and a link of each.
+func TestSeveralExercisesEachItsProgram(t *testing.T) {
 	b := privateBuilder(t)
 	ck := &checker.Checker{Build: b, Timeout: corpusTimeout}
 	var jobs []checker.Job
@@ -114,9 +115,9 @@ func TestSeveralExercisesOneBuild(t *testing.T) {
 		assert.Equal(t, checker.Pass, res.Status, describe(res))
 	}
 	got := b.Stats()
-	assert.Equal(t, 1, got.Links)
+	assert.Equal(t, 3, got.Links)
 	assert.Zero(t, got.GoBuilds)
-	assert.Equal(t, 7, got.Compiles, "three learner's packages, three test programs and main")
+	assert.Equal(t, 9, got.Compiles, "three learner's packages, three test programs and three mains")
 }
 
 // An unchanged concurrent exercise checked again (here by a grader, which

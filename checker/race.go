@@ -8,7 +8,6 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/kurs-course/kurs/internal/course"
 	"github.com/kurs-course/kurs/internal/harness"
@@ -86,8 +85,8 @@ const (
 // learner's (the learner's code built already), the stress alone stands.
 //
 // dir is the module the learner's program was built in, build builds it
-// with the race detector (see raceBuild), and args follow the program's
-// name on its command line.
+// with the race detector, and args follow the program's name on its
+// command line.
 func (c *Checker) race(ctx context.Context, dir string, build func() (string, error), args []string, judge string, ex *course.Exercise, res *Result) error {
 	var stress []harness.Test
 	for _, t := range ex.Suite.Tests {
@@ -236,14 +235,6 @@ func parseRaces(out, id string) []Race {
 		}
 	}
 	return races
-}
-
-// raceBuild returns a function that builds the learner's program of the
-// module mod, written at dir, with the race detector the first time it is
-// called, and returns the same program or error every time. The Builder
-// keeps the program by mod's content: the same sources are built once.
-func (c *Checker) raceBuild(ctx context.Context, dir string, mod map[string][]byte) func() (string, error) {
-	return sync.OnceValues(func() (string, error) { return c.Build.Race(ctx, dir, mod) })
 }
 
 // raceReport returns the race detector's reports from a program's

@@ -160,8 +160,6 @@ type Problem struct {
 	// DeclaredAt says where each of Declared is declared: "FILE.go:LINE",
 	// relative to the workspace, slash-separated.
 	DeclaredAt map[string]string
-
-	output string // the go command's whole output, for a build's problem
 }
 
 // Reaches reports whether the package at an import path could reach past

@@ -223,9 +223,9 @@ func (g *Grader) Run(ctx context.Context, subs []Submission) ([]Result, error) {
 	)
 	slots := make(chan struct{}, jobs)
 	// Submission by submission, so that finished submissions (and the
-	// progress shown for them) come early and steadily. All the exercises
-	// of one submission are built into one program (checker.CheckAll), so
-	// a submission costs one build however many exercises it has.
+	// progress shown for them) come early and steadily. The exercises of
+	// one submission are checked together (checker.CheckAll): each in a
+	// program of its own, built side by side from the same kit.
 schedule:
 	for i, s := range subs {
 		select {
@@ -252,7 +252,7 @@ schedule:
 	return results, nil
 }
 
-// checkAll checks every exercise of a submission with one build. A
+// checkAll checks every exercise of a submission together. A
 // failure of kurs itself becomes a result of kind internal for each
 // exercise, returned with an error for each.
 func (g *Grader) checkAll(ctx context.Context, s Submission) ([]report.Graded, []*CheckError) {
