@@ -206,7 +206,9 @@ func Explain(p *i18n.Printer, ex *course.Exercise, res *checker.Result, opt Opti
 	}
 	quiz := ex != nil && ex.Traits().ExplainAll
 	e.Quiz = quiz
-	if quiz && res.Status == checker.Fail {
+	if quiz {
+		// A quiz counts cases, right or not, passed or not: its summary
+		// uses the word of its lines and of the page's badge.
 		e.Summary = QuizSummary(p, res)
 	}
 	first := res.FirstFailure()
