@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/kurs-course/kurs/internal/atomicfile"
 )
 
 // Judge returns the path of the judge of exercise id, the program of the
@@ -106,19 +108,7 @@ func (b *Builder) Suite(id string, data []byte) (string, error) {
 		return name, nil
 	}
 	// Written aside and renamed, so that a judge never reads half a suite.
-	f, err := os.CreateTemp(dir, ".suite-")
-	if err != nil {
-		return "", err
-	}
-	defer os.Remove(f.Name())
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return "", err
-	}
-	if err := f.Close(); err != nil {
-		return "", err
-	}
-	return name, os.Rename(f.Name(), name)
+	return name, atomicfile.WriteFile(name, data, 0o600)
 }
 
 // trimJudges removes older judges of the same exercise that no one has
@@ -151,18 +141,5 @@ func trimJudges(dir, id, keep string) {
 // writeRecord writes data into the file name, aside and then renamed, so
 // that no reader sees half of it.
 func writeRecord(name string, data string) error {
-	f, err := os.CreateTemp(filepath.Dir(name), ".record-")
-	if err != nil {
-		return err
-	}
-	_, werr := f.WriteString(data)
-	if err := errors.Join(werr, f.Close()); err != nil {
-		os.Remove(f.Name())
-		return err
-	}
-	if err := os.Rename(f.Name(), name); err != nil {
-		os.Remove(f.Name())
-		return err
-	}
-	return nil
+	return atomicfile.WriteFile(name, []byte(data), 0o600)
 }

@@ -16,6 +16,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/kurs-course/kurs/internal/atomicfile"
 	"github.com/kurs-course/kurs/internal/course"
 	"github.com/kurs-course/kurs/internal/harness"
 	"github.com/kurs-course/kurs/internal/sandbox"
@@ -207,12 +208,7 @@ func (b *Builder) verifyKit(k *Kit) error {
 	}
 	if changed {
 		if data, err := json.Marshal(checked); err == nil {
-			if f, err := os.CreateTemp(k.dir, ".checked-"); err == nil {
-				_, werr := f.Write(data)
-				if errors.Join(werr, f.Close()) != nil || os.Rename(f.Name(), record) != nil {
-					os.Remove(f.Name())
-				}
-			}
+			_ = atomicfile.WriteFile(record, data, 0o600) // only a shortcut: without it, archives are hashed again
 		}
 	}
 	return nil
@@ -328,17 +324,7 @@ func (b *Builder) readKit(dir string) (*Kit, error) {
 	k.config = cfg.String()
 	cfgFile := filepath.Join(dir, "importcfg")
 	if old, err := os.ReadFile(cfgFile); err != nil || string(old) != k.config {
-		f, err := os.CreateTemp(dir, ".importcfg-")
-		if err != nil {
-			return nil, err
-		}
-		_, werr := f.WriteString(k.config)
-		if err := errors.Join(werr, f.Close()); err != nil {
-			os.Remove(f.Name())
-			return nil, err
-		}
-		if err := os.Rename(f.Name(), cfgFile); err != nil {
-			os.Remove(f.Name())
+		if err := atomicfile.WriteFile(cfgFile, []byte(k.config), 0o600); err != nil {
 			return nil, err
 		}
 	}

@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/kurs-course/kurs/internal/atomicfile"
 )
 
 // Recall returns what Remember stored under key, if it is still there.
@@ -53,19 +55,7 @@ func (b *Builder) remember(key string, data []byte, folder ...string) error {
 	if err != nil {
 		return err
 	}
-	f, err := os.CreateTemp(dir, ".new-")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(f.Name())
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(f.Name(), filepath.Join(dir, key+".json")); err != nil {
+	if err := atomicfile.WriteFile(filepath.Join(dir, key+".json"), data, 0o600); err != nil {
 		return err
 	}
 	b.trimSoon()

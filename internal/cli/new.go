@@ -11,11 +11,11 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/kurs-course/kurs/internal/atomicfile"
 	"github.com/kurs-course/kurs/internal/course"
 	"github.com/kurs-course/kurs/internal/scaffold"
 	"github.com/kurs-course/kurs/internal/tracegen"
 	"github.com/kurs-course/kurs/internal/validate"
-	"github.com/kurs-course/kurs/internal/workspace"
 )
 
 // newOptions are the options of kurs new.
@@ -78,7 +78,7 @@ func scaffoldNew(e *env, o *newOptions, args []string) error {
 		// Generated files: replacing them is their purpose, and Driver
 		// has made sure they are not hand-written.
 		for _, f := range files {
-			if err := workspace.WriteFileAtomic(filepath.Join(root, filepath.FromSlash(f.Path)), f.Data); err != nil {
+			if err := atomicfile.WriteFile(filepath.Join(root, filepath.FromSlash(f.Path)), f.Data, 0o644); err != nil {
 				return err
 			}
 			fmt.Fprintln(e.Out, e.p.T("validate.new_wrote", "File", f.Path))
@@ -118,7 +118,7 @@ func (e *env) listInLesson(root string, fsys fs.FS, lesson, id string) {
 		data, err = scaffold.ListIn(data, id)
 	}
 	if err == nil {
-		err = workspace.WriteFileAtomic(filepath.Join(root, filepath.FromSlash(file)), data)
+		err = atomicfile.WriteFile(filepath.Join(root, filepath.FromSlash(file)), data, 0o644)
 	}
 	if err != nil {
 		fmt.Fprintln(e.Out, e.p.T("validate.new_list_yourself", "ID", id, "File", file))

@@ -11,7 +11,7 @@ import (
 
 	"golang.org/x/term"
 
-	"github.com/kurs-course/kurs/internal/workspace"
+	"github.com/kurs-course/kurs/internal/atomicfile"
 )
 
 // The documents of kurs grade are written whole or not at all: each is
@@ -79,7 +79,7 @@ func writeOutput(name string, data []byte) error {
 		}
 		return writeTo(name, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, data)
 	}
-	return workspace.WriteFileAtomic(name, data)
+	return atomicfile.WriteFile(name, data, 0o644)
 }
 
 // writeTo opens the file name with flag and writes data to it.

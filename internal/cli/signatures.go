@@ -6,8 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/kurs-course/kurs/internal/atomicfile"
 	"github.com/kurs-course/kurs/internal/validate"
-	"github.com/kurs-course/kurs/internal/workspace"
 )
 
 // misconceptionReport prints kurs validate's warnings and, with record,
@@ -44,7 +44,7 @@ func (e *env) misconceptionReport(rep *validate.Report, record bool) error {
 		if old, err := os.ReadFile(name); err == nil && string(old) == string(f.Data) {
 			continue
 		}
-		if err := workspace.WriteFileAtomic(name, f.Data); err != nil {
+		if err := atomicfile.WriteFile(name, f.Data, 0o644); err != nil {
 			return err
 		}
 		fmt.Fprintln(e.Out, e.p.T("validate.signatures_written", "File", f.Path))
