@@ -132,18 +132,14 @@ func holds(dir string, mine []string, skeleton []course.File) (bool, error) {
 
 // forgetCheck clears the result of the exercise's last check.
 func (w *Workspace) forgetCheck(id string) error {
-	progressMu.Lock()
-	defer progressMu.Unlock()
-	p, err := w.Progress()
-	if err != nil {
-		return err
-	}
-	ep, ok := p.Exercises[id]
-	if !ok || ep.Status == "" {
-		return nil
-	}
-	ep.Status, ep.Score, ep.Checked = "", 0, time.Time{}
-	return w.SaveProgress(p)
+	return w.updateProgress(func(p *Progress) (bool, error) {
+		ep, ok := p.Exercises[id]
+		if !ok || ep.Status == "" {
+			return false, nil
+		}
+		ep.Status, ep.Score, ep.Checked = "", 0, time.Time{}
+		return true, nil
+	})
 }
 
 // Restore brings back the files of exercise ex kept in the backup named

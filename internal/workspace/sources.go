@@ -4,14 +4,14 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
-	"fmt"
 	"io/fs"
-	"math/rand/v2"
 	"os"
 	"path"
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/kurs-course/kurs/internal/atomicfile"
 )
 
 // IsSource reports whether a file in an exercise's folder, by its name,
@@ -107,31 +107,9 @@ func readIn(root *os.Root, rel string, limit int64) ([]byte, error) {
 	return readAllMax(f, rel, limit)
 }
 
-// writeIn writes data to the file rel inside root atomically: through a
-// temporary file in the same folder and a rename, so that readers see the
-// old or the new file, never a part. The file gets mode 0644 less the
-// umask, as os.WriteFile gives a new file.
+// writeIn writes data to the file rel (slash-separated) inside root
+// atomically (see atomicfile.WriteIn), with the mode a file from the
+// learner's editor gets: 0644 less the umask.
 func writeIn(root *os.Root, rel string, data []byte) error {
-	name := filepath.FromSlash(rel)
-	if err := root.MkdirAll(filepath.Dir(name), 0o755); err != nil {
-		return err
-	}
-	tmp := filepath.Join(filepath.Dir(name), fmt.Sprintf(".%s.%016x.tmp", filepath.Base(name), rand.Uint64()))
-	f, err := root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-	if err != nil {
-		return err
-	}
-	defer root.Remove(tmp) // after a successful rename, a no-op
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return root.Rename(tmp, name)
+	return atomicfile.WriteIn(root, filepath.FromSlash(rel), data, 0o644)
 }

@@ -1,7 +1,6 @@
 package workspace
 
 import (
-	"sync"
 	"time"
 
 	"github.com/kurs-course/kurs/internal/course"
@@ -14,11 +13,6 @@ const (
 	StatusFail  = "fail"
 	StatusError = "error"
 )
-
-// progressMu keeps the changes of one process to the progress file, such
-// as a check in the page while kurs watch records another, from undoing
-// each other.
-var progressMu sync.Mutex
 
 // Outcome is what a check of one exercise found, as the progress keeps it.
 type Outcome struct {
@@ -42,27 +36,27 @@ type Outcome struct {
 // instead: whatever checked it, an exercise the learner has not begun
 // stays not started. (One that passed, then was reset, is "passed
 // before, failing now" like any other failing code.)
+//
+// Record holds the lock on the workspace's state from reading the
+// progress to writing it: two kurs processes recording at once, such as
+// kurs serve and kurs watch, each keep the other's records.
 func (w *Workspace) Record(outcomes ...Outcome) error {
-	progressMu.Lock()
-	defer progressMu.Unlock()
-	p, err := w.Progress()
-	if err != nil {
-		return err
-	}
 	now := time.Now().UTC().Truncate(time.Second)
-	for _, o := range outcomes {
-		if ep, ok := p.Exercises[o.Exercise]; o.Untouched && o.Status != StatusPass && (!ok || !ep.Passed) {
-			if ok {
-				ep.Status, ep.Score, ep.Checked, ep.Files = "", 0, time.Time{}, ""
+	return w.updateProgress(func(p *Progress) (bool, error) {
+		for _, o := range outcomes {
+			if ep, ok := p.Exercises[o.Exercise]; o.Untouched && o.Status != StatusPass && (!ok || !ep.Passed) {
+				if ok {
+					ep.Status, ep.Score, ep.Checked, ep.Files = "", 0, time.Time{}, ""
+				}
+				continue
 			}
-			continue
+			ep := p.Of(o.Exercise)
+			ep.Status, ep.Score, ep.MaxScore, ep.Checked, ep.Files = o.Status, o.Score, o.MaxScore, now, o.Files
+			ep.Passed = ep.Passed || o.Status == StatusPass
+			ep.Best = max(ep.Best, o.Score)
 		}
-		ep := p.Of(o.Exercise)
-		ep.Status, ep.Score, ep.MaxScore, ep.Checked, ep.Files = o.Status, o.Score, o.MaxScore, now, o.Files
-		ep.Passed = ep.Passed || o.Status == StatusPass
-		ep.Best = max(ep.Best, o.Score)
-	}
-	return w.SaveProgress(p)
+		return true, nil
+	})
 }
 
 // State is where a learner stands on one exercise.
@@ -190,18 +184,19 @@ func (w *Workspace) NextHint(ex *course.Exercise, lang string) (Hint, error) {
 	if len(hints) == 0 {
 		return Hint{}, nil
 	}
-	progressMu.Lock()
-	defer progressMu.Unlock()
-	p, err := w.Progress()
+	var h Hint
+	err := w.updateProgress(func(p *Progress) (bool, error) {
+		ep := p.Of(ex.ID)
+		n := min(ep.HintsSeen+1, len(hints))
+		h = Hint{N: n, Total: len(hints), Text: hints[n-1]}
+		if n > ep.HintsSeen {
+			ep.HintsSeen = n
+			return true, nil
+		}
+		return false, nil
+	})
 	if err != nil {
 		return Hint{}, err
-	}
-	ep := p.Of(ex.ID)
-	n := min(ep.HintsSeen+1, len(hints))
-	h := Hint{N: n, Total: len(hints), Text: hints[n-1]}
-	if n > ep.HintsSeen {
-		ep.HintsSeen = n
-		return h, w.SaveProgress(p)
 	}
 	return h, nil
 }

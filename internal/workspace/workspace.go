@@ -1,7 +1,9 @@
 // Package workspace manages a learner's workspace: the folder that kurs
 // init creates, its kurs.toml, and the progress kurs keeps there.
 //
-// It never overwrites a learner's file; state is written atomically.
+// It never overwrites a learner's file; state is written atomically
+// (package atomicfile), under an operating system's lock that every kurs
+// process on the workspace respects (lockState).
 package workspace
 
 import (
@@ -17,6 +19,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/kurs-course/kurs/i18n"
+	"github.com/kurs-course/kurs/internal/atomicfile"
 	"github.com/kurs-course/kurs/internal/course"
 )
 
@@ -183,28 +186,45 @@ func (p *Progress) Of(id string) *ExerciseProgress {
 	return e
 }
 
-// SaveProgress writes p atomically: readers see the old or the new file,
-// never a part.
+// SaveProgress replaces the stored progress with p, atomically and under
+// the lock on the workspace's state. A change to the progress goes
+// through updateProgress instead, which reads it under the same lock.
 func (w *Workspace) SaveProgress(p *Progress) error {
+	unlock, err := w.lockState()
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	return w.saveProgress(p)
+}
+
+// saveProgress writes p atomically: readers see the old or the new file,
+// never a part. The caller holds the lock on the state.
+func (w *Workspace) saveProgress(p *Progress) error {
 	data, err := json.MarshalIndent(p, "", "  ")
 	if err != nil {
 		return err
 	}
-	return WriteFileAtomic(w.progressFile(), append(data, '\n'))
+	return atomicfile.WriteFile(w.progressFile(), append(data, '\n'), 0o644)
 }
 
-// WriteFileAtomic writes data to name through a temporary file in the
-// same folder and a rename: readers see the old or the new file, never a
-// part. A new file gets mode 0644 less the umask, as with os.WriteFile.
-func WriteFileAtomic(name string, data []byte) error {
-	dir := filepath.Dir(name)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	root, err := os.OpenRoot(dir)
+// updateProgress reads the progress, lets change change it and writes it
+// back when change reports a change, all under the lock on the
+// workspace's state (see lockState): whatever another kurs process or
+// goroutine records meanwhile waits, and is not undone.
+func (w *Workspace) updateProgress(change func(p *Progress) (changed bool, err error)) error {
+	unlock, err := w.lockState()
 	if err != nil {
 		return err
 	}
-	defer root.Close()
-	return writeIn(root, filepath.Base(name), data)
+	defer unlock()
+	p, err := w.Progress()
+	if err != nil {
+		return err
+	}
+	changed, err := change(p)
+	if err != nil || !changed {
+		return err
+	}
+	return w.saveProgress(p)
 }

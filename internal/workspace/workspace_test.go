@@ -26,33 +26,6 @@ func TestBackupKeepsFilesAndTheirPaths(t *testing.T) {
 	assert.NotEqual(t, dir, dir2, "each backup gets its own folder")
 }
 
-func TestWriteFileAtomicReplacesWholeFile(t *testing.T) {
-	name := filepath.Join(t.TempDir(), "state", "progress.json")
-	require.NoError(t, WriteFileAtomic(name, []byte("a long first version")))
-	require.NoError(t, WriteFileAtomic(name, []byte("short")))
-	got, err := os.ReadFile(name)
-	require.NoError(t, err)
-	assert.Equal(t, "short", string(got))
-	entries, err := os.ReadDir(filepath.Dir(name))
-	require.NoError(t, err)
-	assert.Len(t, entries, 1, "no temporary file is left behind")
-}
-
-// TestWriteFileAtomicGivesAnOrdinaryMode saves a file as the page's editor
-// does: it gets the mode a file from the learner's own editor gets
-// (os.WriteFile, 0644 less the umask), not a temporary file's 0600, and
-// the same mode as a file Reset writes.
-func TestWriteFileAtomicGivesAnOrdinaryMode(t *testing.T) {
-	dir := t.TempDir()
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "editor.go"), nil, 0o644))
-	want, err := os.Stat(filepath.Join(dir, "editor.go"))
-	require.NoError(t, err)
-	require.NoError(t, WriteFileAtomic(filepath.Join(dir, "page.go"), []byte("package a\n")))
-	got, err := os.Stat(filepath.Join(dir, "page.go"))
-	require.NoError(t, err)
-	assert.Equal(t, want.Mode(), got.Mode())
-}
-
 func TestProgressRoundTrip(t *testing.T) {
 	w := &Workspace{Dir: t.TempDir()}
 	p, err := w.Progress()
