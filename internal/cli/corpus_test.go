@@ -6,6 +6,7 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"encoding/xml"
+	"fmt"
 	"maps"
 	"os"
 	"path/filepath"
@@ -273,4 +274,146 @@ func limit(name string) string {
 		}
 	}
 	return "6s"
+}
+
+// TestMisconceptionCorpus measures how well kurs names mistakes, on the
+// corpus of wrong solutions in checker/corpus/testdata/recall: each was
+// written from the task texts alone, in a style of its own (switch
+// statements, other field names, helper methods), not from a
+// misconception's code, and its want.json says in one sentence what is
+// wrong and which misconception that is; a few are right solutions, which
+// nothing may name. The corpus is graded as a class is, once in a German
+// and once in an English workspace, and the test prints a table per
+// exercise: how many are named (likely or unsure), with a wrong name, and
+// correct solutions named. It requires at least 85 % named, no wrong
+// name, no correct solution named, and the same names in both languages.
+func TestMisconceptionCorpus(t *testing.T) {
+	if testing.Short() {
+		t.Skip("grades the misconception corpus twice")
+	}
+	dir := filepath.Join(testkit.Root(t), "checker", "corpus", "testdata", "recall")
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	type want struct {
+		Why           string            `json:"why"`
+		Misconception map[string]string `json:"misconception"`
+		Correct       bool              `json:"correct"`
+	}
+	wants := map[string]want{}
+	for _, e := range entries {
+		if !e.IsDir() {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(dir, e.Name(), "want.json"))
+		require.NoError(t, err)
+		var w want
+		require.NoError(t, json.Unmarshal(data, &w), e.Name())
+		require.NotEmpty(t, w.Why, "%s: want.json says what is wrong", e.Name())
+		require.Len(t, w.Misconception, 1, e.Name())
+		wants[e.Name()] = w
+	}
+	named := map[string]map[string]string{} // lang → case → "id" or "id?" (unsure) or ""
+	for _, lang := range []string{"de", "en"} {
+		code, out, errOut := run("grade", "--submissions", dir, "--format", "json", "--lang", lang)
+		require.Contains(t, []int{ExitOK, ExitFail}, code, "stderr: %s", errOut)
+		var doc struct {
+			Submissions []struct {
+				ID        string `json:"id"`
+				Exercises []struct {
+					ID            string `json:"id"`
+					Status        string `json:"status"`
+					Misconception *struct {
+						ID    string `json:"id"`
+						Maybe bool   `json:"maybe"`
+					} `json:"misconception"`
+				} `json:"exercises"`
+			} `json:"submissions"`
+		}
+		require.NoError(t, json.Unmarshal([]byte(out), &doc))
+		named[lang] = map[string]string{}
+		for _, s := range doc.Submissions {
+			for ex, id := range wants[s.ID].Misconception {
+				_ = id
+				for _, e := range s.Exercises {
+					if e.ID != ex {
+						continue
+					}
+					if wants[s.ID].Correct {
+						assert.Equal(t, "pass", e.Status, "%s is a correct solution", s.ID)
+					} else {
+						assert.Equal(t, "fail", e.Status, "%s is a wrong solution that compiles", s.ID)
+					}
+					got := ""
+					if m := e.Misconception; m != nil {
+						got = m.ID
+						if m.Maybe {
+							got += "?"
+						}
+					}
+					named[lang][s.ID] = got
+				}
+			}
+		}
+	}
+	assert.Equal(t, named["en"], named["de"], "the same names in German and English workspaces")
+
+	type row struct{ cases, named, unsure, wrong, correctNamed int }
+	rows := map[string]*row{}
+	total := &row{}
+	var lines []string
+	for _, name := range slices.Sorted(maps.Keys(wants)) {
+		w := wants[name]
+		for ex, id := range w.Misconception {
+			r := rows[ex]
+			if r == nil {
+				r = &row{}
+				rows[ex] = r
+			}
+			got := named["en"][name]
+			gotID := strings.TrimSuffix(got, "?")
+			verdict := ""
+			switch {
+			case w.Correct && got != "":
+				r.correctNamed++
+				total.correctNamed++
+				verdict = "CORRECT SOLUTION NAMED"
+			case w.Correct:
+				verdict = "correct, not named"
+			case got == "":
+				r.cases++
+				total.cases++
+				verdict = "not named"
+			case gotID == id:
+				r.cases++
+				r.named++
+				total.cases++
+				total.named++
+				if strings.HasSuffix(got, "?") {
+					r.unsure++
+					total.unsure++
+				}
+				verdict = "named"
+			default:
+				r.cases++
+				r.wrong++
+				total.cases++
+				total.wrong++
+				verdict = "WRONG NAME"
+			}
+			lines = append(lines, fmt.Sprintf("%-28s %-16s want %-32s got %-34s %s", name, ex, id, got, verdict))
+		}
+	}
+	table := []string{fmt.Sprintf("%-16s %5s %5s %6s %5s %8s", "exercise", "cases", "named", "unsure", "wrong", "correct")}
+	for _, ex := range slices.Sorted(maps.Keys(rows)) {
+		r := rows[ex]
+		table = append(table, fmt.Sprintf("%-16s %5d %5d %6d %5d %8d", ex, r.cases, r.named, r.unsure, r.wrong, r.correctNamed))
+	}
+	table = append(table, fmt.Sprintf("%-16s %5d %5d %6d %5d %8d", "all", total.cases, total.named, total.unsure, total.wrong, total.correctNamed))
+	t.Logf("misconception corpus, case by case:\n%s", strings.Join(lines, "\n"))
+	t.Logf("misconception corpus (cases: wrong solutions; named: with the right misconception, unsure ones included; wrong: with another one; correct: correct solutions named):\n%s", strings.Join(table, "\n"))
+	t.Logf("recall %d of %d (%.0f %%), %d wrong names, %d correct solutions named", total.named, total.cases, 100*float64(total.named)/float64(total.cases), total.wrong, total.correctNamed)
+	require.GreaterOrEqual(t, total.cases, 40, "wrong solutions in the corpus")
+	assert.GreaterOrEqual(t, 100*total.named, 85*total.cases, "at least 85 % named")
+	assert.Zero(t, total.wrong, "wrong names")
+	assert.Zero(t, total.correctNamed, "correct solutions named")
 }
