@@ -168,12 +168,10 @@ func (c *Checker) checkAll(ctx context.Context, all []*job) (err error) {
 	for _, j := range todo {
 		ex, res, p := j.Exercise, j.res, progs[j]
 		run := time.Now()
-		if err := c.run(ctx, tmp, []string{p.path, ex.ID, "serve"}, j.judge, ex, res); err != nil {
-			return err
-		}
+		prog := []string{p.path, ex.ID, "serve"}
 		if ex.Concurrent {
 			dir := filepath.Dir(p.path)
-			raceProg := func() (string, error) {
+			race := func() (string, error) {
 				// The race detector's build is the go command's, in the
 				// whole module.
 				if err := build.WriteModule(dir, p.mod); err != nil {
@@ -181,9 +179,12 @@ func (c *Checker) checkAll(ctx context.Context, all []*job) (err error) {
 				}
 				return c.Build.Race(ctx, dir, p.mod)
 			}
-			if err := c.race(ctx, dir, raceProg, []string{ex.ID, "serve"}, j.judge, ex, res); err != nil {
+			cold := func() bool { return c.Build.RaceCold(p.mod) }
+			if err := c.concurrent(ctx, tmp, prog, race, cold, j.judge, ex, res); err != nil {
 				return err
 			}
+		} else if err := c.run(ctx, tmp, prog, j.judge, ex, res); err != nil {
+			return err
 		}
 		if ctx.Err() != nil {
 			return ctx.Err()
@@ -224,7 +225,7 @@ func (c *Checker) resultKey(j *job) (string, error) {
 // suite, for how many points, with or without the race detector's run,
 // with which seed and limits.
 func (c *Checker) judged(j *job, suite string) []byte {
-	return fmt.Appendf(nil, "result 3\nkurs %s\njudge %s\nsuite %s\npoints %d\nconcurrent %t\nseed %d\ntimeout %s\nmemory %d\noutput %d\nrace %t\ndefences %t\ndirect %t\n",
+	return fmt.Appendf(nil, "result 4\nkurs %s\njudge %s\nsuite %s\npoints %d\nconcurrent %t\nseed %d\ntimeout %s\nmemory %d\noutput %d\nrace %t\ndefences %t\ndirect %t\n",
 		build.Self(), filepath.Base(j.judge), filepath.Base(suite), j.Exercise.Points, j.Exercise.Concurrent, c.seed(), c.timeout(), c.memory(), c.outputCap(), raceSupported(), !c.noDefences, !c.noDirect)
 }
 

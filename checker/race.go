@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/kurs-course/kurs/internal/course"
 	"github.com/kurs-course/kurs/internal/harness"
@@ -69,117 +70,187 @@ type Stage string
 // Stages.
 const (
 	// StageRace: the learner's program is built with the race detector
-	// (the first such build compiles the standard library for it, about
-	// half a minute) and its stress tests run once more.
+	// for the first time with this toolchain, which compiles the standard
+	// library for it (about half a minute), and its stress tests run in
+	// it. A build that finds the standard library compiled says nothing.
 	StageRace Stage = "race"
 )
 
-// race runs the stress tests of a concurrent exercise once more, in the
-// learner's program built with the race detector, and merges what they
-// find into res: a stress test that passed but found a data race now
-// fails, with the detector's report in the output. It says in
-// res.Concurrency what was used, and in res.RaceSkipped why the detector
-// did not run. It runs only when every other test passed, since a
-// learner with a failing trace has something else to fix first; without
-// a C compiler, or when the race build fails for a reason that is not the
-// learner's (the learner's code built already), the stress alone stands.
+// concurrent runs the tests of a concurrent exercise, each in one program
+// once: the others in the learner's program (prog and its arguments);
+// then, when they all pass, the stress tests in the learner's program
+// built with the race detector, which also fails a data race, with the
+// detector's report in the output. A learner with a failing trace has
+// something else to fix first; without a C compiler, or when the race
+// build or its program fails for a reason that is not the learner's (the
+// learner's code built already), the stress tests run in prog, and the
+// stress alone decides, as it does for a stress test that ran out of time
+// under the detector's slowdown. res.Concurrency says which ran, and
+// res.RaceSkipped why the detector did not.
 //
-// dir is the module the learner's program was built in, build builds it
-// with the race detector, and args follow the program's name on its
-// command line.
-func (c *Checker) race(ctx context.Context, dir string, build func() (string, error), args []string, judge string, ex *course.Exercise, res *Result) error {
-	var stress []harness.Test
+// race builds the learner's program with the race detector; cold reports
+// whether that build compiles the standard library first.
+func (c *Checker) concurrent(ctx context.Context, dir string, prog []string, race func() (string, error), cold func() bool, judge string, ex *course.Exercise, res *Result) error {
+	var stress, others []harness.Test
 	for _, t := range ex.Suite.Tests {
 		if strings.HasPrefix(t.Name, harness.StressPrefix) {
 			stress = append(stress, t)
+		} else {
+			others = append(others, t)
 		}
 	}
-	// Without a stress test that ran there is nothing to say about how
-	// they ran: a program that crashed before its first test ran none.
-	if len(stress) == 0 || res.Status == Error {
+	why := raceUnsupported()
+	if len(stress) == 0 || why != "" {
+		if err := c.run(ctx, dir, prog, judge, ex, res); err != nil {
+			return err
+		}
+		// Without a stress test that ran there is nothing to say about
+		// how they ran: a program that crashed before its first test
+		// ran none.
+		if len(stress) > 0 && res.Status != Error {
+			res.Concurrency, res.RaceSkipped = ConcurrencyStress, why
+		}
 		return nil
 	}
-	res.Concurrency = ConcurrencyStress
-	// A missing C compiler is named first: passing the other tests would
-	// not help.
-	if why := raceUnsupported(); why != "" {
-		res.RaceSkipped = why
-		return nil
+	// part runs the tests of ex among tests in prog, with the time limit
+	// of c times scale.
+	part := func(prog []string, tests []harness.Test, scale int) (*Result, error) {
+		sub := *ex
+		sub.Suite.Tests = tests
+		r := &Result{Exercise: ex.ID, MaxScore: ex.Points, Seed: res.Seed}
+		rc := *c
+		rc.Timeout = time.Duration(scale) * c.timeout()
+		return r, rc.run(ctx, dir, prog, judge, &sub, r)
 	}
-	for _, t := range res.Tests {
-		if t.Status != Pass && !strings.HasPrefix(t.Name, harness.StressPrefix) {
-			res.RaceSkipped = RaceSkippedFailing
+	first := &Result{}
+	if len(others) > 0 {
+		var err error
+		if first, err = part(prog, others, 1); err != nil {
+			return err
+		}
+		if first.Status == Error {
+			merge(ex, res, first)
 			return nil
 		}
 	}
-	if c.Progress != nil {
+	// plain runs the stress tests in the learner's program.
+	plain := func(why string) error {
+		r, err := part(prog, stress, 1)
+		if err != nil {
+			return err
+		}
+		merge(ex, res, first, r)
+		if res.Status != Error {
+			res.Concurrency, res.RaceSkipped = ConcurrencyStress, why
+		}
+		return nil
+	}
+	if first.Status == Fail {
+		return plain(RaceSkippedFailing)
+	}
+	if c.Progress != nil && cold() {
 		c.Progress(ex.ID, StageRace)
 	}
-	prog, err := build()
+	raceProg, err := race()
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
 	if err != nil {
-		res.RaceSkipped = RaceSkippedBuild
-		return nil
+		return plain(RaceSkippedBuild)
 	}
-	rex := *ex
-	rex.Suite.Tests = stress
-	rres := &Result{Exercise: ex.ID, MaxScore: ex.Points, Seed: res.Seed}
 	// The race detector slows code down several times: its run gets
 	// three times the time limit.
-	rc := *c
-	rc.Timeout = 3 * c.timeout()
-	if err := rc.run(ctx, dir, append([]string{prog}, args...), judge, &rex, rres); err != nil {
+	raced, err := part(append([]string{raceProg}, prog[1:]...), stress, 3)
+	if err != nil {
 		return err
 	}
-	if rres.Status == Error {
+	if raced.Status == Error {
 		// The race-enabled program did not start its tests: no verdict
 		// of the race detector.
-		res.RaceSkipped = RaceSkippedBuild
-		return nil
+		return plain(RaceSkippedBuild)
 	}
+	// Running out of time under the detector's slowdown says nothing
+	// about the code: such a test runs again without it, which decides.
+	var slow []harness.Test
+	for i, t := range raced.Tests {
+		if t.Status != Pass && t.Failure != nil && t.Failure.Kind == harness.Timeout {
+			slow = append(slow, stress[i])
+		}
+	}
+	parts := []*Result{first, raced}
+	if len(slow) > 0 {
+		again, err := part(prog, slow, 1)
+		if err != nil {
+			return err
+		}
+		if again.Status != Error {
+			parts = append(parts, again)
+		}
+	}
+	merge(ex, res, parts...)
 	res.Concurrency = ConcurrencyRace
 	// The detector's report is the best explanation of a race there is:
-	// it is kept whatever the stress tests did without it.
-	report := raceReport(rres.Output)
-	res.Races = parseRaces(rres.Output, ex.ID)
-	if report != "" {
+	// it is kept whatever the stress tests did.
+	res.Races = parseRaces(raced.Output, ex.ID)
+	if report := raceReport(raced.Output); report != "" {
 		if res.Output != "" && !strings.HasSuffix(res.Output, "\n") {
 			res.Output += "\n"
 		}
 		res.Output += report
-		res.Truncated = res.Truncated || rres.Truncated
-	}
-	points, perTest := ex.TestPoints()
-	raced := false
-	for _, rt := range rres.Tests {
-		// Only what the race run found counts against the learner: a
-		// race, or a broken invariant. Running out of time under the
-		// detector's slowdown says nothing about the code.
-		if rt.Status == Pass || rt.Failure == nil || rt.Failure.Kind == harness.Timeout {
-			continue
-		}
-		for i := range res.Tests {
-			t := &res.Tests[i]
-			if t.Name != rt.Name || t.Status != Pass {
-				continue
-			}
-			*t = rt
-			raced = true
-			if perTest {
-				res.Score -= points[t.Name]
-			}
-		}
-	}
-	if !raced {
-		return nil
-	}
-	res.Status = Fail
-	if !perTest {
-		res.Score = 0
+		res.Truncated = res.Truncated || raced.Truncated
 	}
 	return nil
+}
+
+// merge sets res to the outcome of the runs parts, each of some of ex's
+// tests: a test's outcome is that of the last part that ran it, and a
+// test that no part ran failed without a result. The output is the first
+// part's that ran a test (the race detector's report is added apart); the
+// program was killed if it was in any part.
+func merge(ex *course.Exercise, res *Result, parts ...*Result) {
+	byName := map[string]Test{}
+	for _, p := range parts {
+		for _, t := range p.Tests {
+			byName[t.Name] = t
+		}
+		res.Killed = res.Killed || p.Killed
+		if res.Crash == "" {
+			res.Crash = p.Crash
+		}
+	}
+	first := parts[0]
+	if len(first.Tests) == 0 && len(parts) > 1 {
+		first = parts[1] // no test but stress tests: the stress run's
+	}
+	res.Output, res.Truncated = first.Output, first.Truncated
+	if first.Status == Error {
+		res.Status, res.Score, res.Problem = Error, 0, first.Problem
+	}
+	points, perTest := ex.TestPoints()
+	passed := 0
+	res.Tests, res.Score = nil, 0
+	for _, st := range ex.Suite.Tests {
+		t, ok := byName[st.Name]
+		if !ok {
+			t = Test{Name: st.Name, Status: Fail, Missing: true}
+		}
+		if t.Status == Pass {
+			passed++
+			res.Score += points[st.Name]
+		}
+		res.Tests = append(res.Tests, t)
+	}
+	switch {
+	case res.Status == Error:
+		res.Score = 0
+	case passed == len(ex.Suite.Tests):
+		res.Status, res.Score = Pass, res.MaxScore
+	default:
+		res.Status = Fail
+		if !perTest {
+			res.Score = 0
+		}
+	}
 }
 
 // maxRaces bounds the races kept in a Result: a racy pool makes the

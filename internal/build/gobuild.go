@@ -3,12 +3,15 @@ package build
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"time"
 
@@ -149,6 +152,9 @@ func (b *Builder) Race(parent context.Context, dir string, mod map[string][]byte
 	if key != "" {
 		_, _ = b.keep(key, prog, 0o755) // a program not kept is built again
 	}
+	if spec, value, ok := b.raceReady(); ok {
+		_ = b.rememberKey(spec, value)
+	}
 	return prog, nil
 }
 
@@ -156,9 +162,23 @@ func (b *Builder) Race(parent context.Context, dir string, mod map[string][]byte
 // command, the settings and the C compiler that links it. It is empty
 // when the C compiler cannot be named.
 func (b *Builder) raceKey(mod map[string][]byte) string {
-	if mod == nil {
+	tools := raceToolchain()
+	if mod == nil || tools == "" {
 		return ""
 	}
+	with := maps.Clone(mod)
+	with["\x00race"] = []byte(tools)
+	key, err := b.Key(with)
+	if err != nil {
+		return ""
+	}
+	return "race-" + key
+}
+
+// raceToolchain names what builds a race-enabled program besides the go
+// command: its settings and the C compiler, by its path and the time it
+// was installed; "" when there is no C compiler.
+func raceToolchain() string {
 	cc := "gcc"
 	if v := strings.Fields(os.Getenv("CC")); len(v) > 0 {
 		cc = v[0]
@@ -171,11 +191,41 @@ func (b *Builder) raceKey(mod map[string][]byte) string {
 	if err != nil {
 		return ""
 	}
-	with := maps.Clone(mod)
-	with["\x00race"] = []byte(strings.Join(raceFlags, " ") + "\x00" + os.Getenv("CC") + "\x00" + ccPath + "@" + info.ModTime().UTC().Format(time.RFC3339Nano))
-	key, err := b.Key(with)
-	if err != nil {
-		return ""
+	return strings.Join(raceFlags, " ") + "\x00" + os.Getenv("CC") + "\x00" + ccPath + "@" + info.ModTime().UTC().Format(time.RFC3339Nano)
+}
+
+// raceReady returns the name under which the cache records that a race
+// build of this go command and C compiler succeeded, and the value it
+// records.
+func (b *Builder) raceReady() (spec, value string, ok bool) {
+	tools := raceToolchain()
+	id, err := b.goIdentity()
+	if tools == "" || err != nil {
+		return "", "", false
 	}
-	return "race-" + key
+	sum := sha256.Sum256([]byte(runtime.GOOS + "/" + runtime.GOARCH + "\x00" + id + "\x00" + tools))
+	value = hex.EncodeToString(sum[:16])
+	return "race-ready-" + value, value, true
+}
+
+// RaceCold reports whether Race would build mod with the standard library
+// not yet compiled for the race detector, which takes about half a minute:
+// no program of mod is kept, and no race build of this go command and C
+// compiler has succeeded with this cache. (The go command's cache may
+// have dropped the standard library since; the next build is slower then,
+// and says nothing.)
+func (b *Builder) RaceCold(mod map[string][]byte) bool {
+	if key := b.raceKey(mod); key != "" {
+		if dir, err := b.sub("objects"); err == nil {
+			if _, err := os.Stat(filepath.Join(dir, key+".sha256")); err == nil {
+				return false
+			}
+		}
+	}
+	spec, _, ok := b.raceReady()
+	if !ok {
+		return true
+	}
+	_, warm := b.recallKey(spec)
+	return !warm
 }
