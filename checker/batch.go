@@ -148,11 +148,11 @@ func (c *Checker) checkAll(ctx context.Context, all []*job) (err error) {
 		// The same program, judged alike, gives the same result: an
 		// edit of a comment or of the layout builds the program of the
 		// earlier check, whose result stands. Where the race detector
-		// runs, its build (from the sources) decides too, and the
-		// program alone does not name the result.
+		// runs, what of the sources only its build sees names the
+		// result too (see raceSources).
 		var run []*job
 		for _, j := range todo {
-			if sum := progs[j].sum; sum != "" && !(j.Exercise.Concurrent && raceSupported()) {
+			if sum := progs[j].sum; sum != "" {
 				if j.pkey, err = c.programKey(j, sum); err != nil {
 					return err
 				}
@@ -237,11 +237,46 @@ func (c *Checker) programKey(j *job, sum string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return c.Build.Key(map[string][]byte{
+	key := map[string][]byte{
 		"\x00program":  []byte(sum),
 		"\x00exercise": []byte(j.Exercise.ID),
 		"\x00check":    c.judged(j, suite),
-	})
+	}
+	if j.Exercise.Concurrent && raceSupported() {
+		key["\x00race"] = raceSources(j.files)
+	}
+	return c.Build.Key(key)
+}
+
+// raceSources returns what of the learner's files a build with the race
+// detector may see differently from the learner's program: a file whose
+// build constraints name a tag "race" whole, and every other file's
+// compiler directives with their lines (//go:norace and //go:nocheckptr
+// act only there). With the same learner's program and the same
+// raceSources, the race detector's build is the same program too.
+func raceSources(files []source) []byte {
+	var b bytes.Buffer
+	for _, f := range files {
+		fmt.Fprintf(&b, "file %s\n", f.Name)
+		lines := bytes.Split(f.Data, []byte("\n"))
+		whole := false
+		for _, l := range lines {
+			t := bytes.TrimSpace(l)
+			if (bytes.HasPrefix(t, []byte("//go:build")) || bytes.HasPrefix(t, []byte("// +build"))) && bytes.Contains(t, []byte("race")) {
+				whole = true
+			}
+		}
+		if whole {
+			b.Write(f.Data)
+			continue
+		}
+		for i, l := range lines {
+			if t := bytes.TrimSpace(l); bytes.HasPrefix(t, []byte("//go:")) || bytes.HasPrefix(t, []byte("//line")) {
+				fmt.Fprintf(&b, "%d %s\n", i+1, t)
+			}
+		}
+	}
+	return b.Bytes()
 }
 
 // recall returns the result of an earlier check kept under key, or nil.

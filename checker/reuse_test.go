@@ -144,3 +144,41 @@ func TestEditsAreNeverStale(t *testing.T) {
 		assert.Equal(t, checker.Pass, check(t, ck, ex, dir).Status)
 	})
 }
+
+// A concurrent exercise whose learner's program is that of an earlier
+// check, and whose sources show the race detector's build nothing new,
+// gives that check's result, the race detector's verdict included,
+// without building or running anything: a comment-only save of a pool
+// costs what one of any exercise costs. A directive that only the race
+// detector's build obeys is no comment: the pool is built and run again.
+func TestConcurrentCommentSaveIsReused(t *testing.T) {
+	ex := exercise(t, "bulkheadpool")
+	b := privateBuilder(t)
+	ck := &checker.Checker{Build: b, Timeout: corpusTimeout, Reuse: true}
+	dir := reference(t, ex)
+	name := filepath.Join(dir, "bulkheadpool.go")
+	first := check(t, ck, ex, dir)
+	require.Equal(t, checker.Pass, first.Status, describe(first))
+	if first.Concurrency != checker.ConcurrencyRace {
+		t.Skip("no race detector here: " + first.Concurrency)
+	}
+	src, err := os.ReadFile(name)
+	require.NoError(t, err)
+
+	require.NoError(t, os.WriteFile(name, append(src, "\n// Done.\n"...), 0o644))
+	before := b.Stats()
+	again := check(t, ck, ex, dir)
+	assert.Equal(t, checker.Pass, again.Status, describe(again))
+	assert.Equal(t, checker.ConcurrencyRace, again.Concurrency)
+	assert.Equal(t, build.Stats{Compiles: 1}, built(b, before), "the learner's package alone, and no race build")
+
+	// In place of the doc comment, so that no line moves and the
+	// learner's program stays the same.
+	norace := strings.Replace(string(src), "// InUse returns how many slots are taken.\n", "//go:norace\n", 1)
+	require.NotEqual(t, string(src), norace)
+	require.NoError(t, os.WriteFile(name, []byte(norace), 0o644))
+	before = b.Stats()
+	again = check(t, ck, ex, dir)
+	assert.Equal(t, checker.Pass, again.Status, describe(again))
+	assert.Equal(t, 1, built(b, before).RaceBuilds, "a directive for the race detector's build is built with it")
+}
