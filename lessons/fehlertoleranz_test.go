@@ -607,7 +607,7 @@ func TestFehlertoleranzBulkhead(t *testing.T) {
 	}
 }
 
-// ftServices are the chapter's gateway dependencies, in order.
+// ftServices are the lesson's gateway dependencies, in order.
 var ftServices = []string{"order", "stock", "reviews"}
 
 // TestFehlertoleranzGateway replays the aggregating gateway: which

@@ -38,7 +38,7 @@ var langs = []lang{
 		code: "de", yes: "ja", no: "nein", decimal: ",",
 		breakerHeader: []string{"Tick", "Zustand vorher", "Aufruf erlaubt?", "Ergebnis", "Zustand danach"},
 		resultOK:      "ok", resultFail: "Fehler", notRun: "nicht aufgerufen",
-		bucketHeader:   []string{"Zeit", "Marken vor der Anfrage", "Anfrage erlaubt?", "Marken danach"},
+		bucketHeader:   []string{"Zeit", "Tokens vor der Anfrage", "Anfrage erlaubt?", "Tokens danach"},
 		sequenceHeader: []string{"Schritt", "erwartet"},
 	},
 	{

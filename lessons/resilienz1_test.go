@@ -168,7 +168,7 @@ var r1Langs = []r1Lang{
 				fmt.Sprintf("(letzter Timeout in Tick %d)", r.policy[3].LastTimeout),
 				fmt.Sprintf("%d statt %d erfolgreiche Anfragen", r.policy[3].Succeeded, r.policy[0].Succeeded),
 				fmt.Sprintf("keinen Vorteil (%d statt %d)", r.policy[4].Succeeded, r.policy[3].Succeeded),
-				fmt.Sprintf("Wiederholen App, API und Service je bis zu %smal, also mit je %s Versuchen, kommen unten bis zu %d Aufrufe an",
+				fmt.Sprintf("Wiederholen App, API und Dienst je bis zu %smal, also mit je %s Versuchen, kommen unten bis zu %d Aufrufe an",
 					deWords[r.pitfallRetries], deWords[r.pitfallRetries+1], r.fanout3),
 				fmt.Sprintf("Mit bis zu %s Retries pro Schicht, also %s Versuchen, wären es %d Aufrufe",
 					deWords[r.pitfallRetries+1], deWords[r.pitfallRetries+2], r.fanoutOneMore),

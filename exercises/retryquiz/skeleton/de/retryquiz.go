@@ -20,8 +20,8 @@ package retryquiz
 // [3]string{"X", "Y", "Z"}. Jeder Fall wird einzeln bewertet; Groß- und
 // Kleinschreibung spielen keine Rolle.
 //
-//   - Fall 1: Der Versand-Service hängt, und ohne Timeout belegen seine
-//     Aufrufe alle 50 Slots des Bestell-Service. Was hilft am direktesten?
+//   - Fall 1: Der Versanddienst hängt, und ohne Timeout belegen seine
+//     Aufrufe alle 50 Slots des Bestelldienst. Was hilft am direktesten?
 //   - Fall 2: Drei Schichten mit je vier Versuchen halten eine wieder
 //     gesunde Datenbank überlastet. Was holt das System heraus?
 //   - Fall 3: 10 000 Apps verbinden sich mit Backoff ohne Jitter neu und
