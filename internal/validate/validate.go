@@ -106,6 +106,10 @@ const (
 	SourceUnnamed    Kind = "source_unnamed"    // a lesson cites a source its source section does not name
 	RandomCount      Kind = "random_count"      // a text states another number of random traces than the suite runs
 	Quotes           Kind = "quotes"            // English quotation marks in a German text
+	QuizText         Kind = "quiz_text"         // a lesson words a quiz's question or option unlike its quiz file
+	QuizTextOptions  Kind = "quiz_text_options" // a lesson prints other options of a quiz case than its quiz file has
+	Glossary         Kind = "glossary"          // a text uses a word its language's glossary replaces with the course's term
+	GlossaryFile     Kind = "glossary_file"     // a glossary line that cannot be read
 )
 
 // Problem is one thing to fix in a course.
@@ -200,6 +204,8 @@ func Run(ctx context.Context, fsys fs.FS, opts Options) (*Report, error) {
 		v.texts(c)
 		v.testTitles(c)
 		v.prose(c)
+		v.quizSync(c)
+		v.glossary(c)
 		docs := v.lessons(c)
 		codes := v.code(c)
 		runs, err := v.run(ctx, c, codes)
