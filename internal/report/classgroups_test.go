@@ -91,7 +91,7 @@ func TestClassAPIApart(t *testing.T) {
 		{ID: "bob", Document: doc("compile", "The code does not build:")},
 	}}
 	for lang, wants := range map[string][]string{
-		"en": {"50% build with another API than the exercise&#39;s", "50% do not compile"},
+		"en": {"50% compile, but with an API other than the exercise&#39;s", "50% do not compile"},
 		"de": {"50 % lassen sich kompilieren, aber ihre API ist nicht die der Übung", "50 % lassen sich nicht kompilieren"},
 	} {
 		var out bytes.Buffer
@@ -137,7 +137,7 @@ func TestClassQuizUnanswered(t *testing.T) {
 	}{
 		{"en", []string{
 			"<h4>Wrong options chosen</h4>",
-			"25% chose B in Case 1",
+			"25% choose B in Case 1",
 			"<h4>Cases left unanswered</h4>",
 			"50% leave Case 2 unanswered</span>\n<div class=\"subs\"><a class=\"id\" href=\"#s3\">cy</a> <a class=\"id\" href=\"#s4\">dee</a>",
 			"<h4>No attempt yet</h4>",
@@ -148,7 +148,7 @@ func TestClassQuizUnanswered(t *testing.T) {
 			`<tr id="s1"><td class="id">ada</td><td class="fail">✗ 0/2 (skeleton)</td>`,
 			`<tr id="s2"><td class="id">bob</td><td class="fail">✗ 0/2 (no answer)</td>`,
 			`<tr id="s4"><td class="id">dee</td><td class="fail">✗ 0/2</td>`,
-		}, []string{"chose –", "chose  in"}},
+		}, []string{"choose –", "choose  in"}},
 		{"de", []string{
 			"25 % wählen B in Fall 1",
 			"<h4>Unbeantwortete Fälle</h4>",
@@ -200,11 +200,11 @@ func TestClassQuizByCase(t *testing.T) {
 	}{
 		{"en", []string{
 			"<h4>Wrong options chosen</h4>",
-			"50% chose A in Case 1",
-			"25% chose B in Case 2",
-			"50% chose C in Case 3",
-			"75% chose A in Case 4",
-			"25% chose B in Case 4",
+			"50% choose A in Case 1",
+			"25% choose B in Case 2",
+			"50% choose C in Case 3",
+			"75% choose A in Case 4",
+			"25% choose B in Case 4",
 			"<h4>Answers that are none of the options</h4>",
 			"25% answer “maybe d” in Case 3",
 			"<h4>Cases left unanswered</h4>",
