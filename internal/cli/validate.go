@@ -216,6 +216,9 @@ func (e *env) mutantReport(rep *validate.Report, jobs int) {
 		for _, q := range s.Equivalent {
 			fmt.Fprintf(e.Out, "      %s\n", e.p.T("validate.mutants_equivalent", "Mutant", q.ID, "Why", q.Why))
 		}
+		for _, k := range s.Kills {
+			fmt.Fprintf(e.Out, "      %s\n", e.p.T("validate.mutants_test_kills", "Test", k.Test, "Count", k.Mutants))
+		}
 		killed += s.Killed
 		counted += s.Mutants - len(s.Equivalent)
 	}

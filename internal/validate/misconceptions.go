@@ -29,6 +29,9 @@ const (
 	// trace on which the two do the same, at the trace.
 	MisconceptionClaim     Kind = "misconception_claim"
 	MisconceptionClaimSame Kind = "misconception_claim_same"
+	// A hidden test that no mutant and no misconception fails, at its
+	// entry in suite.json (with --mutants only).
+	TestRedundant Kind = "test_redundant"
 
 	// Warnings: kurs validate lists them but still accepts the course.
 	SignaturesStale Kind = "signatures_stale" // signatures.json missing or out of date
@@ -144,6 +147,7 @@ func (v *validator) misconceptions(ctx context.Context, c *course.Course, codes 
 			}
 			sig := report.Signature(e.ex, r.res)
 			v.caughtBy(e, r.m, sig)
+			v.noteFails(e, sig)
 			for _, id := range ids {
 				if other := sigs[id]; other.Equal(sig) {
 					v.add(dir, 0, MisconceptionSame, "Name", r.m.ID, "Other", id)
@@ -270,4 +274,25 @@ func sameSignatures(a, b map[string]course.Signature) bool {
 func (v *validator) warn(file string, line int, kind Kind, args ...any) *Problem {
 	v.warnings = append(v.warnings, Problem{File: file, Line: line, Kind: kind, Args: args})
 	return &v.warnings[len(v.warnings)-1]
+}
+
+// noteFails remembers the tests a misconception of e fails, the stress
+// tests included when one of them failed, for redundantTests.
+func (v *validator) noteFails(e *exCode, sig *course.Signature) {
+	if v.miscFails == nil {
+		v.miscFails = map[string]map[string]bool{}
+	}
+	fails := v.miscFails[e.ex.ID]
+	if fails == nil {
+		fails = map[string]bool{}
+		v.miscFails[e.ex.ID] = fails
+	}
+	for _, n := range sig.Fail {
+		fails[n] = true
+	}
+	if sig.Stress {
+		for n := range report.StressTests(e.ex) {
+			fails[n] = true
+		}
+	}
 }

@@ -2,6 +2,7 @@ package validate
 
 import (
 	"encoding/json"
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -120,7 +121,7 @@ func TestEveryMisconceptionMessageExists(t *testing.T) {
 			}
 		}
 	}
-	require.Len(t, ids, 12)
+	require.Len(t, ids, 13)
 	for _, lang := range i18n.Languages {
 		keys, err := i18n.Keys(lang)
 		require.NoError(t, err)
@@ -172,3 +173,42 @@ func TestMisconceptionClaimsReplayed(t *testing.T) {
 }
 
 func resultObs(obs string) harness.Result { return harness.Result{Obs: obs} }
+
+// TestRedundantTestReported: with --mutants, a hidden test that no mutant
+// and no misconception fails is a problem at its entry in suite.json, and
+// the summary says how many mutants each test fails.
+func TestRedundantTestReported(t *testing.T) {
+	t.Parallel()
+	const file = "exercises/counter/testdata/suite.json"
+	m := newCourse(t)
+	suite := string(m[file].Data)
+	i := strings.Index(suite, `    {
+      "name": "random"`)
+	require.Positive(t, i, suite)
+	suite = suite[:i] + `    {
+      "name": "edge/add-zero",
+      "title": {"de": "Null dazu ändert nichts", "en": "Adding zero changes nothing"},
+      "new": [0],
+      "steps": [{"call": "Add", "args": [0], "obs": "0"}]
+    },
+` + suite[i:]
+	m[file] = &fstest.MapFile{Data: []byte(suite)}
+	line := strings.Count(suite[:strings.Index(suite, `"name": "edge/add-zero"`)], "\n")
+	r := run(t, m, Options{Mutants: true})
+	assert.Contains(t, where(r.Problems), fmt.Sprintf("%s:%d test_redundant", file, line), "the redundant test at its entry")
+	kills := map[string]int{}
+	for _, sum := range r.Mutants {
+		if sum.Exercise == "counter" {
+			for _, k := range sum.Kills {
+				kills[k.Test] = k.Mutants
+			}
+		}
+	}
+	assert.Zero(t, kills["edge/add-zero"])
+	assert.Positive(t, kills["seed/worked-example"])
+	for _, p := range r.Problems {
+		if p.Kind == TestRedundant {
+			assert.Contains(t, p.Args, "edge/add-zero")
+		}
+	}
+}

@@ -34,6 +34,15 @@ type MutantSummary struct {
 	// fails its own tests, or does not type-check.
 	Skipped  string
 	Duration time.Duration
+	// Kills holds, for each hidden test in the suite's order, how many of
+	// the mutants it fails.
+	Kills []TestKills
+}
+
+// TestKills is how many mutants one hidden test fails.
+type TestKills struct {
+	Test    string
+	Mutants int
 }
 
 // Score returns the share of the mutants that the tests kill, of those not
@@ -111,6 +120,7 @@ func (v *validator) mutants(ctx context.Context, c *course.Course, codes map[str
 		return nil, 0, err
 	}
 	survivors := map[*MutantSummary][]Survivor{}
+	kills := map[*MutantSummary]map[string]int{}
 	for _, r := range runs {
 		if r.err != nil {
 			return nil, 0, r.err
@@ -128,11 +138,19 @@ func (v *validator) mutants(ctx context.Context, c *course.Course, codes map[str
 		default:
 			r.sum.Mutants++
 			r.sum.Killed++
+			kills[r.sum] = countKills(kills[r.sum], r.res)
 		}
 	}
 	var out []MutantSummary
 	for _, sum := range sums {
 		v.markSurvivors(sum, codes[sum.Exercise], survivors[sum])
+		// Without a mutant that ran, no test can be said to catch nothing.
+		if e := codes[sum.Exercise]; sum.Skipped == "" && sum.Mutants > 0 && e != nil {
+			for _, t := range e.ex.Suite.Tests {
+				sum.Kills = append(sum.Kills, TestKills{Test: t.Name, Mutants: kills[sum][t.Name]})
+			}
+			v.redundantTests(e, sum.Kills)
+		}
 		out = append(out, *sum)
 	}
 	return out, time.Since(start), nil
@@ -171,5 +189,32 @@ func (v *validator) markSurvivors(sum *MutantSummary, e *exCode, survivors []Sur
 		if !used[i] {
 			v.add(file, v.at(file, fmt.Sprintf("equivalent.%d", i)), MutantMarkStale, "Mutant", m.Mutant)
 		}
+	}
+}
+
+// countKills adds the tests that res fails to kills.
+func countKills(kills map[string]int, res *checker.Result) map[string]int {
+	if kills == nil {
+		kills = map[string]int{}
+	}
+	for _, t := range res.Tests {
+		if t.Status != checker.Pass {
+			kills[t.Name]++
+		}
+	}
+	return kills
+}
+
+// redundantTests reports, at its entry in suite.json, each hidden test of
+// e that no mutant and no misconception fails: a test that tells no known
+// wrong solution from the reference adds time to every check and catches
+// nothing the others miss.
+func (v *validator) redundantTests(e *exCode, kills []TestKills) {
+	file := path.Join(e.dir(), "testdata", "suite.json")
+	for i, k := range kills {
+		if k.Mutants > 0 || v.miscFails[e.ex.ID][k.Test] {
+			continue
+		}
+		v.add(file, v.lineIn(file, "tests", i), TestRedundant, "Test", k.Test, "Exercise", e.ex.ID)
 	}
 }

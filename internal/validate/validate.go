@@ -245,6 +245,9 @@ type validator struct {
 	broken map[string]bool
 	// json remembers the positions in every JSON file read.
 	json map[string]jsonLines
+	// miscFails holds, by exercise, the hidden tests some misconception
+	// fails.
+	miscFails map[string]map[string]bool
 }
 
 // add records a problem and returns it, for a Detail or Failure to be set
