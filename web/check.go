@@ -14,16 +14,12 @@ import (
 	"github.com/kurs-course/kurs/internal/session"
 )
 
-// exState is what the server knows of one exercise; its results are the
-// session's (see Server.loop).
+// exState is what the server knows of one exercise; its results, and the
+// order of its checks and saves, are the session's (see Server.loop).
 type exState struct {
-	// run is held while the exercise is checked or its files are saved
-	// from the page: a check reads the old files or the new ones, and
-	// results arrive in the order of the saves.
-	run sync.Mutex
-	// waiting reports that a check triggered by a save waits for run; more
-	// saves meanwhile need no check of their own, since that one reads the
-	// files once it starts.
+	// waiting reports that a check triggered by a save has not started
+	// yet; more saves meanwhile need no check of their own, since that one
+	// reads the files once it starts.
 	waiting atomic.Bool
 	// trying is held while a trace typed in the page runs: one try at a
 	// time per exercise. A try neither waits for a check nor holds one up.
@@ -41,10 +37,10 @@ func (s *Server) recheck(ex *course.Exercise) {
 	s.background.Add(1)
 	go func() {
 		defer s.background.Done()
-		st.run.Lock()
-		defer st.run.Unlock()
 		st.waiting.Store(false)
 		s.publish("checking", ex.ID, "")
+		// The session orders it after a save from the page, and after any
+		// other check of ex; files it checked already are not checked again.
 		o, _, err := s.loop.CheckIfChanged(s.ctx, ex)
 		s.published(ex, o, err)
 	}()
@@ -52,9 +48,6 @@ func (s *Server) recheck(ex *course.Exercise) {
 
 // checkNow checks ex and waits for the result.
 func (s *Server) checkNow(ctx context.Context, ex *course.Exercise) (*checker.Result, error) {
-	st := s.exercises[ex.ID]
-	st.run.Lock()
-	defer st.run.Unlock()
 	s.publish("checking", ex.ID, "")
 	outs, err := s.loop.Check(ctx, []*course.Exercise{ex})
 	var o session.Outcome

@@ -17,6 +17,7 @@ import (
 	"github.com/kurs-course/kurs/i18n"
 	"github.com/kurs-course/kurs/internal/course"
 	"github.com/kurs-course/kurs/internal/report"
+	"github.com/kurs-course/kurs/internal/session"
 	"github.com/kurs-course/kurs/internal/try"
 	"github.com/kurs-course/kurs/internal/workspace"
 )
@@ -187,21 +188,21 @@ type overviewData struct {
 	Continue *linkView
 }
 
-func (s *Server) exerciseViews(p *i18n.Printer, prog *workspace.Progress, ids func(*course.Exercise) bool) []exerciseView {
+func (s *Server) exerciseViews(p *i18n.Printer, st *session.Standing, ids func(*course.Exercise) bool) []exerciseView {
 	var out []exerciseView
 	for _, ex := range s.course.Exercises {
 		if !ids(ex) {
 			continue
 		}
 		out = append(out, exerciseView{ID: ex.ID, Title: ex.Title.In(p.Lang()), Points: ex.Points,
-			State: s.ws.StateOf(prog, ex), Score: prog.Points(ex.ID)})
+			State: st.State(ex), Score: st.Points(ex)})
 	}
 	return out
 }
 
 func (s *Server) overview(w http.ResponseWriter, r *http.Request) {
 	p := s.printer(w, r)
-	prog, err := s.ws.Progress()
+	st, err := s.loop.Standing()
 	if err != nil {
 		s.message(w, r, http.StatusInternalServerError, p.T("web.error.progress", "Err", err))
 		return
@@ -209,23 +210,12 @@ func (s *Server) overview(w http.ResponseWriter, r *http.Request) {
 	d := &overviewData{}
 	for _, l := range s.course.Lessons {
 		lv := lessonView{ID: lessonID(l, p.Lang()), Title: l.Title.In(p.Lang()), Minutes: l.Minutes}
-		lv.Exercises = s.exerciseViews(p, prog, func(ex *course.Exercise) bool { return ex.Lesson == l.ID })
+		lv.Exercises = s.exerciseViews(p, st, func(ex *course.Exercise) bool { return ex.Lesson == l.ID })
 		d.Lessons = append(d.Lessons, lv)
 	}
-	for _, ex := range s.course.Exercises {
-		if ep := prog.Exercises[ex.ID]; ep == nil || !ep.Passed {
-			d.Continue = s.link(p, ex)
-			break
-		}
-	}
-	for _, ex := range s.exerciseViews(p, prog, func(*course.Exercise) bool { return true }) {
-		d.Total++
-		d.Score += ex.Score
-		d.Points += ex.Points
-		if ex.State.HasPassed() {
-			d.Passed++
-		}
-	}
+	d.Continue = s.link(p, st.Next(nil, nil))
+	t := st.Totals()
+	d.Passed, d.Total, d.Score, d.Points = t.Passed, t.Exercises, t.Score, t.Max
 	s.render(w, r, http.StatusOK, "overview", "layout", s.newPage(p, r, p.T("web.overview.title"), d))
 }
 
@@ -258,13 +248,13 @@ func (s *Server) lesson(w http.ResponseWriter, r *http.Request) {
 		s.message(w, r, http.StatusInternalServerError, p.T("web.error.lesson", "Err", err))
 		return
 	}
-	prog, err := s.ws.Progress()
+	st, err := s.loop.Standing()
 	if err != nil {
 		s.message(w, r, http.StatusInternalServerError, p.T("web.error.progress", "Err", err))
 		return
 	}
 	d := &lessonData{ID: l.ID, Body: body,
-		Exercises: s.exerciseViews(p, prog, func(ex *course.Exercise) bool { return ex.Lesson == l.ID })}
+		Exercises: s.exerciseViews(p, st, func(ex *course.Exercise) bool { return ex.Lesson == l.ID })}
 	pg := s.newPage(p, r, l.Title.In(p.Lang()), d)
 	// The other language's page has the lesson's id in that language.
 	pg.SwitchURL = "/lesson/" + lessonID(l, pg.Other) + "/?lang=" + pg.Other
@@ -444,13 +434,9 @@ func doneNotice(p *i18n.Printer, done string) string {
 }
 
 func (s *Server) exerciseData(p *i18n.Printer, ex *course.Exercise) (*exerciseData, error) {
-	prog, err := s.ws.Progress()
+	st, err := s.loop.Standing()
 	if err != nil {
 		return nil, err
-	}
-	ep := prog.Exercises[ex.ID]
-	if ep == nil {
-		ep = &workspace.ExerciseProgress{}
 	}
 	summary, err := s.md.render(ex.Summary.In(p.Lang()))
 	if err != nil {
@@ -458,7 +444,7 @@ func (s *Server) exerciseData(p *i18n.Printer, ex *course.Exercise) (*exerciseDa
 	}
 	d := &exerciseData{
 		ID: ex.ID, Title: ex.Title.In(p.Lang()), Lesson: ex.Lesson, Summary: summary,
-		Dir: s.ws.ExerciseDir(ex.ID), Points: ex.Points, Passed: ep.Passed,
+		Dir: s.ws.ExerciseDir(ex.ID), Points: ex.Points, Passed: st.SolutionOpen(ex),
 		Scoring: report.Scoring(p, ex),
 	}
 	if l, ok := s.course.Lesson(ex.Lesson); ok {
@@ -475,7 +461,7 @@ func (s *Server) exerciseData(p *i18n.Printer, ex *course.Exercise) (*exerciseDa
 			d.Files = append(d.Files, fileView{Rel: rel, Abs: filepath.Join(s.ws.Dir, filepath.FromSlash(rel))})
 		}
 	}
-	d.Hints = s.hints(p, ex, ep.HintsSeen)
+	d.Hints = s.hints(st.SeenHints(ex, p.Lang()))
 	last, _ := s.loop.Last(ex.ID)
 	res := last.Result
 	if ex.Traits().Answers {
@@ -506,34 +492,23 @@ func (s *Server) exerciseData(p *i18n.Printer, ex *course.Exercise) (*exerciseDa
 	if try.Supported(ex) {
 		d.Try = &tryView{Trace: try.Example(ex), Example: try.ShortExample(ex)}
 	}
-	d.Next = s.link(p, s.nextExercise(ex))
+	d.Next = s.link(p, st.Next(nil, ex))
 	return d, nil
 }
 
-// hintTexts returns an exercise's hints in lang, else in English, as
-// `kurs hint` does.
-func hintTexts(ex *course.Exercise, lang string) []string {
-	if h := ex.Hints[lang]; len(h) > 0 {
-		return h
-	}
-	return ex.Hints["en"]
-}
-
-// hints returns the hints seen so far, in the reader's language. Hints are
+// hints returns the view of the hints seen so far, of total. Hints are
 // Markdown (they quote code with backticks).
-func (s *Server) hints(p *i18n.Printer, ex *course.Exercise, seen int) hintView {
-	all := hintTexts(ex, p.Lang())
-	seen = min(seen, len(all))
-	v := hintView{Total: len(all)}
-	for _, h := range all[:seen] {
+func (s *Server) hints(seen []string, total int) hintView {
+	v := hintView{Total: total}
+	for _, h := range seen {
 		html, err := s.md.render(h)
 		if err != nil {
 			html = template.HTML(template.HTMLEscapeString(h))
 		}
 		v.Seen = append(v.Seen, html)
 	}
-	if seen < len(all) {
-		v.Next = seen + 1
+	if len(seen) < total {
+		v.Next = len(seen) + 1
 	}
 	return v
 }
@@ -558,12 +533,12 @@ func (s *Server) solution(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p := s.printer(w, r)
-	prog, err := s.ws.Progress()
+	st, err := s.loop.Standing()
 	if err != nil {
 		s.message(w, r, http.StatusInternalServerError, p.T("web.error.progress", "Err", err))
 		return
 	}
-	if ep := prog.Exercises[ex.ID]; ep == nil || !ep.Passed {
+	if !st.SolutionOpen(ex) {
 		s.message(w, r, http.StatusForbidden, p.T("web.solution.locked", "Exercise", ex.Title.In(p.Lang())))
 		return
 	}

@@ -214,10 +214,11 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request) {
 	}
 	// The file is written while no check of it runs, so that the check
 	// reads the old answers or the new ones.
-	st := s.exercises[ex.ID]
-	st.run.Lock()
-	changed, err := s.writeAnswer(ex, answers, p.Lang())
-	st.run.Unlock()
+	var changed bool
+	err := s.loop.Edit(ex, func() (err error) {
+		changed, err = s.writeAnswer(ex, answers, p.Lang())
+		return err
+	})
 	if err != nil {
 		s.message(w, r, http.StatusConflict, quizProblem(p, err))
 		return

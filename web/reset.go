@@ -16,11 +16,12 @@ func (s *Server) reset(w http.ResponseWriter, r *http.Request) {
 		s.message(w, r, http.StatusConflict, quizProblem(p, err))
 		return
 	}
-	// Reset also clears the last check in the progress file, which the
-	// server writes too.
-	s.mu.Lock()
-	backup, err := s.ws.Reset(ex, p.Lang())
-	s.mu.Unlock()
+	// The skeleton is written while no check of ex runs, as a save is.
+	var backup string
+	err := s.loop.Edit(ex, func() (err error) {
+		backup, err = s.ws.Reset(ex, p.Lang())
+		return err
+	})
 	if err != nil {
 		s.message(w, r, http.StatusInternalServerError, p.T("web.reset.failed", "Err", err))
 		return

@@ -97,7 +97,6 @@ type Server struct {
 	stop  context.CancelFunc
 	hosts hosts
 
-	mu        sync.Mutex // guards progress writes and each exState's result
 	exercises map[string]*exState
 	// background counts the checks that saves started.
 	background sync.WaitGroup

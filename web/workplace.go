@@ -14,7 +14,6 @@ import (
 	"net/http"
 	"os"
 	"path"
-	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -205,45 +204,41 @@ func (s *Server) save(w http.ResponseWriter, r *http.Request) {
 	for _, f := range s.codeFiles(p, ex, codeMark{}) {
 		editable[f.Rel] = true
 	}
-	st := s.exercises[ex.ID]
 	// One save at a time per exercise, and none while it is checked: the
 	// check then reads either the old files or the new ones.
-	st.run.Lock()
 	var changed []string
-	var data [][]byte
-	var err error
-	for i, rel := range rels {
-		if !editable[rel] {
-			err = &workspace.OutsideError{Rel: rel}
-			break
+	err := s.loop.Edit(ex, func() error {
+		var data [][]byte
+		for i, rel := range rels {
+			if !editable[rel] {
+				return &workspace.OutsideError{Rel: rel}
+			}
+			text := texts[i]
+			if len(text) > maxSource || !utf8.ValidString(text) {
+				return errTooLarge
+			}
+			old, rerr := s.ws.ReadFile(rel)
+			if rerr != nil && !errors.Is(rerr, fs.ErrNotExist) {
+				return rerr
+			}
+			if !bytes.Contains(old, []byte("\r\n")) {
+				// A form sends line breaks as CRLF; keep the file's own.
+				text = strings.ReplaceAll(text, "\r\n", "\n")
+			}
+			if !force && sum(old) != bases[i] {
+				return errConflict
+			}
+			if string(old) != text || rerr != nil {
+				changed = append(changed, rel)
+				data = append(data, []byte(text))
+			}
 		}
-		text := texts[i]
-		if len(text) > maxSource || !utf8.ValidString(text) {
-			err = errTooLarge
-			break
+		if len(changed) == 0 {
+			return nil
 		}
-		old, rerr := s.ws.ReadFile(rel)
-		if rerr != nil && !errors.Is(rerr, fs.ErrNotExist) {
-			err = rerr
-			break
-		}
-		if !bytes.Contains(old, []byte("\r\n")) {
-			// A form sends line breaks as CRLF; keep the file's own.
-			text = strings.ReplaceAll(text, "\r\n", "\n")
-		}
-		if !force && sum(old) != bases[i] {
-			err = errConflict
-			break
-		}
-		if string(old) != text || rerr != nil {
-			changed = append(changed, rel)
-			data = append(data, []byte(text))
-		}
-	}
-	if err == nil && len(changed) > 0 {
-		_, err = s.ws.WriteFiles(changed, data)
-	}
-	st.run.Unlock()
+		_, err := s.ws.WriteFiles(changed, data)
+		return err
+	})
 	switch {
 	case errors.Is(err, errConflict):
 		s.message(w, r, http.StatusConflict, p.T("web.editor.conflict"))
@@ -274,16 +269,6 @@ func (s *Server) save(w http.ResponseWriter, r *http.Request) {
 // errTooLarge means a file from the page is larger than the checker reads,
 // or not text.
 var errTooLarge = errors.New("too large or not UTF-8")
-
-// nextExercise returns the exercise after ex in the course's order, or nil
-// after the last.
-func (s *Server) nextExercise(ex *course.Exercise) *course.Exercise {
-	i := slices.Index(s.course.Exercises, ex)
-	if i < 0 || i+1 >= len(s.course.Exercises) {
-		return nil
-	}
-	return s.course.Exercises[i+1]
-}
 
 // linkView is a link to an exercise, with its lesson.
 type linkView struct {

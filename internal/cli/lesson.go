@@ -9,6 +9,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/kurs-course/kurs/internal/course"
+	"github.com/kurs-course/kurs/internal/session"
 	"github.com/kurs-course/kurs/internal/termdoc"
 	"github.com/kurs-course/kurs/internal/termdoc/pager"
 	"github.com/kurs-course/kurs/internal/workspace"
@@ -97,6 +98,10 @@ func showLesson(e *env, _ *noOptions, args []string) error {
 	next := []string{e.p.T("lesson.exercises", "Exercises", strings.Join(l.Exercises, ", "))}
 	if ws == nil {
 		next = append(next, e.p.T("lesson.no_workspace"))
+	} else if st, err := session.ReadStanding(ws, c); err == nil {
+		if ex := st.Next(nil, nil); ex != nil {
+			next = append(next, e.p.T("lesson.next", "Exercise", ex.ID, "Title", ex.Title.In(lang)))
+		}
 	}
 	if len(c.Lessons) > 1 {
 		var others []string
@@ -168,15 +173,13 @@ func (e *env) lesson(c *course.Course, ws *workspace.Workspace, args []string) (
 	if ws == nil {
 		return c.Lessons[0], nil
 	}
-	prog, err := ws.Progress()
+	st, err := session.ReadStanding(ws, c)
 	if err != nil {
 		return nil, err
 	}
-	for _, l := range c.Lessons {
-		for _, id := range l.Exercises {
-			if ep := prog.Exercises[id]; ep == nil || !ep.Passed {
-				return l, nil
-			}
+	if next := st.Next(nil, nil); next != nil {
+		if l, ok := c.Lesson(next.Lesson); ok {
+			return l, nil
 		}
 	}
 	return c.Lessons[0], nil

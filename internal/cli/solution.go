@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/kurs-course/kurs/internal/course"
+	"github.com/kurs-course/kurs/internal/session"
 	"github.com/kurs-course/kurs/internal/termdoc"
 	"github.com/kurs-course/kurs/internal/workspace"
 )
@@ -22,18 +23,18 @@ func solution(e *env, _ *noOptions, args []string) error {
 	if len(args) != 1 {
 		return e.usageErr("error.solution_args")
 	}
-	ws, _, exs, err := e.open(args)
+	ws, c, exs, err := e.open(args)
 	if err != nil {
 		return err
 	}
 	ex := exs[0]
-	prog, err := ws.Progress()
+	st, err := session.ReadStanding(ws, c)
 	if err != nil {
 		return err
 	}
 	// The solution is a reward and a comparison, not a shortcut: it
 	// opens once the learner's own code has passed, and stays open.
-	if !prog.State(ex.ID).HasPassed() {
+	if !st.SolutionOpen(ex) {
 		return &failedError{e.p.T("solution.locked", "Exercise", ex.ID)}
 	}
 	ref, err := ex.Solution()

@@ -115,7 +115,7 @@ func list(e *env, _ *noOptions, args []string) error {
 	if err != nil {
 		return err
 	}
-	prog, err := ws.Progress()
+	standing, err := session.ReadStanding(ws, c)
 	if err != nil {
 		return err
 	}
@@ -134,9 +134,9 @@ func list(e *env, _ *noOptions, args []string) error {
 				continue
 			}
 			quiz = quiz || ex.Traits().Scoring == course.PerCase
-			st := ws.StateOf(prog, ex)
+			st := standing.State(ex)
 			fmt.Fprintf(tw, "  %s %s\t%s\t%s\t%s\n", st.Mark(), ex.ID, ex.Title.In(lang), e.p.T("list."+string(st)),
-				e.p.T("result.points", "Score", prog.Points(ex.ID), "Max", ex.Points))
+				e.p.T("result.points", "Score", standing.Points(ex), "Max", ex.Points))
 			n++
 		}
 		counts = append(counts, n)
@@ -150,7 +150,7 @@ func list(e *env, _ *noOptions, args []string) error {
 			lines = lines[1:]
 		}
 	}
-	fmt.Fprintln(e.Out, e.progressLine(c, prog))
+	fmt.Fprintln(e.Out, e.progressLine(standing))
 	if quiz {
 		fmt.Fprintln(e.Out, e.p.T("list.scoring_quiz"))
 	} else {
@@ -161,16 +161,9 @@ func list(e *env, _ *noOptions, args []string) error {
 
 // progressLine is the learner's progress across the course: the
 // exercises passed (once is enough) and the points earned.
-func (e *env) progressLine(c *course.Course, prog *workspace.Progress) string {
-	passed, score, maxScore := 0, 0, 0
-	for _, ex := range c.Exercises {
-		if prog.State(ex.ID).HasPassed() {
-			passed++
-		}
-		score += prog.Points(ex.ID)
-		maxScore += ex.Points
-	}
-	return e.p.T("list.progress", "Passed", passed, "Total", len(c.Exercises), "Score", score, "Max", maxScore)
+func (e *env) progressLine(st *session.Standing) string {
+	t := st.Totals()
+	return e.p.T("list.progress", "Passed", t.Passed, "Total", t.Exercises, "Score", t.Score, "Max", t.Max)
 }
 
 // checkFlags are the flags of check, watch and grade.
@@ -258,12 +251,12 @@ func hint(e *env, _ *noOptions, args []string) error {
 	if len(args) != 1 {
 		return e.usageErr("error.hint_args")
 	}
-	ws, _, exs, err := e.open(args)
+	ws, c, exs, err := e.open(args)
 	if err != nil {
 		return err
 	}
 	ex := exs[0]
-	h, err := ws.NextHint(ex, e.p.Lang())
+	h, err := session.New(ws, c, nil).NextHint(ex, e.p.Lang())
 	if h.Total == 0 {
 		fmt.Fprintln(e.Out, e.p.T("hint.none", "Exercise", ex.ID))
 		return nil

@@ -143,7 +143,7 @@ func quits(k byte) bool { return k == 'q' || k == 3 || k == 4 }
 // start returns the exercise to begin with: the first one watched that
 // has not passed yet, else the first one watched.
 func (s *watchRun) start() *course.Exercise {
-	if next := s.nextOpen(nil); next != nil {
+	if next := s.next(nil); next != nil {
 		return next
 	}
 	return s.exs[0]
@@ -205,7 +205,7 @@ func (s *watchRun) key(ctx context.Context, k byte) bool {
 	case 'l':
 		s.show(s.list())
 	case 'n':
-		if next := s.nextOpen(s.focus); next != nil {
+		if next := s.next(s.focus); next != nil {
 			s.focus = next
 		} else {
 			s.focus = s.after(s.focus)
@@ -283,7 +283,7 @@ func (s *watchRun) checkAndShow(ctx context.Context, exs []*course.Exercise) boo
 			b.WriteString("\n")
 		}
 		// Offer the next exercise; moving there is the learner's choice.
-		switch next := s.nextOpen(s.focus); {
+		switch next := s.next(s.focus); {
 		case next != nil:
 			b.WriteString(s.e.p.T("watch.next", "Exercise", next.ID, "Title", next.Title.In(s.e.p.Lang())) + "\n")
 		case s.allPassed():
@@ -364,13 +364,13 @@ func (s *watchRun) show(body string) {
 // progress returns each exercise of the course with its mark, and the
 // course's progress.
 func (s *watchRun) progress() string {
-	prog, err := s.ws.Progress()
+	st, err := s.loop.Standing()
 	if err != nil {
 		return s.e.p.T("error.progress", "Err", err) + "\n"
 	}
 	var marks []string
 	for _, ex := range s.course.Exercises {
-		marks = append(marks, s.ws.StateOf(prog, ex).Mark()+" "+ex.ID)
+		marks = append(marks, st.State(ex).Mark()+" "+ex.ID)
 	}
 	// A long course wraps between exercises, never between a mark and its
 	// exercise.
@@ -389,7 +389,7 @@ func (s *watchRun) progress() string {
 		b.WriteString(m)
 		w += termdoc.Width(m)
 	}
-	b.WriteString("\n" + s.e.progressLine(s.course, prog) + "\n")
+	b.WriteString("\n" + s.e.progressLine(st) + "\n")
 	return b.String()
 }
 
@@ -397,7 +397,7 @@ func (s *watchRun) progress() string {
 // seen, as kurs hint does.
 func (s *watchRun) hint() string {
 	ex := s.focus
-	h, err := s.ws.NextHint(ex, s.e.p.Lang())
+	h, err := s.loop.NextHint(ex, s.e.p.Lang())
 	if h.Total == 0 {
 		if err != nil {
 			return s.e.p.T("error.progress", "Err", err)
@@ -419,14 +419,14 @@ func (s *watchRun) hint() string {
 // list returns the watched exercises with their states, the one in focus
 // marked.
 func (s *watchRun) list() string {
-	prog, err := s.ws.Progress()
+	standing, err := s.loop.Standing()
 	if err != nil {
 		return s.e.p.T("error.progress", "Err", err)
 	}
 	var b strings.Builder
 	for _, ex := range s.exs {
-		st := s.ws.StateOf(prog, ex)
-		state, mark, score := s.e.p.T("list."+string(st)), st.Mark(), prog.Points(ex.ID)
+		st := standing.State(ex)
+		state, mark, score := s.e.p.T("list."+string(st)), st.Mark(), standing.Points(ex)
 		focus := " "
 		if ex == s.focus {
 			focus = "▸"
@@ -455,29 +455,15 @@ func (s *watchRun) task() string {
 	return b.String()
 }
 
-// nextOpen returns the first watched exercise after ex (from the start
-// when ex is nil), going round, that has not passed yet; nil when all have.
-func (s *watchRun) nextOpen(ex *course.Exercise) *course.Exercise {
-	prog, err := s.ws.Progress()
+// next returns what comes next among the watched exercises after ex (nil
+// at the start), by the session's one rule (see session.Standing.Next);
+// nil when every other one has passed.
+func (s *watchRun) next(ex *course.Exercise) *course.Exercise {
+	st, err := s.loop.Standing()
 	if err != nil {
 		return nil
 	}
-	start := 0
-	for i, x := range s.exs {
-		if x == ex {
-			start = i + 1
-		}
-	}
-	for i := range s.exs {
-		x := s.exs[(start+i)%len(s.exs)]
-		if x == ex {
-			continue
-		}
-		if !prog.State(x.ID).HasPassed() {
-			return x
-		}
-	}
-	return nil
+	return st.Next(s.exs, ex)
 }
 
 // after returns the watched exercise after ex, going round.
@@ -492,16 +478,12 @@ func (s *watchRun) after(ex *course.Exercise) *course.Exercise {
 
 // allPassed reports whether every exercise of the course has passed once.
 func (s *watchRun) allPassed() bool {
-	prog, err := s.ws.Progress()
+	st, err := s.loop.Standing()
 	if err != nil {
 		return false
 	}
-	for _, ex := range s.course.Exercises {
-		if !prog.State(ex.ID).HasPassed() {
-			return false
-		}
-	}
-	return true
+	t := st.Totals()
+	return t.Passed == t.Exercises
 }
 
 func (s *watchRun) bye() {

@@ -54,8 +54,13 @@ type Outcome struct {
 	sum string
 }
 
-// New returns a session over ws, whose course is c, checking with ck.
+// New returns a session over ws, whose course is c, checking with ck; a
+// nil ck is a checker with the defaults, for a front end that only reads
+// where the learner stands and shows hints (kurs list, lesson, hint).
 func New(ws *workspace.Workspace, c *course.Course, ck *checker.Checker) *Session {
+	if ck == nil {
+		ck = &checker.Checker{}
+	}
 	runs := make(map[string]*sync.Mutex, len(c.Exercises))
 	for _, ex := range c.Exercises {
 		runs[ex.ID] = new(sync.Mutex)
@@ -153,6 +158,17 @@ func (s *Session) CheckIfChanged(ctx context.Context, ex *course.Exercise) (Outc
 		return Outcome{}, false, err
 	}
 	return out[0], true, err
+}
+
+// Edit runs write, which changes the files of ex, while no check of ex
+// runs in this session: a check reads the old files or the new ones, and
+// one asked for after Edit returns reads the new ones. A front end that
+// writes a learner's files (the page's editor, its quiz) writes them here.
+func (s *Session) Edit(ex *course.Exercise, write func() error) error {
+	run := s.runs[ex.ID]
+	run.Lock()
+	defer run.Unlock()
+	return write()
 }
 
 // Last returns the last outcome of exercise id in this session.
