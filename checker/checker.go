@@ -113,8 +113,7 @@ func readSources(dir, rel string) ([]source, error) {
 	var files []source
 	for _, d := range entries {
 		name := d.Name()
-		if !d.Type().IsRegular() || !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") ||
-			strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") {
+		if !d.Type().IsRegular() || !workspace.IsSource(name) {
 			continue
 		}
 		if len(files) == maxFiles {

@@ -11,7 +11,6 @@
 package watch
 
 import (
-	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -36,10 +35,6 @@ const (
 	// 0.3 s it keeps a save's result within a second.
 	DefaultPoll = 300 * time.Millisecond
 )
-
-// maxHashed bounds the size of a file whose content is compared; larger
-// files (which the checker refuses anyway) are compared by size and time.
-const maxHashed = 1 << 20
 
 // Options tune a Watcher; zero values mean defaults.
 //
@@ -67,7 +62,7 @@ type Watcher struct {
 	polling atomic.Bool
 	err     error // fsnotify's Close error; written before stopped is closed
 
-	// last is the fingerprint of each exercise as last reported (or as at
+	// last is the digest of each exercise (workspace.DigestDir) as last reported (or as at
 	// the start); only the loop touches it once it runs.
 	last map[string]string
 }
@@ -104,7 +99,7 @@ func newWatcher(root string, ids []string, opt Options, notify func() (*fsnotify
 		w.debounce = DefaultDebounce
 	}
 	for _, id := range w.ids {
-		w.last[id] = fingerprint(w.dir(id))
+		w.last[id] = wspace.DigestDir(w.dir(id))
 	}
 	var fsw *fsnotify.Watcher
 	if opt.Poll <= 0 && !eventsUnreliable(root) {
@@ -297,7 +292,7 @@ func (w *Watcher) loop(fsw *fsnotify.Watcher) {
 
 		case <-tick:
 			for _, id := range w.ids {
-				if fp := fingerprint(w.dir(id)); fp != seen[id] {
+				if fp := wspace.DigestDir(w.dir(id)); fp != seen[id] {
 					seen[id] = fp
 					mark(id)
 				}
@@ -311,7 +306,7 @@ func (w *Watcher) loop(fsw *fsnotify.Watcher) {
 					continue
 				}
 				delete(pending, id)
-				fp := fingerprint(w.dir(id))
+				fp := wspace.DigestDir(w.dir(id))
 				seen[id] = fp
 				if fp == w.last[id] {
 					continue // saved without a change, or changed back
@@ -324,44 +319,4 @@ func (w *Watcher) loop(fsw *fsnotify.Watcher) {
 			rearm()
 		}
 	}
-}
-
-// fingerprint sums up the files of an exercise folder the way the checker
-// reads them: the names and contents of the regular non-test .go files
-// directly in dir. Comparing contents rather than times makes a save without
-// a change no change, and does not depend on the file system's time
-// resolution.
-func fingerprint(dir string) string {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return "unreadable: " + err.Error()
-	}
-	h := sha256.New()
-	for _, d := range entries {
-		name := d.Name()
-		if !d.Type().IsRegular() || !wspace.IsSource(name) {
-			continue
-		}
-		info, err := d.Info()
-		if err != nil {
-			continue // removed meanwhile; the next event says so
-		}
-		var data []byte
-		err = wspace.ErrTooLarge
-		if info.Size() <= maxHashed {
-			// Bounded still: the file may have grown since Info.
-			data, err = wspace.ReadFileMax(filepath.Join(dir, name), maxHashed)
-		}
-		switch {
-		case errors.Is(err, wspace.ErrTooLarge):
-			// Too large to compare by content: by size and time.
-			fmt.Fprintf(h, "%s\x00%d\x00%d\x00", name, info.Size(), info.ModTime().UnixNano())
-		case err != nil:
-			fmt.Fprintf(h, "%s\x00unreadable\x00", name)
-		default:
-			fmt.Fprintf(h, "%s\x00%d\x00", name, len(data))
-			h.Write(data)
-		}
-	}
-	return string(h.Sum(nil))
 }

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path"
@@ -49,20 +50,40 @@ func (w *Workspace) Sources(id string) ([]string, error) {
 	return inFolder(id, names), err
 }
 
+// MaxDigested bounds the size of a source file whose content Digest
+// compares: the checker refuses larger files anyway. A larger one is
+// compared by its size and time, and never read.
+const MaxDigested = 1 << 20
+
 // Digest returns a digest of the learner's sources of exercise id, their
-// names and contents: equal digests mean the same files, and so the same
-// verdict. A file that cannot be read counts by its name alone; a missing
-// folder has the digest of no files.
-func (w *Workspace) Digest(id string) string {
+// names and contents (see DigestDir).
+func (w *Workspace) Digest(id string) string { return DigestDir(w.ExerciseDir(id)) }
+
+// DigestDir returns a digest of the learner's sources in the exercise
+// folder dir, their names and contents: equal digests mean the same files,
+// and so the same verdict. Comparing contents rather than times makes a
+// save without a change no change. A file over MaxDigested counts by its
+// size and time, one that cannot be read by its name alone; a missing
+// folder has the digest of no files. The session keeps it with each check,
+// and kurs watch and kurs serve compare it to tell a save from a touch.
+func DigestDir(dir string) string {
+	id := filepath.Base(dir)
 	h := sha256.New()
-	names, _ := w.Sources(id)
+	names, _ := sourcesIfAny(dir)
 	for _, n := range names {
-		data, err := ReadFileMax(filepath.Join(w.Dir, filepath.FromSlash(n)), MaxBackupFile)
+		h.Write([]byte(path.Join(id, n) + "\x00"))
+		name := filepath.Join(dir, n)
+		info, err := os.Stat(name)
+		if err == nil && info.Size() > MaxDigested {
+			fmt.Fprintf(h, "large\x00%d\x00%d\x00", info.Size(), info.ModTime().UnixNano())
+			continue
+		}
+		// Bounded still: the file may have grown since Stat.
+		data, err := ReadFileMax(name, MaxDigested)
 		sum := sha256.Sum256(data)
 		if err != nil {
 			sum = [sha256.Size]byte{}
 		}
-		h.Write([]byte(n + "\x00"))
 		h.Write(sum[:])
 	}
 	return hex.EncodeToString(h.Sum(nil))
