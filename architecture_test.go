@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -159,4 +160,77 @@ func importArrows(t *testing.T) imports {
 	}
 	slices.Sort(res.arrows)
 	return res
+}
+
+// topOf returns the folder that holds the package pkg (its path in the
+// module) in the README's map: internal/x for internal/x/..., else the
+// first folder ("checker", "cmd/kurs" for cmd/...).
+func topOf(pkg string) string {
+	parts := strings.Split(pkg, "/")
+	if len(parts) > 1 && (parts[0] == "internal" || parts[0] == "cmd") {
+		return parts[0] + "/" + parts[1]
+	}
+	return parts[0]
+}
+
+// TestMapsNameEveryPackage holds the README's "Where things live" and the
+// package table of docs/architecture.md to the code: each names every
+// folder of packages that the diagram shows.
+func TestMapsNameEveryPackage(t *testing.T) {
+	readme, err := os.ReadFile("README.md")
+	require.NoError(t, err)
+	_, where, ok := strings.Cut(string(readme), "## Where things live")
+	require.True(t, ok, "README.md has no section \"Where things live\"")
+	arch, err := os.ReadFile("docs/architecture.md")
+	require.NoError(t, err)
+	tops := map[string]bool{}
+	for pkg := range importArrows(t).nodes {
+		if pkg != "." {
+			tops[topOf(pkg)] = true
+		}
+	}
+	var rows []string // the package table's rows
+	for _, line := range strings.Split(string(arch), "\n") {
+		if strings.HasPrefix(line, "| `") {
+			rows = append(rows, strings.Split(line, " | ")[0])
+		}
+	}
+	for top := range tops {
+		assert.True(t, strings.Contains(where, "`"+top+"/"), "README.md's \"Where things live\" does not name %s/", top)
+		if top == "docs" {
+			continue // docs/ci checks the CI examples; the diagram shows it alone
+		}
+		found := slices.ContainsFunc(rows, func(r string) bool { return strings.Contains(r, "`"+top+"`") })
+		assert.True(t, found, "docs/architecture.md's package table has no row for %s", top)
+	}
+}
+
+// frontEnds are the folders of the front ends that show a learner where
+// they stand: they ask internal/session and render its answers.
+var frontEnds = []string{"web", "internal/cli"}
+
+// TestFrontEndsOnlyRender fails on a front end that reads or writes the
+// learner's progress, decides an exercise's state, counts hints or runs a
+// checker itself: internal/session answers those for every front end (see
+// docs/architecture.md), so that the page, kurs watch, list, lesson and
+// hint never disagree.
+func TestFrontEndsOnlyRender(t *testing.T) {
+	own := regexp.MustCompile(`\.(Progress|SaveProgress|Record|StateOf|CheckAll)\(|\bprog\.State\(|workspace\.Hints\(|\.Exercises\[[^]]+\]\.Passed`)
+	for _, dir := range frontEnds {
+		names, err := filepath.Glob(filepath.Join(dir, "*.go"))
+		require.NoError(t, err)
+		require.NotEmpty(t, names, dir)
+		for _, name := range names {
+			if strings.HasSuffix(name, "_test.go") {
+				continue
+			}
+			data, err := os.ReadFile(name)
+			require.NoError(t, err)
+			for i, line := range strings.Split(string(data), "\n") {
+				if own.MatchString(line) && !strings.HasPrefix(strings.TrimSpace(line), "//") {
+					t.Errorf("%s:%d: a front end decides the learner's state itself; ask internal/session: %s", name, i+1, strings.TrimSpace(line))
+				}
+			}
+		}
+	}
 }
