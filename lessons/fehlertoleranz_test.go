@@ -715,13 +715,13 @@ func TestFehlertoleranzSummaries(t *testing.T) {
 				"de": {
 					fmt.Sprintf("nur %s so viel verschwendete Zeit; %d von %d Aufrufen scheitern sofort", ratioText, refused, len(results)),
 					fmt.Sprintf("%d ms Spanne statt %d ms für dieselben %d Versuche", spread[4]-spread[0], naive[4]-naive[0], len(spread)),
-					"gemeinsamer Pool: checkout blockiert; getrennte Pools: checkout bekommt seine Verbindung",
+					"gemeinsamer Pool: checkout abgewiesen; getrennte Pools: checkout bekommt seine Verbindung",
 					fmt.Sprintf("robust: %d gelungene Ergebnisse plus Fallback; spröde: alle %d verloren", kept, lost),
 				},
 				"en": {
 					fmt.Sprintf("only %s as much time wasted; %d of %d calls fail at once", ratioText, refused, len(results)),
 					fmt.Sprintf("%d ms spread instead of %d ms for the same %d attempts", spread[4]-spread[0], naive[4]-naive[0], len(spread)),
-					"shared pool: checkout blocked; separate pools: checkout gets its connection",
+					"shared pool: checkout refused; separate pools: checkout gets its connection",
 					fmt.Sprintf("resilient: %d successful results plus the fallback; brittle: all %d lost", kept, lost),
 				},
 			}[lg.code]

@@ -55,7 +55,8 @@ func (g *Gateway) Call(primary, fallback func() (string, error)) (answer string,
 }
 
 // Aggregate asks the parts in order, each like Call. It returns the answers
-// by name and, in order, the names of the parts their fallback answered.
+// by name and, in order, the names of the parts that their fallbacks
+// answered for.
 //
 // If a part fails for good, Aggregate asks no further part and returns nil,
 // nil and an error that names the part and wraps its errors (errors.Is
@@ -66,7 +67,7 @@ func (g *Gateway) Aggregate(parts []Part) (answers map[string]string, degraded [
 }
 
 // Degraded returns how many responses were served degraded so far: calls
-// of Call that their fallback answered, and calls of Aggregate without an
+// of Call answered by their fallback, and calls of Aggregate without an
 // error where at least one part came from its fallback. A response with an
 // error does not count.
 func (g *Gateway) Degraded() int {

@@ -24,7 +24,7 @@ package retryquiz
 //     Aufrufe alle 50 Slots des Bestelldienst. Was hilft am direktesten?
 //   - Fall 2: Drei Schichten mit je vier Versuchen halten eine wieder
 //     gesunde Datenbank überlastet. Was holt das System heraus?
-//   - Fall 3: 10 000 Apps verbinden sich mit Backoff ohne Jitter neu und
+//   - Fall 3: 10.000 Apps verbinden sich mit Backoff ohne Jitter neu und
 //     kommen in Wellen. Was ändert das am direktesten?
 //
 // TODO: die drei Buchstaben eintragen.
