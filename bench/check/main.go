@@ -1,10 +1,12 @@
 // Command check measures kurs check against a bare `go test -count=1`
-// of the same code after the same save, kurs and go test interleaved
-// round by round (which of the two goes first alternates), so that the
-// machine's load weighs on both alike. Both run one command at a time,
-// each free to use every core, with warm caches: kurs's after one check
-// of each exercise, go's after one go test. It reports wall and
-// processor time (with their children) and the ratios issue 18 names.
+// of the same code after the same save (`go test` with its result cache
+// when nothing changed, `go test -race -count=1` for bulkheadpool), kurs
+// and go test interleaved round by round (which of the two goes first
+// alternates), so that the machine's load weighs on both alike. Both run
+// one command at a time, each free to use every core, with warm caches:
+// kurs's after one check of each exercise, go's after one go test. It
+// prints each baseline, and reports wall and processor time (with their
+// children) and their ratios.
 //
 // Run it from the repository's root:
 //
@@ -22,10 +24,14 @@
 // no code), checks it and runs go test; runs both again unchanged; saves
 // a new body of Success (its code differs each round, its verdict not)
 // and checks and tests that; saves that body one line longer (which
-// moves every declaration after it) and checks and tests that; then,
-// with the body saved before, checks the unchanged bulkheadpool
-// (a passing reference, with its race detector's build) beside the
-// unchanged circuit breaker. Everything it creates is removed at the end.
+// moves every declaration after it) and checks and tests that; saves
+// bulkheadpool (a passing reference, checked with the race detector) with
+// a new comment, and with a new body, and checks it after each against
+// `go test -race -count=1` of equal work (checker/testdata/baseline: its
+// three stress tests, 16 goroutines each until 250 ms of processor time
+// or a second, and one trace); then, with the body saved before, checks
+// the unchanged bulkheadpool beside the unchanged circuit breaker.
+// Everything it creates is removed at the end.
 package main
 
 import (
@@ -123,6 +129,47 @@ func run(n int, against string) error {
 		cmd.Env = benchutil.BaselineEnv()
 		return cmd
 	}
+	// Unchanged, go test may give its cached result, as kurs gives its
+	// own.
+	goTestCached := func() *exec.Cmd {
+		cmd := goTest()
+		cmd.Args = []string{"go", "test", "."}
+		return cmd
+	}
+	// The pool's baseline: the same pool, with go test's own stress tests,
+	// under the race detector (which needs cgo).
+	poolBase := filepath.Join(s.Dir, "pool-baseline")
+	poolTest, err := os.ReadFile(filepath.Join("checker", "testdata", "baseline", "bulkheadpool_test.go"))
+	if err != nil {
+		return err
+	}
+	if err := os.Mkdir(poolBase, 0o755); err != nil {
+		return err
+	}
+	for name, data := range map[string][]byte{
+		"go.mod":               []byte("module example.com/baseline\n\ngo 1.22\n"),
+		"bulkheadpool_test.go": poolTest,
+		"bulkheadpool.go":      pool,
+	} {
+		if err := os.WriteFile(filepath.Join(poolBase, name), data, 0o644); err != nil {
+			return err
+		}
+	}
+	goTestRace := func() *exec.Cmd {
+		cmd := exec.Command("go", "test", "-race", "-count=1", ".")
+		cmd.Dir = poolBase
+		cmd.Env = append(benchutil.BaselineEnv(), "CGO_ENABLED=1")
+		return cmd
+	}
+	if _, err := timed(goTestRace(), true); err != nil {
+		return err
+	}
+	savePool := func(src []byte) error {
+		if err := os.WriteFile(filepath.Join(s.Workspace, "bulkheadpool", "bulkheadpool.go"), src, 0o644); err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(poolBase, "bulkheadpool.go"), src, 0o644)
+	}
 	if err := os.WriteFile(s.Learner, s.Solution, 0o644); err != nil {
 		return err
 	}
@@ -141,28 +188,36 @@ func run(n int, against string) error {
 	}
 
 	const (
-		kComment   = iota // kurs check after a comment-only save
-		gComment          // go test after the same save
-		kUnchanged        // kurs check unchanged
-		gUnchanged        // go test unchanged
-		kBody             // kurs check after a save of a new body
-		gBody             // go test after the same save
-		kPool             // kurs check bulkheadpool unchanged
-		kBreaker          // kurs check circuitbreaker unchanged, beside it
-		kLines            // kurs check after a save of a body one line longer
-		gLines            // go test after the same save
+		kComment     = iota // kurs check after a comment-only save
+		gComment            // go test after the same save
+		kUnchanged          // kurs check unchanged
+		gUnchanged          // go test unchanged
+		kBody               // kurs check after a save of a new body
+		gBody               // go test after the same save
+		kPool               // kurs check bulkheadpool unchanged
+		kBreaker            // kurs check circuitbreaker unchanged, beside it
+		kLines              // kurs check after a save of a body one line longer
+		gLines              // go test after the same save
+		kPoolComment        // kurs check bulkheadpool after a comment-only save
+		gPoolComment        // go test -race after the same save
+		kPoolBody           // kurs check bulkheadpool after a save of a new body
+		gPoolBody           // go test -race after the same save
 	)
 	labels := []string{
 		"kurs check after a comment save",
 		"go test after the same save",
 		"kurs check unchanged",
-		"go test unchanged",
+		"go test unchanged (cached result allowed)",
 		"kurs check after a body save",
 		"go test after the same save",
 		"kurs check bulkheadpool unchanged",
 		"kurs check circuitbreaker unchanged",
 		"kurs check after a body save of a new line",
 		"go test after the same save",
+		"kurs check bulkheadpool after a comment save",
+		"go test -race after the same save",
+		"kurs check bulkheadpool after a body save",
+		"go test -race after the same save",
 	}
 	got := make([][]sample, len(labels))
 	others := make([][]sample, len(labels)) // the -against kurs's, by the label of kurs's
@@ -174,6 +229,13 @@ func run(n int, against string) error {
 	// pair runs kurs and go test, in the order of the round; with
 	// -against, the other kurs too, the three in turn.
 	pair := func(i, kk, gk int, ex string) error {
+		goTest := goTest
+		switch {
+		case ex == "bulkheadpool":
+			goTest = goTestRace
+		case gk == gUnchanged:
+			goTest = goTestCached
+		}
 		if other == nil {
 			if i%2 == 0 {
 				if err := measure(kk, kurs(ex)); err != nil {
@@ -216,6 +278,10 @@ func run(n int, against string) error {
 		if err := pair(i, kComment, gComment, "circuitbreaker"); err != nil {
 			return err
 		}
+		// go test keeps no result of a -count=1 run: one run keeps it.
+		if _, err := timed(goTestCached(), true); err != nil {
+			return err
+		}
 		if err := pair(i, kUnchanged, gUnchanged, "circuitbreaker"); err != nil {
 			return err
 		}
@@ -243,6 +309,22 @@ func run(n int, against string) error {
 		if err := saveBoth(code); err != nil {
 			return err
 		}
+		if err := savePool(benchutil.Edit(pool, i)); err != nil {
+			return err
+		}
+		if err := pair(i, kPoolComment, gPoolComment, "bulkheadpool"); err != nil {
+			return err
+		}
+		poolBody, err := newPoolBody(pool, i)
+		if err != nil {
+			return err
+		}
+		if err := savePool(poolBody); err != nil {
+			return err
+		}
+		if err := pair(i, kPoolBody, gPoolBody, "bulkheadpool"); err != nil {
+			return err
+		}
 		first, second := kPool, kBreaker
 		if i%2 == 1 {
 			first, second = second, first
@@ -257,6 +339,9 @@ func run(n int, against string) error {
 	fmt.Printf("%d rounds, kurs and its baseline interleaved (the order alternating), one command at a time, warm caches\n", n)
 	fmt.Println("baseline: go test -count=1 . in a module of the same circuitbreaker.go and one test of the seed's trace " +
 		"(checker/testdata/baseline), offline (GOFLAGS= GOPROXY=off GOTOOLCHAIN=local GOWORK=off CGO_ENABLED=0), after the same save")
+	fmt.Println("baseline unchanged: go test . in the same module, Go's result cache allowed (kurs reuses its own)")
+	fmt.Println("baseline for bulkheadpool: go test -race -count=1 . in a module of the same bulkheadpool.go and its stress tests " +
+		"and one trace (checker/testdata/baseline), offline as above but CGO_ENABLED=1, after the same save")
 	wall := func(k int) []time.Duration {
 		var ds []time.Duration
 		for _, sm := range got[k] {
@@ -283,8 +368,10 @@ func run(n int, against string) error {
 	ratio("after a comment-only save / go test -count=1 after the same save", "at most 0.6×", kComment, gComment)
 	ratio("after a save of a new body / go test -count=1 after the same save", "at most 0.6×", kBody, gBody)
 	ratio("after a save of a body one line longer / go test -count=1 after the same save", "at most 0.6×", kLines, gLines)
-	ratio("unchanged / go test -count=1 unchanged", "at most 0.3×", kUnchanged, gUnchanged)
+	ratio("unchanged / go test unchanged, its result cache allowed", "at most 0.3×", kUnchanged, gUnchanged)
 	ratio("bulkheadpool unchanged / circuitbreaker unchanged", "at most 2×", kPool, kBreaker)
+	ratio("bulkheadpool after a comment-only save / go test -race -count=1 after the same save", "at most 0.5×", kPoolComment, gPoolComment)
+	ratio("bulkheadpool after a save of a new body / go test -race -count=1 after the same save", "at most 1.0×", kPoolBody, gPoolBody)
 	if other != nil {
 		fmt.Printf("against: %s, with a cache of its own, after the same saves in the same rounds\n", against)
 		of := func(k int, f func(sample) time.Duration) []time.Duration {
@@ -304,10 +391,12 @@ func run(n int, against string) error {
 			{"after a save of a new body", kBody, gBody},
 			{"after a save of a body one line longer", kLines, gLines},
 			{"unchanged", kUnchanged, gUnchanged},
+			{"bulkheadpool after a comment-only save", kPoolComment, gPoolComment},
+			{"bulkheadpool after a save of a new body", kPoolBody, gPoolBody},
 		} {
 			benchutil.Report("against: "+r.label+" (wall)", of(r.k, wallOf))
 			benchutil.Report("against: "+r.label+" (cpu)", of(r.k, cpuOf))
-			benchutil.Summary("check: against: %s / go test -count=1: wall %.2f×, CPU %.2f×; this kurs / against: wall %.2f×, CPU %.2f× (medians of %d rounds' ratios)",
+			benchutil.Summary("check: against: %s / its baseline: wall %.2f×, CPU %.2f×; this kurs / against: wall %.2f×, CPU %.2f× (medians of %d rounds' ratios)",
 				r.label,
 				benchutil.Median(ratios(of(r.k, wallOf), wall(r.g))).Seconds(), benchutil.Median(ratios(of(r.k, cpuOf), cpu(r.g))).Seconds(),
 				benchutil.Median(ratios(wall(r.k), of(r.k, wallOf))).Seconds(), benchutil.Median(ratios(cpu(r.k), of(r.k, cpuOf))).Seconds(), n)
@@ -325,6 +414,18 @@ func newBody(src []byte, i int) ([]byte, error) {
 		return nil, errors.New("the reference's Success changed; cannot make a new body")
 	}
 	body := fmt.Appendf(nil, "func (b *CircuitBreaker) Success() {\n\tb.failures = edits - %d\n", i)
+	out := bytes.Replace(src, old, body, 1)
+	return fmt.Appendf(out, "\nvar edits = %d\n", i), nil
+}
+
+// newPoolBody returns the pool's reference with a body of InUse whose
+// code differs in every round i but does the same.
+func newPoolBody(src []byte, i int) ([]byte, error) {
+	old := []byte("\tdefer p.mu.Unlock()\n\treturn p.inUse\n}")
+	if !bytes.Contains(src, old) {
+		return nil, errors.New("the pool's InUse changed; cannot make a new body")
+	}
+	body := fmt.Appendf(nil, "\tdefer p.mu.Unlock()\n\treturn p.inUse + edits - %d\n}", i)
 	out := bytes.Replace(src, old, body, 1)
 	return fmt.Appendf(out, "\nvar edits = %d\n", i), nil
 }
