@@ -2,11 +2,14 @@
 // against a baseline of `go test` run in N lanes, at equal parallelism, in
 // the same run.
 //
-// The baseline is N `go test -count=1` processes at a time: each lane
-// takes the next submission and tests all its exercises' packages in one
-// `go test`, with hidden tests written for go test (testdata/*_test.go)
-// and the reference beside them, until none is left. Rounds alternate
-// which side goes first, so that the machine's load weighs on both alike.
+// A baseline is N go test processes at a time: each lane takes the next
+// submission and tests all its exercises' packages in one `go test`, with
+// hidden tests written for go test (testdata/*_test.go) and the reference
+// beside them, until none is left. -baseline chooses them: tuned (`go test
+// -count=1 -vet=off -trimpath`) and exercism (`go test -count=1 -json`,
+// one per submission, as Exercism's test runner runs it) by default, and
+// go-test (`go test -count=1`); the output names each. Rounds rotate
+// which side goes first, so that the machine's load weighs on all alike.
 // It reports, per submission, the wall time (the batch's wall time divided
 // by its size) and the processor time (the process's and its children's),
 // for both, and their ratios.
@@ -45,6 +48,7 @@ import (
 	"fmt"
 	"io/fs"
 	"log"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -88,6 +92,7 @@ func main() {
 	baselineMax := flag.Int("baseline-max", -1, "run the baseline only for sizes up to this (-1: every size, 0: none; -scale: 100)")
 	profile := flag.Bool("profile", false, "instead of timing, record one kurs batch of -n submissions with perf and show its processor time by program")
 	keep := flag.Bool("keep", false, "keep the generated submissions and print where they are")
+	baselineNames := flag.String("baseline", "tuned,exercism", "the baselines, comma-separated: "+baselineList())
 	flag.Parse()
 
 	if *scale {
@@ -125,14 +130,28 @@ func main() {
 		defer os.RemoveAll(work)
 	}
 
+	var bases []baselineKind
+	for _, name := range strings.Split(*baselineNames, ",") {
+		k, ok := baselineKinds[strings.TrimSpace(name)]
+		if !ok {
+			log.Fatalf("-baseline: no baseline %q (%s)", name, baselineList())
+		}
+		bases = append(bases, k)
+	}
+	if len(bases) == 0 {
+		log.Fatal("-baseline: name at least one")
+	}
+
 	kurs, err := benchutil.BuildKurs(work)
 	check(err)
 	b := &bench{kurs: kurs, work: work, run: time.Now().UnixNano(), jobs: *jobs, timeout: *timeout, variants: corpus()}
 
 	// Warm both sides' caches, untimed: kurs's kit and judges, go's
-	// standard library and testing package.
+	// standard library and testing package, for every baseline's flags.
 	b.kursGrade(b.generate("warm-kurs", 2*b.jobs), nil)
-	b.baseline(b.generate("warm-go", 2*b.jobs))
+	for _, k := range bases {
+		b.baseline(b.generate("warm-go-"+k.name, 2*b.jobs), k)
+	}
 
 	if *profile {
 		b.profile(ns[0])
@@ -140,8 +159,11 @@ func main() {
 	}
 
 	began := time.Now()
-	fmt.Printf("kurs grade --submissions DIR -j %d against go test in %d lanes: %d `go test -count=1` at a time, each lane taking the next submission and testing all its exercises' packages in one go test.\n",
-		b.jobs, b.jobs, b.jobs)
+	fmt.Printf("kurs grade --submissions DIR -j %d against go test in %d lanes, each lane taking the next submission and testing all its exercises' packages in one go test. Baselines:\n",
+		b.jobs, b.jobs)
+	for _, k := range bases {
+		fmt.Printf("  %s: %d `go %s PACKAGES` at a time (%s)\n", k.name, b.jobs, strings.Join(k.args, " "), k.about)
+	}
 	fmt.Printf("Submissions of %d exercises (%s), new for each side and round; rounds alternate which side goes first; warm build caches; time limit %s per exercise.\n",
 		len(exercises), ids(), b.timeout)
 	fmt.Printf("%d CPUs, %s %s/%s; load average (1 min) %s at the start.\n\n",
@@ -149,74 +171,78 @@ func main() {
 	fmt.Println("| N | round | side | wall | CPU | wall per submission | CPU per submission | verdicts right | load before, after |")
 	fmt.Println("|---|---|---|---|---|---|---|---|---|")
 	type sizeResult struct {
-		n               int
-		kurs, base      []sample
-		wallRat, cpuRat []float64 // baseline / kurs, per round
-		withBaseline    bool
+		n            int
+		kurs         []sample
+		base         map[string][]sample
+		wallRat      map[string][]float64 // baseline / kurs, per round
+		cpuRat       map[string][]float64
+		withBaseline bool
 	}
 	var results []sizeResult
 	for _, n := range ns {
-		r := sizeResult{n: n, withBaseline: *baselineMax < 0 || n <= *baselineMax}
+		r := sizeResult{n: n, withBaseline: *baselineMax < 0 || n <= *baselineMax,
+			base: map[string][]sample{}, wallRat: map[string][]float64{}, cpuRat: map[string][]float64{}}
 		for round := range *rounds {
 			kursSet := b.generate(fmt.Sprintf("n%d-r%d-kurs", n, round), n)
-			var baseSet *set
-			if r.withBaseline {
-				baseSet = b.generate(fmt.Sprintf("n%d-r%d-go", n, round), n)
-			}
-			var ks, bs sample
-			runKurs := func() {
+			var ks sample
+			bs := map[string]sample{}
+			sides := []func(){func() {
 				before := load()
 				ks = b.kursGrade(kursSet, nil)
 				fmt.Println(row(n, round+1, "kurs grade -j "+strconv.Itoa(b.jobs), ks, before))
+			}}
+			if r.withBaseline {
+				for _, k := range bases {
+					sides = append(sides, func() {
+						set := b.generate(fmt.Sprintf("n%d-r%d-go-%s", n, round, k.name), n)
+						before := load()
+						bs[k.name] = b.baseline(set, k)
+						fmt.Println(row(n, round+1, fmt.Sprintf("%s, %d lanes", k.name, b.jobs), bs[k.name], before))
+						if !*keep {
+							os.RemoveAll(set.dir)
+						}
+					})
+				}
 			}
-			runBase := func() {
-				before := load()
-				bs = b.baseline(baseSet)
-				fmt.Println(row(n, round+1, fmt.Sprintf("go test, %d lanes", b.jobs), bs, before))
-			}
-			if !r.withBaseline {
-				runKurs()
-			} else if round%2 == 0 {
-				runKurs()
-				runBase()
-			} else {
-				runBase()
-				runKurs()
+			// Each round another side goes first.
+			for i := range sides {
+				sides[(round+i)%len(sides)]()
 			}
 			r.kurs = append(r.kurs, ks)
-			if r.withBaseline {
-				r.base = append(r.base, bs)
-				r.wallRat = append(r.wallRat, bs.wall.Seconds()/ks.wall.Seconds())
-				r.cpuRat = append(r.cpuRat, bs.cpu.Seconds()/ks.cpu.Seconds())
+			for name, sm := range bs {
+				r.base[name] = append(r.base[name], sm)
+				r.wallRat[name] = append(r.wallRat[name], sm.wall.Seconds()/ks.wall.Seconds())
+				r.cpuRat[name] = append(r.cpuRat[name], sm.cpu.Seconds()/ks.cpu.Seconds())
 			}
 			if !*keep {
 				os.RemoveAll(kursSet.dir)
-				if baseSet != nil {
-					os.RemoveAll(baseSet.dir)
-				}
 			}
 		}
 		results = append(results, r)
 	}
 
-	fmt.Printf("\nPer submission, median of the rounds (ratio: go test in %d lanes / kurs grade -j %d, median of the rounds' ratios; above 1, kurs is faster):\n\n", b.jobs, b.jobs)
-	fmt.Println("| N | kurs wall | go test wall | wall ratio | kurs CPU | go test CPU | CPU ratio |")
-	fmt.Println("|---|---|---|---|---|---|---|")
+	fmt.Printf("\nPer submission, median of the rounds (ratio: a baseline in %d lanes / kurs grade -j %d, median of the rounds' ratios; above 1, kurs is faster):\n\n", b.jobs, b.jobs)
+	fmt.Println("| N | baseline | kurs wall | baseline wall | wall ratio | kurs CPU | baseline CPU | CPU ratio |")
+	fmt.Println("|---|---|---|---|---|---|---|---|")
 	for _, r := range results {
 		kw, kc := medianPer(r.kurs, r.n)
 		if !r.withBaseline {
-			fmt.Printf("| %d | %.3f s | — | — | %.3f s | — | — |\n", r.n, kw, kc)
+			fmt.Printf("| %d | — | %.3f s | — | — | %.3f s | — | — |\n", r.n, kw, kc)
 			continue
 		}
-		bw, bc := medianPer(r.base, r.n)
-		fmt.Printf("| %d | %.3f s | %.3f s | %.2f× | %.3f s | %.3f s | %.2f× |\n",
-			r.n, kw, bw, median(r.wallRat), kc, bc, median(r.cpuRat))
+		for _, k := range bases {
+			bw, bc := medianPer(r.base[k.name], r.n)
+			fmt.Printf("| %d | %s | %.3f s | %.3f s | %.2f× | %.3f s | %.3f s | %.2f× |\n",
+				r.n, k.name, kw, bw, median(r.wallRat[k.name]), kc, bc, median(r.cpuRat[k.name]))
+		}
 	}
 	fmt.Println()
 	for _, r := range results {
 		if r.withBaseline {
-			benchutil.Summary("grade: %d submissions, go test in %d lanes / kurs grade -j %d, per submission: wall %.2f×, CPU %.2f× (aim: at least 2.5× wall)",
-				r.n, b.jobs, b.jobs, median(r.wallRat), median(r.cpuRat))
+			for _, k := range bases {
+				benchutil.Summary("grade: %d submissions, %s (go %s) in %d lanes / kurs grade -j %d, per submission: wall %.2f×, CPU %.2f× (aim: at least 4× against tuned)",
+					r.n, k.name, strings.Join(k.args, " "), b.jobs, b.jobs, median(r.wallRat[k.name]), median(r.cpuRat[k.name]))
+			}
 		}
 	}
 	if len(results) > 1 {
@@ -453,13 +479,35 @@ func (b *bench) kursGrade(s *set, wrap []string) sample {
 	return sm
 }
 
-// baseline grades the set with go test in b.jobs lanes: each submission
-// is a module with the learner's packages, the hidden _test.go files and
-// the references, written before the clock starts; each lane runs one
-// `go test -count=1` of the next submission's exercise packages until
-// none is left. A package that does not build is the verdict error, a
-// failing test fail.
-func (b *bench) baseline(s *set) sample {
+// baselineKind is a way of grading with go test.
+type baselineKind struct {
+	name  string
+	args  []string // go's arguments before the packages
+	about string
+	json  bool // the output is go test's JSON events
+}
+
+// baselineKinds are the baselines -baseline names.
+var baselineKinds = map[string]baselineKind{
+	"go-test": {name: "go-test", args: []string{"test", "-count=1"}, about: "go test as a newcomer runs it"},
+	"tuned": {name: "tuned", args: []string{"test", "-count=1", "-vet=off", "-trimpath"},
+		about: "go test without vet, with paths trimmed: the cheapest go test that grades"},
+	"exercism": {name: "exercism", args: []string{"test", "-count=1", "-json"}, json: true,
+		about: "Exercism's test runner's way: one go test with JSON events per submission"},
+}
+
+// baselineList names the baselines, for -baseline's help.
+func baselineList() string {
+	return strings.Join(slices.Sorted(maps.Keys(baselineKinds)), ", ")
+}
+
+// baseline grades the set with go test in b.jobs lanes, as k says: each
+// submission is a module with the learner's packages, the hidden _test.go
+// files and the references, written before the clock starts; each lane
+// runs one go test of the next submission's exercise packages until none
+// is left. A package that does not build is the verdict error, a failing
+// test fail.
+func (b *bench) baseline(s *set, k baselineKind) sample {
 	root := filepath.Join(b.work, "baseline-"+s.name)
 	var pkgs []string
 	for _, ex := range exercises {
@@ -495,7 +543,8 @@ func (b *bench) baseline(s *set) sample {
 	for range b.jobs {
 		wg.Go(func() {
 			for id := range next {
-				args := append([]string{"test", "-count=1", "-timeout", b.timeout.String()}, pkgs...)
+				args := append(slices.Clone(k.args), "-timeout", b.timeout.String())
+				args = append(args, pkgs...)
 				cmd := exec.Command("go", args...)
 				cmd.Dir = filepath.Join(root, id)
 				cmd.Env = benchutil.BaselineEnv()
@@ -503,6 +552,9 @@ func (b *bench) baseline(s *set) sample {
 				var exit *exec.ExitError
 				if err != nil && !errors.As(err, &exit) {
 					log.Fatalf("go test: %v", err)
+				}
+				if k.json {
+					out = jsonOutput(out)
 				}
 				verdicts := goTestVerdicts(out)
 				mu.Lock()
@@ -549,6 +601,38 @@ func cpuSoFar(pid int) (time.Duration, bool) {
 		ticks += n
 	}
 	return time.Duration(ticks) * 10 * time.Millisecond, true
+}
+
+// jsonOutput returns the text that go test's JSON events carry, with a
+// summary line for each package's end as go test prints it without -json;
+// lines that are not events (the go command's own errors) stay as they
+// are.
+func jsonOutput(out []byte) []byte {
+	var text bytes.Buffer
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	sc.Buffer(make([]byte, 64<<10), 16<<20)
+	for sc.Scan() {
+		var ev struct{ Action, Package, Test, Output, FailedBuild string }
+		if json.Unmarshal(sc.Bytes(), &ev) != nil {
+			text.Write(sc.Bytes())
+			text.WriteByte('\n')
+			continue
+		}
+		if ev.Test != "" || ev.Package == "" {
+			continue
+		}
+		switch ev.Action {
+		case "pass":
+			fmt.Fprintf(&text, "ok  \t%s\n", ev.Package)
+		case "fail":
+			if ev.FailedBuild != "" {
+				fmt.Fprintf(&text, "FAIL\t%s [build failed]\n", ev.Package)
+			} else {
+				fmt.Fprintf(&text, "FAIL\t%s\n", ev.Package)
+			}
+		}
+	}
+	return text.Bytes()
 }
 
 // goTestVerdicts reads go test's summary lines, one per package: "ok",

@@ -14,7 +14,8 @@ import (
 
 // The baseline's verdicts come from go test's own output: a package that
 // passes, one whose test fails, one that does not compile and one that
-// vet stops, tested in one go test as a lane tests a submission.
+// vet stops, tested in one go test as a lane tests a submission, with
+// and without JSON events.
 func TestGoTestVerdicts(t *testing.T) {
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("needs the go command")
@@ -35,11 +36,16 @@ func TestGoTestVerdicts(t *testing.T) {
 		require.NoError(t, os.MkdirAll(filepath.Join(dir, filepath.Dir(name)), 0o755))
 		require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644))
 	}
-	cmd := exec.Command("go", "test", "-count=1", "./right", "./wrong", "./broken", "./vetted")
-	cmd.Dir = dir
-	cmd.Env = benchutil.BaselineEnv()
-	out, err := cmd.CombinedOutput()
-	require.Error(t, err, "go test passed:\n%s", out)
-	assert.Equal(t, map[string]string{"right": "pass", "wrong": "fail", "broken": "error", "vetted": "error"},
-		goTestVerdicts(out), "go test said:\n%s", out)
+	want := map[string]string{"right": "pass", "wrong": "fail", "broken": "error", "vetted": "error"}
+	for _, k := range []baselineKind{baselineKinds["go-test"], baselineKinds["exercism"]} {
+		cmd := exec.Command("go", append(k.args, "./right", "./wrong", "./broken", "./vetted")...)
+		cmd.Dir = dir
+		cmd.Env = benchutil.BaselineEnv()
+		out, err := cmd.CombinedOutput()
+		require.Error(t, err, "go test passed:\n%s", out)
+		if k.json {
+			out = jsonOutput(out)
+		}
+		assert.Equal(t, want, goTestVerdicts(out), "%s: go test said:\n%s", k.name, out)
+	}
 }
