@@ -69,8 +69,9 @@ type Signature struct {
 	Fail []string `json:"fail"`
 	// Steps holds, for each failing fixed trace, its first departure.
 	Steps map[string]Departure `json:"steps,omitempty"`
-	// Stress reports that a stress test failed or the race detector found
-	// a data race; Races, that the detector found one.
+	// Stress reports that the race detector found a data race, or that a
+	// stress test failed while every other test passed; Races, that the
+	// detector found one.
 	Stress bool `json:"stress,omitempty"`
 	Races  bool `json:"races,omitempty"`
 }
