@@ -214,6 +214,14 @@ func behaviour(p *i18n.Printer, ex *course.Exercise, x *Exercise) (key, text str
 	if t == nil {
 		return "fail", p.T("grade.class_group_unknown")
 	}
+	// Code that fails only the stress tests fails them where the
+	// scheduler happened to interleave its goroutines: the step says
+	// nothing, and the submissions belong in one group.
+	if stress := StressTests(ex); len(stress) > 0 && !slices.ContainsFunc(x.Tests, func(t TestCase) bool {
+		return t.Status != string(checker.Pass) && !stress[t.Name]
+	}) {
+		return "stress", p.T("grade.class_group_stress")
+	}
 	name := nested(p, textsafe.Line(p, TestLabel(p, ex, t.Name), textsafe.ValueMax))
 	// A panic, the time limit or a crash is named: it is not a wrong
 	// answer, and the tests after a crash did not run at all. The

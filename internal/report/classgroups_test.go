@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/kurs-course/kurs"
 	"github.com/kurs-course/kurs/i18n"
 	"github.com/kurs-course/kurs/internal/course"
 )
@@ -347,5 +348,34 @@ func TestEveryWayOfFailingIsWorded(t *testing.T) {
 				assert.NotContains(t, text, "[grade.", "%s: failure %q, step %v", lang, f, s)
 			}
 		}
+	}
+}
+
+// TestRacyPoolsGroupTogether: submissions that fail only the stress tests
+// fail them where the scheduler happened to interleave the goroutines, at
+// one step or another; unnamed, they make one group, not one per step.
+func TestRacyPoolsGroupTogether(t *testing.T) {
+	step := func(n int) *int { return &n }
+	cases := map[string][]TestCase{
+		"a": {{Name: "concurrent/stress-size-1", Status: "fail", Step: step(2)}},
+		"b": {{Name: "concurrent/stress-size-3", Status: "fail", Step: step(5)}, {Name: "concurrent/stress-size-2", Status: "fail", Step: step(2)}},
+		"c": {{Name: "edge/release-frees-a-slot", Status: "fail", Step: step(4)}, {Name: "concurrent/stress-size-1", Status: "fail", Step: step(2)}},
+	}
+	c, err := course.Load(kurs.Content())
+	require.NoError(t, err)
+	ex, ok := c.Exercise("bulkheadpool")
+	require.True(t, ok)
+	b := &Batch{ExerciseIDs: []string{"bulkheadpool"}}
+	for _, id := range []string{"a", "b", "c"} {
+		x := Exercise{ID: "bulkheadpool", Status: "fail", MaxScore: 4, Tests: cases[id]}
+		b.Submissions = append(b.Submissions, Entry{ID: id, Document: &Document{Exercises: []Exercise{x}, MaxScore: 4}})
+	}
+	for lang, want := range map[string]string{
+		"en": "  67% fail only under several goroutines at once\n      a, b\n",
+		"de": "  67 % scheitern nur mit mehreren Goroutinen zugleich\n      a, b\n",
+	} {
+		var out bytes.Buffer
+		require.NoError(t, BatchText(&out, i18n.New(lang), b, BatchTextOptions{Verbose: true, Width: 80, Exercises: []*course.Exercise{ex}}))
+		assert.Contains(t, out.String(), want, lang)
 	}
 }
