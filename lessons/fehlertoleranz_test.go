@@ -495,6 +495,14 @@ func TestFehlertoleranzBreakerVariants(t *testing.T) {
 					require.Equal(t, strconv.Itoa(n), cell, r.at(d, "%s: the breaker %q opens after call %d", ftClean(r.cells[0]), tb.header[i+1], n))
 				}
 			}
+			// "When each one fits" compares the two on a broken downstream.
+			down := sim.Failing(20, 100)
+			clock1 := &sim.Clock{}
+			row := breakercall.New(3, 5000, clock1.Now)
+			clock2 := &sim.Clock{}
+			rate := sim.NewRateBreaker(ftVariantConfigs[1], clock2.Now)
+			ftPhrase(t, d, map[string]string{"de": "(nach %s Aufrufen, wo die Quote hier %s braucht)", "en": "(after %s calls, where the rate needs %s here)"}[lg.code],
+				ftNumberWord(lg, sim.OpensAt(clock1, row.Call, row.State, down)), ftNumberWord(lg, sim.OpensAt(clock2, rate.Call, rate.State, down)))
 			// The code block's example: the rate breaker with a minimum on F, S, F, S.
 			clock := &sim.Clock{}
 			b := sim.NewRateBreaker(ftVariantConfigs[1], clock.Now)
