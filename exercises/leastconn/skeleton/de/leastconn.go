@@ -20,13 +20,13 @@ package leastconn
 // aktiven Verbindungen, soweit er sie kennt.
 type Balancer struct {
 	// TODO: Zustand ergänzen: die aktiven Verbindungen pro Backend und das
-	// Backend des vorigen Pick.
+	// zuletzt gewählte Backend.
 }
 
 // New gibt einen Balancer für die Backends 0 bis n-1 zurück, von denen noch
 // keins beschäftigt ist.
 func New(n int) *Balancer {
-	// TODO: n Zähler anlegen und dir merken, dass es noch keinen Pick gab.
+	// TODO: n Zähler anlegen und dir merken, dass Pick noch nie lief.
 	return &Balancer{}
 }
 
@@ -34,8 +34,8 @@ func New(n int) *Balancer {
 // zählt dort eine neue Verbindung.
 //
 // Haben mehrere Backends gleich wenige, nimmt Pick von ihnen das erste nach
-// dem Backend des vorigen Pick, im Kreis gezählt (nach n-1 kommt 0); der
-// erste Pick sucht ab Backend 0.
+// dem zuletzt gewählten Backend, im Kreis gezählt (nach n-1 kommt 0); der
+// erste Aufruf sucht ab Backend 0.
 func (b *Balancer) Pick() int {
 	// TODO: Backend finden, Verbindung zählen, Wahl merken.
 	return 0
