@@ -261,3 +261,89 @@ func TestNamedLauncher(t *testing.T) {
 		t.Error("a missing launcher started a program")
 	}
 }
+
+// TestMemoryPastTheLimit tries each way a compromised program has to hold
+// read-write memory past its data limit: mappings without access made
+// writable by mprotect once the address space is full (the kernel then
+// skips mprotect's data check), a plain read-write mapping, a shared one.
+// Each is refused, and the program's peak resident memory, read from
+// /proc while it waits, stays under the limit: as root with namespaces,
+// as root without them (a container without user namespaces) and as an
+// unprivileged user.
+func TestMemoryPastTheLimit(t *testing.T) {
+	st := Layers()
+	if !st.Seccomp {
+		t.Skipf("no seccomp filter here: %v", st)
+	}
+	const limit = 256 << 20
+	variants := map[string]struct {
+		st   Status
+		cred *syscall.Credential
+	}{"layers": {st, nil}}
+	if os.Geteuid() == 0 {
+		variants["no namespaces"] = struct {
+			st   Status
+			cred *syscall.Credential
+		}{Status{ProcessGroup: true, Rlimits: true, NoNewPrivs: true, Seccomp: true, Landlock: st.Landlock, NoPrivileges: true}, nil}
+		variants["unprivileged"] = struct {
+			st   Status
+			cred *syscall.Credential
+		}{st, &syscall.Credential{Uid: 65534, Gid: 65534}}
+	}
+	for name, v := range variants {
+		t.Run(name, func(t *testing.T) {
+			for _, way := range []string{"mprotect", "plain", "shared"} {
+				peak, out := holdMemory(t, v.st, v.cred, way, 3*limit)
+				t.Logf("%s: %q, peak resident %d MiB", way, strings.TrimSpace(out), peak>>20)
+				if !strings.Contains(out, way+" denied") {
+					t.Errorf("%s: %d MiB read-write past a %d MiB limit: %s", way, 3*limit>>20, limit>>20, out)
+				}
+				if peak > limit {
+					t.Errorf("%s: %d MiB resident under a %d MiB limit", way, peak>>20, limit>>20)
+				}
+			}
+		})
+	}
+}
+
+// holdMemory runs the fixture's memory attack one way, confined under st
+// (and as cred, if set) with a data limit of a third of n, and returns
+// its peak resident memory (VmHWM) and output.
+func holdMemory(t *testing.T, st Status, cred *syscall.Credential, way string, n int) (int64, string) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := command(ctx, Policy{Launcher: tiny, Confine: true, Memory: int64(n / 3)}, st, fixture, []string{"memory", way, strconv.Itoa(n)})
+	cmd.SysProcAttr.Credential = cred
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stdin.Close()
+	var out lockedBuffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		Kill(cmd)
+		cmd.Wait()
+	}()
+	status := fmt.Sprintf("/proc/%d/status", cmd.Process.Pid)
+	var peak int64
+	for !strings.Contains(out.String(), way+" ") {
+		if ctx.Err() != nil {
+			t.Fatalf("%s: no answer: %s", way, out.String())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	data, err := os.ReadFile(status)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, rest, ok := strings.Cut(string(data), "\nVmHWM:"); ok {
+		line, _, _ := strings.Cut(rest, "\n")
+		kb, _ := strconv.ParseInt(strings.Fields(line)[0], 10, 64)
+		peak = kb << 10
+	}
+	return peak, out.String()
+}

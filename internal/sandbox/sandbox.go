@@ -54,6 +54,13 @@ type Policy struct {
 	// a Go program's heap; 0 leaves the limit as inherited.
 	Memory int64
 
+	// LibC says a confined program is linked with a C library, as the race
+	// detector's build is: its threads' stacks are made writable with
+	// mprotect, which the seccomp filter then allows. Its read-write memory
+	// is then bounded by AddressSpace rather than Memory (see
+	// docs/security.md).
+	LibC bool
+
 	// AddressSpace caps a confined program's virtual memory (RLIMIT_AS) on
 	// Linux, which bounds what RLIMIT_DATA does not count. 0 means Memory
 	// plus [AddressHeadroom] when Memory is set, and no limit otherwise; a

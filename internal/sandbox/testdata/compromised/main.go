@@ -10,7 +10,9 @@
 // uid=R,E,S gid=R,E,S groups=[...]". Other modes: "exit" (nothing), "alloc
 // BYTES", "write FILE BYTES", "spin", "sleep", "threads N" (N goroutines
 // blocked in a raw syscall, each holding a thread; prints "threads started"
-// and waits for a line on stdin).
+// and waits for a line on stdin), "memory WAY BYTES" (holds BYTES of
+// read-write memory one way, prints "WAY ok" or "WAY denied ERRNO" and
+// waits for a line on stdin).
 package main
 
 import (
@@ -60,7 +62,61 @@ func main() {
 		attack(os.Args[2:])
 	case "threads":
 		threads(os.Args[2])
+	case "memory":
+		n, _ := strconv.Atoi(os.Args[3])
+		memory(os.Args[2], n)
 	}
+}
+
+// memory tries to hold n bytes of read-write memory, more than its data
+// limit, one way: "mprotect" fills the address space with mappings
+// without access, which RLIMIT_DATA does not count, then makes n bytes of
+// them writable (the kernel skips the data check of mprotect when the
+// address space in use plus the change exceeds RLIMIT_AS); "plain" maps n
+// bytes read-write; "shared" maps them shared. Whatever it got, it
+// touches. It then waits, so that its resident memory can be read.
+func memory(way string, n int) {
+	var mem []byte
+	var err error
+	switch way {
+	case "mprotect":
+		var reserved [][]byte
+		for {
+			r, rerr := unix.Mmap(-1, 0, 64<<20, unix.PROT_NONE, unix.MAP_PRIVATE|unix.MAP_ANON|unix.MAP_NORESERVE)
+			if rerr != nil {
+				break
+			}
+			reserved = append(reserved, r)
+		}
+		// Room for a run of n bytes: free a few reservations, map one
+		// that size without access, and refill what is left.
+		for i := 0; i < n/(64<<20)+1 && len(reserved) > 0; i++ {
+			unix.Munmap(reserved[len(reserved)-1])
+			reserved = reserved[:len(reserved)-1]
+		}
+		mem, err = unix.Mmap(-1, 0, n, unix.PROT_NONE, unix.MAP_PRIVATE|unix.MAP_ANON|unix.MAP_NORESERVE)
+		for err == nil {
+			if _, rerr := unix.Mmap(-1, 0, 4<<20, unix.PROT_NONE, unix.MAP_PRIVATE|unix.MAP_ANON|unix.MAP_NORESERVE); rerr != nil {
+				break
+			}
+		}
+		if err == nil {
+			err = unix.Mprotect(mem, unix.PROT_READ|unix.PROT_WRITE)
+		}
+	case "plain":
+		mem, err = unix.Mmap(-1, 0, n, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_PRIVATE|unix.MAP_ANON)
+	case "shared":
+		mem, err = unix.Mmap(-1, 0, n, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_SHARED|unix.MAP_ANON)
+	}
+	if err == nil {
+		if unix.Madvise(mem, unix.MADV_POPULATE_WRITE) != nil {
+			for i := 0; i < len(mem); i += 4096 {
+				mem[i] = 1
+			}
+		}
+	}
+	report(way, err)
+	bufio.NewReader(os.Stdin).ReadString('\n')
 }
 
 // threads makes the runtime start a thread for each of n goroutines: a
