@@ -85,6 +85,12 @@ type Builder struct {
 
 	stats struct{ compiles, links, goBuilds, raceBuilds atomic.Int64 }
 
+	// runObjects, if set, is the folder of objects kept for this run
+	// alone (KeepObjectsForRun); objectsCap, if set, bounds the objects
+	// instead of maxObjects.
+	runObjects atomic.Pointer[string]
+	objectsCap int64
+
 	trimMu   sync.Mutex
 	lastTrim time.Time
 	ctx      context.Context // ends at Close; background work stops
@@ -105,7 +111,7 @@ func New(opt Options) (*Builder, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := ensureRoot(dir, temp); err != nil {
+	if dir, err = ensureRoot(dir, temp); err != nil {
 		return nil, err
 	}
 	b := &Builder{dir: dir, goCmd: opt.Go, tempDir: opt.TempDir, judgeLocks: map[string]*sync.Mutex{}}

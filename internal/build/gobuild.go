@@ -72,7 +72,7 @@ func (b *Builder) goBuild(parent context.Context, dir, name, tags string, limit 
 	if err := os.Mkdir(gotmp, 0o700); err != nil {
 		return "", err
 	}
-	if _, err := b.sub("go-build"); err != nil {
+	if err := b.ensureGoCache(); err != nil {
 		return "", err
 	}
 	cmd.Env = append(b.Env(), "GOTMPDIR="+gotmp)

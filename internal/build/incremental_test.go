@@ -189,11 +189,14 @@ func TestRaceBuildIsKept(t *testing.T) {
 	assert.Equal(t, 2, b.Stats().RaceBuilds)
 }
 
-// The kept objects stay within their bound: the least recently taken go
-// first, with their hashes, and what a killed kurs left half-written goes
-// after an hour.
+// The kept objects stay within their bound with room for the next: the
+// least recently taken go first, with their hashes, and what a killed kurs
+// left half-written goes after an hour.
 func TestTrimObjects(t *testing.T) {
 	dir := t.TempDir()
+	root, err := os.OpenRoot(dir)
+	require.NoError(t, err)
+	defer root.Close()
 	old := time.Now().Add(-2 * time.Hour)
 	for i, name := range []string{"a", "b", "c"} {
 		require.NoError(t, os.WriteFile(filepath.Join(dir, name), make([]byte, 100), 0o600))
@@ -204,14 +207,14 @@ func TestTrimObjects(t *testing.T) {
 	require.NoError(t, os.WriteFile(filepath.Join(dir, ".new-1"), nil, 0o600))
 	require.NoError(t, os.Chtimes(filepath.Join(dir, ".new-1"), old, old))
 
-	trimObjects(dir, 300)
+	trimObjects(root, 300, 0)
 	assert.FileExists(t, filepath.Join(dir, "a"), "within the bound, nothing goes")
 	assert.NoFileExists(t, filepath.Join(dir, ".new-1"))
 
-	trimObjects(dir, 250)
+	trimObjects(root, 300, 150)
 	assert.NoFileExists(t, filepath.Join(dir, "a"))
 	assert.NoFileExists(t, filepath.Join(dir, "a.sha256"))
-	assert.NoFileExists(t, filepath.Join(dir, "b"), "down to three quarters of the bound")
+	assert.NoFileExists(t, filepath.Join(dir, "b"), "room for 150 more under the bound")
 	assert.FileExists(t, filepath.Join(dir, "c"))
 	assert.FileExists(t, filepath.Join(dir, "c.sha256"))
 }

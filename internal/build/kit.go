@@ -433,7 +433,7 @@ func (b *Builder) goOutput(ctx context.Context, dir string, args ...string) ([]b
 	if err := os.MkdirAll(gotmp, 0o700); err != nil {
 		return nil, err
 	}
-	if _, err := b.sub("go-build"); err != nil {
+	if err := b.ensureGoCache(); err != nil {
 		return nil, err
 	}
 	cmd.Env = append(b.Env(), "GOTMPDIR="+gotmp)

@@ -30,9 +30,19 @@ import (
 // not used.
 const objectsVersion = "1"
 
-// maxObjects bounds the folder of kept objects; when it grows past it,
-// the least recently used go until it is at three quarters.
+// maxObjects bounds the folder of kept objects at every moment: before an
+// object is kept, the least recently used go until it fits.
 const maxObjects = 256 << 20
+
+// maxObject is the largest object kept: a real solution's archive is
+// kilobytes, a program about 2 MB, one built with the race detector about
+// 4 MB. A program with a large constant in it is built again instead of
+// pushing everything else out.
+const maxObject = 8 << 20
+
+// errNotKept means an object was not kept: it is too large. The build
+// goes on without it.
+var errNotKept = errors.New("build: object not kept")
 
 // objectKey hashes the parts that decide an object of kind, together
 // with the kit it is built against (whose name hashes the go command, the
@@ -53,7 +63,7 @@ func objectKey(k *Kit, kind string, parts ...string) string {
 // recorded when it was kept: an object that was changed since is not
 // used (ok is false), and the build makes it anew.
 func (b *Builder) fetch(key, dst string, mode fs.FileMode) (sum string, ok bool) {
-	dir, err := b.sub("objects")
+	dir, err := b.objectsDir()
 	if err != nil {
 		return "", false
 	}
@@ -88,12 +98,37 @@ func (b *Builder) fetch(key, dst string, mode fs.FileMode) (sum string, ok bool)
 // returns its hash.
 // The hash is recorded first, then the object appears by a rename: a
 // reader that finds the new hash beside an older object of the same key
-// finds them different and builds anew.
+// finds them different and builds anew. Before it appears, the least
+// recently used objects go until it fits under maxObjects, under a lock
+// that every kurs process keeping an object takes: the store never holds
+// more than maxObjects, and no one waits for more than one object's room.
 func (b *Builder) keep(key, src string, mode fs.FileMode) (string, error) {
-	dir, err := b.sub("objects")
+	info, err := os.Stat(src)
 	if err != nil {
 		return "", err
 	}
+	if info.Size() > maxObject {
+		return "", errNotKept
+	}
+	dir, err := b.objectsDir()
+	if err != nil {
+		return "", err
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return "", err
+	}
+	defer root.Close()
+	unlock, err := lockFile(root, ".lock")
+	if err != nil {
+		return "", err
+	}
+	defer unlock()
+	limit := int64(maxObjects)
+	if b.objectsCap > 0 {
+		limit = b.objectsCap
+	}
+	trimObjects(root, limit, info.Size())
 	tmp, err := os.CreateTemp(dir, ".new-")
 	if err != nil {
 		return "", err
@@ -105,7 +140,7 @@ func (b *Builder) keep(key, src string, mode fs.FileMode) (string, error) {
 	// The link shares the file with the build's folder, which is removed
 	// after the check; fetch hashes whatever it finds before using it.
 	var sum string
-	if info, serr := os.Stat(src); serr == nil && info.Mode().Perm() == mode.Perm() {
+	if info.Mode().Perm() == mode.Perm() {
 		if linked, lerr := linkHashed(src, tmp.Name()); lerr == nil {
 			sum = linked
 		}
@@ -122,8 +157,39 @@ func (b *Builder) keep(key, src string, mode fs.FileMode) (string, error) {
 	if err := os.Rename(tmp.Name(), name); err != nil {
 		return "", err
 	}
-	b.trimSoon()
 	return sum, nil
+}
+
+// KeepObjectsForRun makes b keep what its builds make for later builds
+// only until Close, in a folder of its own, under the same bound: kurs
+// grade's submissions share little but the exercises their authors left
+// untouched, and what one leaves in the cache would only push out what a
+// learner's next check could use. Kits and judges are kept in the cache as
+// always.
+func (b *Builder) KeepObjectsForRun() error {
+	dir, err := os.MkdirTemp(b.tempDir, "kurs-objects-")
+	if err != nil {
+		return err
+	}
+	if !b.runObjects.CompareAndSwap(nil, &dir) {
+		return os.Remove(dir)
+	}
+	b.bg.Add(1)
+	go func() {
+		defer b.bg.Done()
+		<-b.ctx.Done()
+		os.RemoveAll(dir)
+	}()
+	return nil
+}
+
+// objectsDir returns the folder of kept objects: the cache's, or the
+// run's own (KeepObjectsForRun).
+func (b *Builder) objectsDir() (string, error) {
+	if d := b.runObjects.Load(); d != nil {
+		return *d, nil
+	}
+	return b.sub("objects")
 }
 
 // linkHashed makes dst a hard link of src and returns the SHA-256 of its
@@ -192,11 +258,12 @@ func exportHash(name string) (string, error) {
 
 func hexSum(h hash.Hash) string { return hex.EncodeToString(h.Sum(nil)) }
 
-// trimObjects removes the least recently used objects in dir until they
-// take at most three quarters of limit, if they take more, and what a
-// kurs killed while keeping one left behind.
-func trimObjects(dir string, limit int64) {
-	entries, err := os.ReadDir(dir)
+// trimObjects removes the least recently used objects in the folder dir
+// until they take at most limit less room, if they take more, and what a
+// kurs killed while keeping one left behind. It removes regular files
+// only, inside dir's handle, never through a link.
+func trimObjects(dir *os.Root, limit, room int64) {
+	entries, err := fs.ReadDir(dir.FS(), ".")
 	if err != nil {
 		return
 	}
@@ -208,37 +275,40 @@ func trimObjects(dir string, limit int64) {
 	var objs []object
 	var total int64
 	for _, e := range entries {
-		name := filepath.Join(dir, e.Name())
-		info, err := e.Info()
-		if err != nil || e.IsDir() {
+		name := e.Name()
+		if !e.Type().IsRegular() {
 			continue
 		}
-		if strings.HasPrefix(e.Name(), ".") {
-			if time.Since(info.ModTime()) > time.Hour {
-				os.Remove(name)
+		info, err := e.Info()
+		if err != nil {
+			continue
+		}
+		if strings.HasPrefix(name, ".") {
+			if name != ".lock" && time.Since(info.ModTime()) > time.Hour {
+				_ = dir.Remove(name)
 			}
 			continue
 		}
-		if strings.HasSuffix(e.Name(), ".sha256") {
+		if strings.HasSuffix(name, ".sha256") || strings.HasSuffix(name, ".key") {
 			continue
 		}
 		used := info.ModTime()
-		if rec, err := os.Stat(name + ".sha256"); err == nil {
+		if rec, err := dir.Lstat(name + ".sha256"); err == nil {
 			used = rec.ModTime()
 		}
 		objs = append(objs, object{name, info.Size(), used})
 		total += info.Size()
 	}
-	if total <= limit {
+	if total+room <= limit {
 		return
 	}
 	slices.SortFunc(objs, func(a, b object) int { return a.used.Compare(b.used) })
 	for _, o := range objs {
-		if total <= limit/4*3 {
+		if total+room <= limit {
 			break
 		}
-		if os.Remove(o.name) == nil {
-			os.Remove(o.name + ".sha256")
+		if dir.Remove(o.name) == nil {
+			_ = dir.Remove(o.name + ".sha256")
 			total -= o.size
 		}
 	}
@@ -246,7 +316,7 @@ func trimObjects(dir string, limit int64) {
 
 // recallKey returns the key that rememberKey last kept under spec.
 func (b *Builder) recallKey(spec string) (string, bool) {
-	dir, err := b.sub("objects")
+	dir, err := b.objectsDir()
 	if err != nil {
 		return "", false
 	}
@@ -270,7 +340,7 @@ func (b *Builder) rememberKey(spec, key string) error {
 	if old, ok := b.recallKey(spec); ok && old == key {
 		return nil
 	}
-	dir, err := b.sub("objects")
+	dir, err := b.objectsDir()
 	if err != nil {
 		return err
 	}

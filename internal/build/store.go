@@ -62,15 +62,24 @@ func (b *Builder) remember(key string, data []byte, folder ...string) error {
 	return nil
 }
 
-// trimResults removes the results in dir not recalled for a week.
-func trimResults(dir string) {
-	entries, err := os.ReadDir(dir)
+// trimResults removes the results in the folder name of root not recalled
+// for a week: regular files only, never through a link.
+func trimResults(root *os.Root, name string) {
+	dir, err := openSub(root, name)
+	if err != nil {
+		return
+	}
+	defer dir.Close()
+	entries, err := fs.ReadDir(dir.FS(), ".")
 	if err != nil {
 		return
 	}
 	for _, e := range entries {
+		if !e.Type().IsRegular() {
+			continue
+		}
 		if info, err := e.Info(); err == nil && time.Since(info.ModTime()) > 7*24*time.Hour {
-			_ = os.Remove(filepath.Join(dir, e.Name()))
+			_ = dir.Remove(e.Name())
 		}
 	}
 }

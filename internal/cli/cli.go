@@ -169,7 +169,12 @@ func (e *env) exit(err error) int {
 		fmt.Fprintln(e.Err, e.p.T("error.interrupted"))
 	case errors.As(err, &unsafe):
 		id := "error.cache_open"
-		if unsafe.Foreign {
+		switch {
+		case unsafe.Link && unsafe.Foreign:
+			id = "error.cache_link_foreign"
+		case unsafe.Link:
+			id = "error.cache_link_open"
+		case unsafe.Foreign:
 			id = "error.cache_foreign"
 		}
 		fmt.Fprintln(e.Err, e.p.T(id, "Dir", unsafe.Dir))

@@ -138,6 +138,13 @@ func gradeSubmissions(e *env, f *gradeFlags, args []string) error {
 		return err
 	}
 	ck := &checker.Checker{Build: e.builder(), Seed: f.seed.N, Timeout: f.timeout}
+	// What one submission's build makes is kept for the others of this
+	// run only, not in the cache (KeepObjectsForRun).
+	if ck.Build != nil {
+		if err := ck.Build.KeepObjectsForRun(); err != nil {
+			return err
+		}
+	}
 	if !f.seed.Given {
 		ck.Seed = grade.NewSeed()
 	}
