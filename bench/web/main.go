@@ -40,7 +40,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"net/http"
 	"os"
 	"regexp"
 	"strings"
@@ -99,13 +98,17 @@ func run(n int) error {
 	if !sc.Scan() {
 		return fmt.Errorf("kurs serve printed no address: %s", srv.Stderr())
 	}
-	m := regexp.MustCompile(`http://127\.0\.0\.1:\d+`).FindString(sc.Text())
-	if m == "" {
+	login := regexp.MustCompile(`http://127\.0\.0\.1:\d+/\?key=[0-9a-f]+`).FindString(sc.Text())
+	if login == "" {
 		return fmt.Errorf("kurs serve printed %q", sc.Text())
+	}
+	m, _, _ := strings.Cut(login, "/?")
+	if err := logIn(login); err != nil {
+		return err
 	}
 	go func() { _, _ = io.Copy(io.Discard, srv.Stdout) }()
 
-	if err := pageSizes(m); err != nil {
+	if err := pageSizes(m, login); err != nil {
 		return err
 	}
 	if n == 0 {
@@ -113,7 +116,7 @@ func run(n int) error {
 	}
 
 	// The event stream, as the page reads it.
-	resp, err := http.Get(m + "/events")
+	resp, err := get(m + "/events")
 	if err != nil {
 		return err
 	}
@@ -157,7 +160,7 @@ func run(n int) error {
 		}
 	}
 	fragment := func(want string) error {
-		r, err := http.Get(m + "/exercise/circuitbreaker/result")
+		r, err := get(m + "/exercise/circuitbreaker/result")
 		if err != nil {
 			return err
 		}
@@ -225,5 +228,5 @@ func run(n int) error {
 	if !*pageRun {
 		return nil
 	}
-	return pageLatency(m, s.Learner, wrong, right, n)
+	return pageLatency(m, login, s.Learner, wrong, right, n)
 }

@@ -32,7 +32,7 @@ const observe = `(() => {
 // pageLatency opens the breaker's page in Chromium and times n saves from
 // outside the page (writing the file, as an editor does) and n saves in
 // the page's editor, each until the page shows the new verdict.
-func pageLatency(url, learner string, wrong, right []byte, n int) error {
+func pageLatency(url, login, learner string, wrong, right []byte, n int) error {
 	ctx, stop, ok, err := newChromium()
 	if err != nil {
 		return err
@@ -46,6 +46,10 @@ func pageLatency(url, learner string, wrong, right []byte, n int) error {
 		c, cancel := context.WithTimeout(ctx, d)
 		defer cancel()
 		return chromedp.Do(c, actions...)
+	}
+	// Logged in at the printed address, as the learner's browser is.
+	if err := within(benchutil.Patience, chromedp.Navigate(login)); err != nil {
+		return fmt.Errorf("log in: %w", err)
 	}
 	if err := within(benchutil.Patience, chromedp.Navigate(url+"/exercise/circuitbreaker"),
 		chromedp.WaitVisible(chromedp.CSS("#verdict")), chromedp.WaitVisible(chromedp.CSS(".cm-content"))); err != nil {

@@ -68,7 +68,7 @@ func newChromium() (ctx context.Context, stop func(), ok bool, err error) {
 // styles and images it names, fetched as a browser would (gzip
 // accepted). It also says whether the lesson's diagram arrives as SVG in
 // the HTML and whether a diagram library is loaded.
-func pageSizes(base string) error {
+func pageSizes(base, login string) error {
 	for _, p := range weighed {
 		html, err := fetchText(base + p.path)
 		if err != nil {
@@ -94,6 +94,13 @@ func pageSizes(base string) error {
 		return nil
 	}
 	defer stop()
+	// The browser logs in at the printed address, as the learner's does.
+	c, cancel := context.WithTimeout(ctx, benchutil.Patience)
+	err = chromedp.Do(c, chromedp.Navigate(login))
+	cancel()
+	if err != nil {
+		return err
+	}
 	for _, p := range weighed {
 		total, files, err := browserWeight(ctx, base+p.path)
 		if err != nil {
@@ -239,6 +246,9 @@ func fetch(url string) (raw, text []byte, err error) {
 		return nil, nil, err
 	}
 	req.Header.Set("Accept-Encoding", "gzip")
+	if session != nil {
+		req.AddCookie(session)
+	}
 	client := &http.Client{Transport: &http.Transport{DisableCompression: true}, Timeout: benchutil.Patience}
 	resp, err := client.Do(req)
 	if err != nil {
@@ -260,4 +270,37 @@ func fetch(url string) (raw, text []byte, err error) {
 	}
 	text, err = io.ReadAll(zr)
 	return raw, text, err
+}
+
+// session is the cookie that logging in at the address kurs serve
+// printed gave; every request of the benchmark carries it.
+var session *http.Cookie
+
+// logIn opens the printed address, with its key, and keeps the session
+// cookie that the server sets.
+func logIn(login string) error {
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+		Timeout: benchutil.Patience}
+	resp, err := client.Get(login)
+	if err != nil {
+		return err
+	}
+	resp.Body.Close()
+	for _, c := range resp.Cookies() {
+		if strings.HasPrefix(c.Name, "kurs_session_") {
+			session = c
+			return nil
+		}
+	}
+	return fmt.Errorf("logging in at %s set no session cookie (%s)", login, resp.Status)
+}
+
+// get gets url with the session cookie.
+func get(url string) (*http.Response, error) {
+	req, err := http.NewRequest("GET", url, nil)
+	if err != nil {
+		return nil, err
+	}
+	req.AddCookie(session)
+	return http.DefaultClient.Do(req)
 }
