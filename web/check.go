@@ -17,9 +17,10 @@ import (
 // exState is what the server knows of one exercise; its results, and the
 // order of its checks and saves, are the session's (see Server.loop).
 type exState struct {
-	// waiting reports that a check triggered by a save has not started
-	// yet; more saves meanwhile need no check of their own, since that one
-	// reads the files once it starts.
+	// waiting reports that a check triggered by a save waits for the
+	// session (see session.Session.CheckSaved); more saves meanwhile need
+	// no check of their own, since that one reads the files once it
+	// starts.
 	waiting atomic.Bool
 	// trying is held while a trace typed in the page runs: one try at a
 	// time per exercise. A try neither waits for a check nor holds one up.
@@ -37,11 +38,13 @@ func (s *Server) recheck(ex *course.Exercise) {
 	s.background.Add(1)
 	go func() {
 		defer s.background.Done()
-		st.waiting.Store(false)
-		s.publish("checking", ex.ID, "")
-		// The session orders it after a save from the page, and after any
-		// other check of ex; files it checked already are not checked again.
-		o, _, err := s.loop.CheckIfChanged(s.ctx, ex)
+		// The session orders it after a save from the page and after any
+		// other check of ex; files it checked already are not checked
+		// again.
+		o, _, err := s.loop.CheckSaved(s.ctx, ex, func() {
+			st.waiting.Store(false)
+			s.publish("checking", ex.ID, "")
+		})
 		s.published(ex, o, err)
 	}()
 }

@@ -143,9 +143,21 @@ func (s *Session) Check(ctx context.Context, exs []*course.Exercise) ([]Outcome,
 // this session, and reports whether it checked. An editor that writes a
 // file twice, or a page that saves what it just checked, costs no check.
 func (s *Session) CheckIfChanged(ctx context.Context, ex *course.Exercise) (Outcome, bool, error) {
+	return s.CheckSaved(ctx, ex, nil)
+}
+
+// CheckSaved is CheckIfChanged for a save noticed on disk. started, when
+// not nil, is called once no other check or Edit of ex runs, just before
+// the files are read: every save before that moment is in what this check
+// reads, so a front end that saw more saves meanwhile needs no check of
+// its own for them.
+func (s *Session) CheckSaved(ctx context.Context, ex *course.Exercise, started func()) (Outcome, bool, error) {
 	run := s.runs[ex.ID]
 	run.Lock()
 	defer run.Unlock()
+	if started != nil {
+		started()
+	}
 	sum := s.ws.Digest(ex.ID)
 	s.mu.Lock()
 	last := s.last[ex.ID]
