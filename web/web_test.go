@@ -23,6 +23,7 @@ import (
 
 	"github.com/kurs-course/kurs"
 	"github.com/kurs-course/kurs/i18n"
+	"github.com/kurs-course/kurs/internal/browsertest"
 	"github.com/kurs-course/kurs/internal/course"
 	"github.com/kurs-course/kurs/internal/workspace"
 )
@@ -566,7 +567,7 @@ func (s *sse) next(t *testing.T) (string, map[string]any) {
 	t.Helper()
 	var name string
 	var data map[string]any
-	timer := time.AfterFunc(30*time.Second, s.stop)
+	timer := time.AfterFunc(browsertest.Patience(t, 30*time.Second), s.stop)
 	defer timer.Stop()
 	for {
 		line, err := s.r.ReadString('\n')
@@ -674,7 +675,7 @@ func TestServeStopsWithItsContext(t *testing.T) {
 	select {
 	case err := <-done:
 		assert.NoError(t, err)
-	case <-time.After(30 * time.Second):
+	case <-time.After(browsertest.Patience(t, 30*time.Second)):
 		t.Fatal("Serve did not return after its context ended")
 	}
 	_, err = net.Dial("tcp", ln.Addr().String())
