@@ -2,6 +2,7 @@ package web
 
 import (
 	"html/template"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -56,15 +57,26 @@ type testView struct {
 	Headline string
 	Detail   string
 	Step     int // the step that departed, -1 for none
-	Trace    *traceView
-	Drawing  template.HTML
-	Observe  string // what the drawing shows, for its caption
+	// Trace is the trace as the page shows it at first: for a long one,
+	// the steps around the departure (report.Trace.Around); All is then
+	// the whole trace, shown on request, and Steps the number of its
+	// steps.
+	Trace *traceView
+	All   *traceView
+	Steps int
+	// Drawing draws the observations over the steps; for a long trace
+	// it comes with All, as another view of every step.
+	Drawing template.HTML
+	Caption string // says what the drawing shows
 }
 
 // traceView is report.Trace laid out as a table: the step, the call, and
 // for each side (expected, your code) the same value columns.
 type traceView struct {
-	ID      string // "trace" for the first table of the page
+	ID string // "trace" for the first table of the page
+	// The headings of the columns of steps and calls and of each side.
+	StepHead, CallHead, WantHead, GotHead string
+
 	Columns []columnView
 	Span    int // the value columns of both sides, for a row's note
 	Rows    []traceRow
@@ -147,6 +159,15 @@ func newResultView(p *i18n.Printer, ex *course.Exercise, res *checker.Result, op
 			Headline: t.Headline, Detail: t.Detail, Step: t.Step}
 		if t.Trace != nil {
 			tv.Trace = newTraceView(p, t.Trace)
+			if rows, hidden := t.Trace.Around(); hidden > 0 {
+				cut := *t.Trace
+				cut.Rows = rows
+				tv.All, tv.Trace = tv.Trace, newTraceView(p, &cut)
+				tv.Trace.insertEarlier(p, hidden)
+				if f := t.Trace.Failing(); f != nil {
+					tv.Steps = f.N
+				}
+			}
 			if tables == 0 {
 				tv.Trace.ID = "trace"
 			}
@@ -156,7 +177,7 @@ func newResultView(p *i18n.Printer, ex *course.Exercise, res *checker.Result, op
 			// The drawing shows the observations over time; it needs
 			// every step, including those the table elides.
 			f := report.Bound(p, first.Failure)
-			tv.Drawing, tv.Observe = drawTrace(p, f), f.Observe
+			tv.Drawing, tv.Caption = drawTrace(p, f), p.T("web.draw.caption", "Observe", f.Observe)
 		}
 		v.Tests = append(v.Tests, tv)
 	}
@@ -166,8 +187,8 @@ func newResultView(p *i18n.Printer, ex *course.Exercise, res *checker.Result, op
 // newTraceView lays out a trace: the returned value's column only when a
 // step returns something, then one column per observation, on each side.
 func newTraceView(p *i18n.Printer, tr *report.Trace) *traceView {
-	tv := &traceView{}
 	want, got := p.T("web.trace.want"), p.T("web.trace.got")
+	tv := &traceView{StepHead: p.T("web.trace.step"), CallHead: p.T("web.trace.call"), WantHead: want, GotHead: got}
 	if tr.Returns {
 		tv.Columns = append(tv.Columns, columnView{Head: template.HTML(template.HTMLEscapeString(p.T("web.trace.returns"))),
 			WantLabel: p.T("web.trace.want_returns"), GotLabel: p.T("web.trace.got_returns")})
@@ -218,6 +239,20 @@ func newTraceView(p *i18n.Printer, tr *report.Trace) *traceView {
 		tv.Rows = append(tv.Rows, row)
 	}
 	return tv
+}
+
+// rowEarlier is the row of a cut trace that stands for the steps left
+// out before the departure (see report.Trace.Around).
+const rowEarlier report.RowKind = "earlier"
+
+// insertEarlier puts the row that counts the hidden steps after the
+// constructor's.
+func (tv *traceView) insertEarlier(p *i18n.Printer, hidden int) {
+	at := 0
+	if len(tv.Rows) > 0 && tv.Rows[0].Kind == report.RowNew {
+		at = 1
+	}
+	tv.Rows = slices.Insert(tv.Rows, at, traceRow{Kind: rowEarlier, N: "⋮", Note: p.T("web.trace.earlier", "Count", hidden)})
 }
 
 // cells returns a row's values on each side, one per column of tr.

@@ -81,8 +81,23 @@
     status("");
     syncMini();
     syncQuiz();
+    showMarkedSteps();
     markLine();
     followFiles(own).catch(() => {});
+  }
+
+  // A drawing wider than the screen scrolls sideways in its box: it shows
+  // its marked step (the departure, its last) at the right edge, with the
+  // steps that led to it, rather than the first steps. A long trace's
+  // drawing waits in "show all" until opened.
+  function showMarkedSteps() {
+    document.querySelectorAll(".drawing-scroll").forEach((box) => {
+      const step = box.querySelector(".failing-step");
+      if (!step || box.dataset.shown || box.scrollWidth <= box.clientWidth) return;
+      box.dataset.shown = "1";
+      const b = box.getBoundingClientRect();
+      box.scrollLeft += step.getBoundingClientRect().right - b.right + 8;
+    });
   }
 
   // The verdict also stands at the top of the page, for a learner who is
@@ -532,10 +547,15 @@
     es.onerror = () => setLive(false);
   }
 
+  document.addEventListener("toggle", (e) => {
+    if (e.target.matches("details.all-steps") && e.target.open) showMarkedSteps();
+  }, true);
+
   document.addEventListener("DOMContentLoaded", () => {
     const v = document.getElementById("verdict");
     if (v) shownSeq = latestSeq = Number(v.dataset.seq);
     syncMini();
+    showMarkedSteps();
     loadEditor();
     setupTry();
     autocheck();
