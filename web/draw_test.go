@@ -192,7 +192,8 @@ func TestTraceViewSideBySide(t *testing.T) {
 	require.Len(t, tv.Columns, 2, "returns and State()")
 	assert.Equal(t, "New(3, 5)", tv.Rows[0].Call)
 	assert.Equal(t, traceRow{Kind: report.RowStep, N: "7", Call: "Allow(8)",
-		Want: []cellView{{Value: "false"}, {Value: `"open"`}}, Got: []cellView{{Value: "false"}, {Value: `"open"`}}}, tv.Rows[7])
+		Want: []cellView{{Value: "false"}, {Value: `"open"`}}, Got: []cellView{{Value: "false"}, {Value: `"open"`}},
+		Side: `→ false, State() = "open"`}, tv.Rows[7])
 	last := tv.Rows[8]
 	assert.Equal(t, report.RowFailing, last.Kind)
 	assert.Equal(t, []cellView{{Value: "true"}, {Value: `"half_open"`}}, last.Want)

@@ -113,7 +113,7 @@ var (
 	randomHTML   = regexp.MustCompile(`<p class="random">([^<]*)</p>`)
 	headlineHTML = regexp.MustCompile(`<p class="headline" data-step="(-?\d+)">([^<]*)</p>`)
 	headHTML     = regexp.MustCompile(`<th class="want" scope="col">(.*?)</th>`)
-	rowHTML      = regexp.MustCompile(`<tr class="(\w+)"><td class="n"[^>]*>([^<]*)</td><td class="call">(?:<code>([^<]*)</code>)?</td>(.*?)</tr>`)
+	rowHTML      = regexp.MustCompile(`<tr class="(\w+)"><td class="n"[^>]*>([^<]*)</td><td class="call"[^>]*>(?:<code>([^<]*)</code>)?</td>(.*?)</tr>`)
 	cellHTML     = regexp.MustCompile(`<td class="(want|got|got bad|note)"[^>]*>([^<]*)</td>`)
 	tagHTML      = regexp.MustCompile(`<[^>]+>`)
 )

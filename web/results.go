@@ -99,6 +99,10 @@ type traceRow struct {
 	// Note stands in place of the values: the count of an elided run, or
 	// the remark on the first step the test would have made next.
 	Note string
+	// Side is the values of a step that gave what was expected, on one
+	// line as kurs check writes them ("1, Attempt() = 1"): a phone shows
+	// such a step on one line, not as a card of expected and actual.
+	Side string
 }
 
 type cellView struct {
@@ -205,8 +209,10 @@ func newTraceView(p *i18n.Printer, tr *report.Trace) *traceView {
 		case report.RowNew:
 			row.N = ""
 			row.Want, row.Got = cells(tr, &r)
+			row.Side = side(tr, &r)
 		case report.RowStep:
 			row.Want, row.Got = cells(tr, &r)
+			row.Side = side(tr, &r)
 		case report.RowFailing:
 			if r.N == 0 {
 				row.N = ""
@@ -272,4 +278,27 @@ func cells(tr *report.Trace, r *report.Row) (want, got []cellView) {
 		add(c)
 	}
 	return want, got
+}
+
+// side writes the values of a step whose two sides agree as kurs check
+// does: the returned value, then each observation by its name.
+func side(tr *report.Trace, r *report.Row) string {
+	var parts []string
+	if tr.Returns && r.Ret.Got != "" {
+		parts = append(parts, r.Ret.Got)
+	}
+	for i, c := range r.Obs {
+		if c.Got == "" {
+			continue
+		}
+		v := c.Got
+		if i < len(tr.Observe) && tr.Observe[i] != "" {
+			v = tr.Observe[i] + " = " + v
+		}
+		parts = append(parts, v)
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "→ " + strings.Join(parts, ", ")
 }
