@@ -53,8 +53,25 @@ func samples(f *harness.Failure) []sample {
 	return s
 }
 
-// drawTrace returns an SVG picture of f, or "" when there is nothing worth
-// drawing: a quiz, a failure in the constructor, a trace of one step.
+// drawing returns an SVG picture of f and the caption that says what it
+// shows, or "" when there is nothing worth drawing: a quiz, a failure in
+// the constructor, a trace of one step.
+func drawing(p *i18n.Printer, f *harness.Failure) (template.HTML, string) {
+	if f == nil || f.Observe == "" || f.Kind == harness.Quiz || f.Step == 0 {
+		return "", ""
+	}
+	// Where the observation agrees at the departure and the returned
+	// value does not, the observation's two lines would coincide: a
+	// backoff's Attempt() counts alike up to the delay that overflows.
+	// The returned values show the departure, when they are numbers.
+	if r := returned(f); len(r) >= 2 && numeric(r) {
+		return plot(p, p.T("web.draw.title_returns"), r), p.T("web.draw.caption_returns")
+	}
+	return drawTrace(p, f), p.T("web.draw.caption", "Observe", f.Observe)
+}
+
+// drawTrace returns an SVG picture of f's observations, or "" when there
+// is nothing worth drawing.
 func drawTrace(p *i18n.Printer, f *harness.Failure) template.HTML {
 	if f == nil || f.Observe == "" || f.Kind == harness.Quiz || f.Step == 0 {
 		return ""
@@ -63,21 +80,39 @@ func drawTrace(p *i18n.Printer, f *harness.Failure) template.HTML {
 	if len(s) < 2 {
 		return ""
 	}
+	title := func(observe string) string { return p.T("web.draw.title", "Observe", observe) }
 	if numeric(s) {
-		return plot(p, f.Observe, s)
+		return plot(p, title(f.Observe), s)
 	}
 	// An observation of several values, such as "State(), now()": the
 	// first one may be a handful of names worth a drawing.
 	if first, observe, ok := firstPart(s, f.Observe); ok {
 		if len(laneOrder(first)) <= maxLanes {
-			return lanes(p, observe, first)
+			return lanes(p, title(observe), first)
 		}
 		return ""
 	}
 	if len(laneOrder(s)) <= maxLanes {
-		return lanes(p, f.Observe, s)
+		return lanes(p, title(f.Observe), s)
 	}
 	return ""
+}
+
+// returned returns the steps of f by the values their calls returned, for
+// a mismatch in the returned value alone; nil otherwise.
+func returned(f *harness.Failure) []sample {
+	if f.Kind != harness.Mismatch || f.Got.Obs != f.Want.Obs || f.Got.Ret == f.Want.Ret {
+		return nil
+	}
+	var s []sample
+	for _, d := range f.Done {
+		s = append(s, sample{call: d.Call, got: d.Got.Ret, want: d.Got.Ret, hasGot: true, hasWt: true})
+	}
+	s = append(s, sample{call: f.Call, got: f.Got.Ret, want: f.Want.Ret, hasGot: true, hasWt: true})
+	for i := range s {
+		s[i].gotFull, s[i].wantFull = s[i].got, s[i].want
+	}
+	return s
 }
 
 // maxLanes bounds the names a drawing shows as lanes; with more, the table
@@ -133,6 +168,12 @@ const (
 	learnerColour            = "#1d4ed8"
 	wantColour               = "#c2410c"
 	failColour               = "#b91c1c"
+	// wideDrawing is the width beyond which a drawing scrolls on a phone.
+	wideDrawing = 480
+	// farOff is how many times the span of the other values the
+	// learner's value at the departure may lie beyond them and still
+	// set the scale.
+	farOff = 100
 )
 
 // canvas collects the SVG elements of a drawing.
@@ -141,11 +182,11 @@ type canvas struct {
 	w, h int
 }
 
-func newCanvas(p *i18n.Printer, observe string, n int) *canvas {
+func newCanvas(p *i18n.Printer, title string, n int) *canvas {
 	c := &canvas{w: max(360, left+right+n*stepWidth), h: top + plotHeight + bottom}
 	fmt.Fprintf(&c.b, `<svg xmlns="http://www.w3.org/2000/svg" class="drawing" role="img" viewBox="0 0 %d %d" width="%d" height="%d" font-family="system-ui, sans-serif" font-size="12">`,
 		c.w, c.h, c.w, c.h)
-	fmt.Fprintf(&c.b, `<title>%s</title>`, esc(p.T("web.draw.title", "Observe", observe)))
+	fmt.Fprintf(&c.b, `<title>%s</title>`, esc(title))
 	c.legend(p)
 	return c
 }
@@ -186,9 +227,9 @@ func (c *canvas) done() template.HTML {
 
 // lanes draws values that are names, such as a breaker's states: one lane
 // per name, and the value as a line that steps from lane to lane.
-func lanes(p *i18n.Printer, observe string, s []sample) template.HTML {
+func lanes(p *i18n.Printer, title string, s []sample) template.HTML {
 	names := laneOrder(s)
-	c := newCanvas(p, observe, len(s))
+	c := newCanvas(p, title, len(s))
 	gap := float64(plotHeight) / float64(len(names))
 	y := func(v string) float64 {
 		return float64(top) + gap*(float64(slices.Index(names, v))+0.5)
@@ -265,30 +306,37 @@ func laneOrder(s []sample) []string {
 
 // plot draws numbers, such as a bucket's tokens, as two lines over the
 // steps.
-func plot(p *i18n.Printer, observe string, s []sample) template.HTML {
-	hi := 1.0
-	for _, x := range s {
+func plot(p *i18n.Printer, title string, s []sample) template.HTML {
+	// The scale spans every value but the learner's at the departure when
+	// that one lies far off the others (an overflow's
+	// -9223372036854775808 would flatten every other step to one line):
+	// it then sits at the edge, and the note below gives it whole.
+	hi, lo := 1.0, 0.0
+	last := len(s) - 1
+	for i, x := range s {
 		for _, v := range []struct {
 			has bool
 			s   string
-		}{{x.hasGot, x.got}, {x.hasWt, x.want}} {
+		}{{x.hasGot && i != last, x.got}, {x.hasWt, x.want}} {
 			if f, err := strconv.ParseFloat(v.s, 64); v.has && err == nil && !math.IsInf(f, 0) && !math.IsNaN(f) {
-				hi = math.Max(hi, f)
+				hi, lo = math.Max(hi, f), math.Min(lo, f)
 			}
 		}
 	}
-	lo := 0.0
-	for _, x := range s {
-		for _, v := range []string{x.got, x.want} {
-			if f, err := strconv.ParseFloat(v, 64); err == nil && f < lo && !math.IsInf(f, 0) {
-				lo = f
-			}
+	if f, err := strconv.ParseFloat(s[last].got, 64); s[last].hasGot && err == nil && !math.IsInf(f, 0) && !math.IsNaN(f) {
+		switch span := hi - lo; {
+		case f > hi+farOff*span:
+			hi += span / 4 // room at the edge, above every other value
+		case f < lo-farOff*span:
+			lo -= span / 4
+		default:
+			hi, lo = math.Max(hi, f), math.Min(lo, f)
 		}
 	}
 	step := niceStep((hi - lo) / 5)
 	hi = math.Ceil(hi/step) * step
 	lo = math.Floor(lo/step) * step
-	c := newCanvas(p, observe, len(s))
+	c := newCanvas(p, title, len(s))
 	y := func(v string) float64 {
 		f, _ := strconv.ParseFloat(v, 64)
 		f = math.Max(lo, math.Min(hi, f))
@@ -337,8 +385,15 @@ func (c *canvas) mismatch(p *i18n.Printer, s []sample, y func(string) float64) {
 	} else {
 		note = append(note, p.T("web.draw.no_value"))
 	}
-	fmt.Fprintf(&c.b, `<text class="mismatch" x="%d" y="%d" fill="%s">%s</text>`,
-		left, c.h-6, failColour, esc(p.T("web.draw.step", "Step", len(s))+": "+strings.Join(note, " · ")))
+	// In a drawing wider than a phone the note ends at the marked step,
+	// which the page scrolls into view, rather than beginning at the
+	// first, and it is a little smaller, to fit the screen whole.
+	x0, anchor, size := left, "start", 12
+	if c.w > wideDrawing {
+		x0, anchor, size = c.w-right, "end", 11
+	}
+	fmt.Fprintf(&c.b, `<text class="mismatch" x="%d" y="%d" fill="%s" text-anchor="%s" font-size="%d">%s</text>`,
+		x0, c.h-6, failColour, anchor, size, esc(p.T("web.draw.step", "Step", len(s))+": "+strings.Join(note, " · ")))
 }
 
 // niceStep rounds a grid step up to 1, 2 or 5 times a power of ten.

@@ -119,13 +119,15 @@ func backoffOnAPhone(t *testing.T, b tab, srv *serving, lang string) {
 	b.waitFor("all steps", `document.querySelector("details.all-steps").open`)
 	assert.Equal(t, "64", b.eval("all steps listed", `String(document.querySelectorAll("details.all-steps tbody tr.step, details.all-steps tbody tr.failing").length)`))
 
-	// The drawing shows its marked step: the failing step's band lies
-	// within the drawing's box and the screen.
+	// The drawing shows its marked step: the failing step's band and the
+	// note on it lie within the drawing's box and the screen.
 	b.do("to the drawing", chromedp.Evaluate[chromedp.Void](`document.getElementById("drawing").scrollIntoView(); scrollBy(0, -60)`))
 	viewShot(t, b, "390px-backoff-"+lang+"-drawing.png")
 	assert.Equal(t, "", b.eval("the marked step in view", `(() => {
 		const box = document.querySelector("#drawing .drawing-scroll").getBoundingClientRect();
 		const step = document.querySelector("#drawing .failing-step").getBoundingClientRect();
+		const note = document.querySelector("#drawing text.mismatch").getBoundingClientRect();
+		if (note.left < box.left || note.right > box.right) return "the note on the step spans " + Math.round(note.left) + "–" + Math.round(note.right) + " px, the box " + Math.round(box.left) + "–" + Math.round(box.right) + " px";
 		return step.left >= box.left && step.right <= box.right && step.right <= window.innerWidth ? "" :
 			"the step spans " + Math.round(step.left) + "–" + Math.round(step.right) + " px, the box " + Math.round(box.left) + "–" + Math.round(box.right) + " px";
 	})()`))

@@ -178,10 +178,10 @@ func newResultView(p *i18n.Printer, ex *course.Exercise, res *checker.Result, op
 			tables++
 		}
 		if first != nil && first.Name == t.Name && t.Trace != nil {
-			// The drawing shows the observations over time; it needs
-			// every step, including those the table elides.
+			// The drawing shows the steps over time; it needs every
+			// step, including those the table elides.
 			f := report.Bound(p, first.Failure)
-			tv.Drawing, tv.Caption = drawTrace(p, f), p.T("web.draw.caption", "Observe", f.Observe)
+			tv.Drawing, tv.Caption = drawing(p, f)
 		}
 		v.Tests = append(v.Tests, tv)
 	}
