@@ -520,9 +520,10 @@
         shownSeq = latestSeq = -1; // a new server counts checks from 1
         refreshResult().catch(() => {});
         refreshProgress().catch(() => {});
-      } else {
+      } else if (posting === 0) {
         // A check that ended while the page loaded announced its result
-        // before the page listened.
+        // before the page listened. (A check of the page's own under way,
+        // the first one after a start, brings a newer result anyway.)
         refreshResult(true).catch(() => {});
       }
     });
