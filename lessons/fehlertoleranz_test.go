@@ -721,13 +721,13 @@ func TestFehlertoleranzSummaries(t *testing.T) {
 
 			quick := map[string][]string{
 				"de": {
-					fmt.Sprintf("nur %s so viel verschwendete Zeit; %d von %d Aufrufen scheitern sofort", ratioText, refused, len(results)),
+					fmt.Sprintf("nur %s der Zeit, die ohne Breaker verloren geht; %d von %d Aufrufen scheitern sofort", ratioText, refused, len(results)),
 					fmt.Sprintf("%d ms Spanne statt %d ms für dieselben %d Versuche", spread[4]-spread[0], naive[4]-naive[0], len(spread)),
 					"gemeinsamer Pool: checkout abgewiesen; getrennte Pools: checkout bekommt seine Verbindung",
 					fmt.Sprintf("robust: %d gelungene Ergebnisse plus Fallback; spröde: alle %d verloren", kept, lost),
 				},
 				"en": {
-					fmt.Sprintf("only %s as much time wasted; %d of %d calls fail at once", ratioText, refused, len(results)),
+					fmt.Sprintf("only %s of the time lost without one; %d of %d calls fail at once", ratioText, refused, len(results)),
 					fmt.Sprintf("%d ms spread instead of %d ms for the same %d attempts", spread[4]-spread[0], naive[4]-naive[0], len(spread)),
 					"shared pool: checkout refused; separate pools: checkout gets its connection",
 					fmt.Sprintf("resilient: %d successful results plus the fallback; brittle: all %d lost", kept, lost),
