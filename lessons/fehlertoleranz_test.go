@@ -90,7 +90,7 @@ var ftLangs = []ftLang{
 	{
 		code: "en", yes: "yes", no: "no", decimal: ".",
 		callsHeader:    []string{"Call", "Clock before", "Result", "Clock after", "State after"},
-		setupHeader:    []string{"Setup", "Calls paying the full timeout", "refused at once", "Total time", "share of the time without a breaker"},
+		setupHeader:    []string{"Setup", "calls paying the full timeout", "refused at once", "total time", "share of the time without a breaker"},
 		blipHeader:     []string{"Threshold", "succeeded", "failed by the downstream", "refused by the breaker"},
 		retryHeader:    []string{"Attempt", "naive: time", "backoff: wait before", "backoff: time"},
 		sharedHeader:   []string{"Request", "Service", "`TryAcquire()`", "in use after"},
