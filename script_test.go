@@ -221,6 +221,7 @@ func jsonPath(v any, path string) (any, error) {
 type gradeDoc struct {
 	Version   *int `json:"version"`
 	Course    string
+	Kurs      string
 	Seed      uint64
 	Status    string
 	Score     *int
@@ -257,7 +258,8 @@ type gradeDoc struct {
 // document with the schema of docs/results.md (no unknown fields, every field
 // present, statuses pass, fail or error, scores adding up, the top-level
 // status pass exactly when every exercise passes and error exactly when no
-// exercise could be tested, the course's content hash named).
+// exercise could be tested, the course's content hash and the kurs build
+// named).
 func cmdGradeDoc(ts *testscript.TestScript, neg bool, args []string) {
 	if len(args) != 1 {
 		ts.Fatalf("usage: gradedoc FILE")
@@ -300,6 +302,9 @@ func checkGradeDoc(ts *testscript.TestScript, file string) error {
 	}
 	if !strings.HasPrefix(d.Course, "sha256:") {
 		return fmt.Errorf("%s: course %q is not a content hash", file, d.Course)
+	}
+	if d.Kurs == "" {
+		return fmt.Errorf("%s: the kurs that graded is not named", file)
 	}
 	allPass, allError, score, maxScore := true, len(d.Exercises) > 0, 0, 0
 	for i, ex := range d.Exercises {

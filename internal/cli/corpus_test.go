@@ -244,13 +244,13 @@ func junitHasVerdicts(t *testing.T, doc string, entries []entry) {
 
 // csvHasPoints checks the CSV that kurs grade merge wrote from the
 // entries: a header of the exercises, then one row per submission with
-// the points of each exercise and in all.
+// the points of each exercise and in all, then the seed and what graded.
 func csvHasPoints(t *testing.T, doc string, ids []string, entries []entry) {
 	t.Helper()
 	rows, err := csv.NewReader(strings.NewReader(doc)).ReadAll()
 	require.NoError(t, err, "csv: %s", doc)
 	require.Len(t, rows, len(entries)+1, "csv: a header and a row per submission")
-	assert.Equal(t, slices.Concat([]string{"id"}, ids, []string{"total", "seed"}), rows[0])
+	assert.Equal(t, slices.Concat([]string{"id"}, ids, []string{"total", "seed", "course", "kurs"}), rows[0])
 	for i, e := range entries {
 		row := rows[i+1]
 		want := []string{e.ID}
@@ -258,7 +258,7 @@ func csvHasPoints(t *testing.T, doc string, ids []string, entries []entry) {
 			want = append(want, strconv.Itoa(ex.Score))
 		}
 		want = append(want, strconv.Itoa(e.Score))
-		assert.Equal(t, want, row[:len(row)-1], "csv: row of %s", e.ID)
+		assert.Equal(t, want, row[:len(row)-3], "csv: row of %s", e.ID)
 	}
 }
 

@@ -281,7 +281,7 @@ func gradeOne(e *env, f *gradeFlags, format report.Format, ck *checker.Checker, 
 	if err != nil {
 		return err // the context has ended, which exit reports
 	}
-	run := report.Run{Course: hash, Seed: ck.Seed, Elapsed: time.Since(start), Started: start, Dir: e.repoPath(dir), Verbose: f.verbose}
+	run := report.Run{Course: hash, Kurs: e.kursBuild(), Seed: ck.Seed, Elapsed: time.Since(start), Started: start, Dir: e.repoPath(dir), Verbose: f.verbose}
 	graded := results[0].Graded
 	write := func(w func(io.Writer, *i18n.Printer, []report.Graded, report.Run) error) func(io.Writer) error {
 		return func(out io.Writer) error { return w(out, e.p, graded, run) }
@@ -330,7 +330,7 @@ func gradeBatch(e *env, f *gradeFlags, format report.Format, ck *checker.Checker
 	}
 	fmt.Fprintln(e.Err, e.p.T("grade.batch_done", "Count", len(subs), "Elapsed", report.Duration(e.p, time.Since(start))))
 
-	doc := grade.NewDocument(e.p, hash, ck.Seed, exs, results)
+	doc := grade.NewDocument(e.p, hash, e.kursBuild(), ck.Seed, exs, results)
 	if shards > 0 {
 		doc.Shard = &report.Shard{Index: shard, Count: shards, Class: class}
 	}
@@ -439,6 +439,11 @@ func gradeMerge(e *env, f *gradeFlags, files []string) error {
 	case e.g.workspace != "":
 		return e.usageErr("grade.merge_flags", "Flag", "--workspace")
 	}
+	format, ok := report.LookupFormat(f.format)
+	if ok && format.Batch == nil {
+		// merge has no --submissions to suggest: it writes a class.
+		return e.usageErr("grade.merge_format", "Format", f.format, "Known", strings.Join(report.FormatNames(true), ", "))
+	}
 	format, err := e.format(f.format, true)
 	if err != nil {
 		return err
@@ -513,7 +518,7 @@ func (e *env) mergeErr(me *grade.MergeError, files []string) error {
 		switch {
 		case ok && (args[i] == "Lang" || args[i] == "FirstLang"):
 			args[i+1] = e.langName(s)
-		case ok && args[i] == "ID":
+		case ok && (args[i] == "ID" || args[i] == "Where" || args[i] == "Kurs" || args[i] == "FirstKurs"):
 			args[i+1] = textsafe.Line(e.p, s, textsafe.ValueMax)
 		}
 	}
@@ -534,7 +539,22 @@ func (e *env) readShard(name string, data []byte) (*grade.Document, error) {
 		return nil, e.usageErr("grade.merge_json_empty", "File", file)
 	}
 	var d grade.Document
-	if err := json.Unmarshal(data, &d); err != nil {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	// A key kurs does not write is an edit, or another program's
+	// document: merge would drop it without a word.
+	dec.DisallowUnknownFields()
+	err := dec.Decode(&d)
+	if err == nil && dec.More() {
+		err = &json.SyntaxError{Offset: dec.InputOffset() + 1}
+	}
+	if field, ok := strings.CutPrefix(fmt.Sprint(err), `json: unknown field "`); ok && d.Version != 0 && d.Course != "" {
+		return nil, e.usageErr("grade.merge_json_unknown", "File", file, "Field", textsafe.Line(e.p, strings.TrimSuffix(field, `"`), textsafe.ValueMax))
+	}
+	if err != nil && strings.HasPrefix(err.Error(), "json: unknown field ") {
+		// Not a class's document at all; the checks below say what it is.
+		err = json.Unmarshal(data, &d)
+	}
+	if err != nil {
 		var syntax *json.SyntaxError
 		var typ *json.UnmarshalTypeError
 		switch {
@@ -556,6 +576,9 @@ func (e *env) readShard(name string, data []byte) (*grade.Document, error) {
 			return nil, e.usageErr("grade.merge_single", "File", file)
 		}
 		return nil, e.usageErr("grade.merge_json", "File", file)
+	}
+	if d.Kurs == "" {
+		return nil, e.usageErr("grade.merge_no_kurs", "File", file)
 	}
 	return &d, nil
 }

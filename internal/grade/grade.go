@@ -307,11 +307,12 @@ type Document = report.Batch
 type Entry = report.Entry
 
 // NewDocument builds the document of a batch graded with the course whose
-// content hash is hash (see CourseHash), in the exercises exs, with
+// content hash is hash (see CourseHash) by the kurs build kurs (see
+// report.Run.Kurs), in the exercises exs, with
 // messages in p's language, written for the teacher (see
 // report.Teacher).
-func NewDocument(p *i18n.Printer, hash string, seed uint64, exs []*course.Exercise, results []Result) *Document {
-	doc := &Document{Version: report.Version, Course: hash, Seed: seed, Lang: p.Lang(), ExerciseIDs: []string{}, Submissions: []Entry{}}
+func NewDocument(p *i18n.Printer, hash, kurs string, seed uint64, exs []*course.Exercise, results []Result) *Document {
+	doc := &Document{Version: report.Version, Course: hash, Kurs: kurs, Seed: seed, Lang: p.Lang(), ExerciseIDs: []string{}, Submissions: []Entry{}}
 	for _, ex := range exs {
 		doc.ExerciseIDs = append(doc.ExerciseIDs, ex.ID)
 	}

@@ -98,7 +98,7 @@ func rendered(t *testing.T, r grade.Result) string {
 	for _, g := range r.Graded {
 		exIDs = append(exIDs, g.Exercise.ID)
 	}
-	require.NoError(t, report.CSV(&b, exIDs, []report.Submission{r.Submission}, run.Seed))
+	require.NoError(t, report.CSV(&b, exIDs, []report.Submission{r.Submission}, report.CSVRun{Seed: run.Seed}))
 	return durations.ReplaceAllString(b.String(), "")
 }
 
@@ -447,10 +447,11 @@ func TestDocument(t *testing.T) {
 
 	p := i18n.New("de")
 	var b bytes.Buffer
-	require.NoError(t, report.JSON(&b, grade.NewDocument(p, "sha256:c0ffee", 5, exs[2:], results)))
+	require.NoError(t, report.JSON(&b, grade.NewDocument(p, "sha256:c0ffee", "v1.2.0 0123456789ab", 5, exs[2:], results)))
 	var doc struct {
 		Version     int
 		Course      string
+		Kurs        string
 		Seed        uint64
 		Lang        string
 		ExerciseIDs []string `json:"exercise_ids"`
@@ -462,6 +463,7 @@ func TestDocument(t *testing.T) {
 	assert.Equal(t, 1, doc.Version)
 	assert.Equal(t, uint64(5), doc.Seed)
 	assert.Equal(t, "sha256:c0ffee", doc.Course)
+	assert.Equal(t, "v1.2.0 0123456789ab", doc.Kurs, "the kurs build that graded")
 	assert.Equal(t, "de", doc.Lang, "the language of the messages")
 	assert.Equal(t, []string{"bulkheadquiz"}, doc.ExerciseIDs)
 	require.Len(t, doc.Submissions, 2)

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/kurs-course/kurs/checker"
 	"github.com/kurs-course/kurs/internal/report"
 )
 
@@ -59,7 +60,7 @@ func (e *MergeError) Error() string {
 }
 
 // Merge joins the documents of the shards of one class into the document
-// one run over the whole class gives: the same course, seed, exercises and
+// one run over the whole class gives: the same course, kurs build, seed, exercises and
 // language of the messages (where a document names it) in every shard,
 // each shard of the same count exactly once, and no submission twice. The
 // entries come in the order of their ids, as Find returns the
@@ -72,7 +73,7 @@ func Merge(docs []*Document) (*Document, error) {
 		return nil, fail("none", -1, -1)
 	}
 	first := docs[0]
-	out := &Document{Version: first.Version, Course: first.Course, Seed: first.Seed,
+	out := &Document{Version: first.Version, Course: first.Course, Kurs: first.Kurs, Seed: first.Seed,
 		ExerciseIDs: first.ExerciseIDs, Submissions: []Entry{}}
 	shardAt := map[int]int{} // the document that holds each shard
 	idAt := map[string]int{} // the document that holds each submission
@@ -86,6 +87,8 @@ func Merge(docs []*Document) (*Document, error) {
 			return nil, fail("version", i, -1, "Version", d.Version)
 		case d.Course != first.Course:
 			return nil, fail("course", i, 0)
+		case d.Kurs != first.Kurs:
+			return nil, fail("kurs", i, 0, "Kurs", d.Kurs, "FirstKurs", first.Kurs)
 		case d.Seed != first.Seed:
 			return nil, fail("seed", i, 0, "Seed", d.Seed, "FirstSeed", first.Seed)
 		case !slices.Equal(d.ExerciseIDs, first.ExerciseIDs):
@@ -104,6 +107,9 @@ func Merge(docs []*Document) (*Document, error) {
 				return nil, fail("twice", i, at, "Shard", sh.Index, "Count", sh.Count)
 			}
 			shardAt[sh.Index] = i
+		}
+		if where := inconsistent(d); where != "" {
+			return nil, fail("scores", i, -1, "Where", where)
 		}
 		for _, e := range d.Submissions {
 			if at, ok := idAt[e.ID]; ok {
@@ -125,6 +131,50 @@ func Merge(docs []*Document) (*Document, error) {
 	}
 	slices.SortStableFunc(out.Submissions, func(a, b Entry) int { return cmp.Compare(a.ID, b.ID) })
 	return out, nil
+}
+
+// inconsistent returns where in d a score does not follow from the tests
+// and verdicts it stands beside ("anna/circuitbreaker", or "anna" for a
+// submission's total), or "" when every one does. kurs writes only
+// documents that agree with themselves; one that does not was changed
+// after grading, and its scores are not kurs's.
+func inconsistent(d *Document) string {
+	for _, e := range d.Submissions {
+		if e.Document == nil {
+			continue
+		}
+		score, maxScore, pass := 0, 0, true
+		var ids []string
+		for _, ex := range e.Exercises {
+			where := e.ID + "/" + ex.ID
+			passed := 0
+			for _, t := range ex.Tests {
+				if t.Status == string(checker.Pass) {
+					passed++
+				}
+			}
+			switch {
+			case ex.Score < 0 || ex.MaxScore < 0 || ex.Score > ex.MaxScore:
+				return where
+			case ex.Status == string(checker.Pass) && (ex.Score != ex.MaxScore || passed != len(ex.Tests)):
+				return where
+			case ex.Status == string(checker.Fail) && (ex.Score == ex.MaxScore && ex.MaxScore > 0 || passed == 0 && ex.Score != 0 || passed == len(ex.Tests) && len(ex.Tests) > 0):
+				return where
+			case ex.Status == string(checker.Error) && ex.Score != 0:
+				return where
+			case ex.Status != string(checker.Pass) && ex.Status != string(checker.Fail) && ex.Status != string(checker.Error):
+				return where
+			}
+			score += ex.Score
+			maxScore += ex.MaxScore
+			pass = pass && ex.Status == string(checker.Pass)
+			ids = append(ids, ex.ID)
+		}
+		if e.Score != score || e.MaxScore != maxScore || (e.Status == string(checker.Pass)) != pass || !slices.Equal(ids, d.ExerciseIDs) {
+			return e.ID
+		}
+	}
+	return ""
 }
 
 // CourseHash returns the content hash of a course: a SHA-256 over the

@@ -3,6 +3,7 @@ package grade_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"slices"
@@ -65,12 +66,12 @@ func shardDocs(t *testing.T, n int, names ...string) (shards []*grade.Document, 
 	p := i18n.New("en")
 	results, err := newGrader(exs, 2).Run(context.Background(), subs)
 	require.NoError(t, err)
-	whole = grade.NewDocument(p, "sha256:c0ffee", checker.DefaultSeed, exs, results)
+	whole = grade.NewDocument(p, "sha256:c0ffee", "v1.2.0", checker.DefaultSeed, exs, results)
 	for k := 1; k <= n; k++ {
 		part := grade.Shard(subs, k, n)
 		res, err := newGrader(exs, 2).Run(context.Background(), part)
 		require.NoError(t, err)
-		d := grade.NewDocument(p, "sha256:c0ffee", checker.DefaultSeed, exs, res)
+		d := grade.NewDocument(p, "sha256:c0ffee", "v1.2.0", checker.DefaultSeed, exs, res)
 		d.Shard = &report.Shard{Index: k, Count: n, Class: len(subs)}
 		shards = append(shards, d)
 	}
@@ -116,6 +117,27 @@ func TestMerge(t *testing.T) {
 	other = *shards[1]
 	other.Course = "sha256:other"
 	assert.Equal(t, "course", key(shards[0], &other, shards[2]))
+	other = *shards[1]
+	other.Kurs = "v0.9.0"
+	me := mergeErr(shards[0], &other, shards[2])
+	assert.Equal(t, "kurs", me.Key, "a shard of another kurs build")
+	assert.Equal(t, []any{"Kurs", "v0.9.0", "FirstKurs", "v1.2.0"}, me.Args, "both builds named")
+	// A score edited by hand: an exercise's, or a submission's total.
+	for _, edit := range []func(d *grade.Document){
+		func(d *grade.Document) { d.Submissions[0].Exercises[0].Score++ },
+		func(d *grade.Document) { d.Submissions[0].Score++ },
+		func(d *grade.Document) { d.Submissions[0].MaxScore-- },
+		func(d *grade.Document) { d.Submissions[0].Exercises[0].Status = "pass" },
+	} {
+		var c grade.Document
+		require.NoError(t, json.Unmarshal([]byte(encode(shards[1])), &c))
+		_, err := grade.Merge([]*grade.Document{shards[0], &c, shards[2]})
+		require.NoError(t, err, "unedited")
+		edit(&c)
+		me := mergeErr(shards[0], &c, shards[2])
+		assert.Equal(t, "scores", me.Key)
+		assert.Equal(t, [2]int{1, -1}, [2]int{me.Doc, me.First})
+	}
 	assert.Equal(t, "missing", key(shards[0], shards[2]))
 	assert.Equal(t, "twice", key(shards[0], shards[0], shards[2]))
 	assert.Equal(t, [2]int{2, 1}, which(shards[2], shards[0], shards[0]), "the shard's two documents")
@@ -138,7 +160,6 @@ func TestMerge(t *testing.T) {
 	other.Lang = "de"
 	assert.Equal(t, "lang", key(shards[0], &other, shards[2]))
 	_, err = grade.Merge([]*grade.Document{shards[0], &other, shards[2]})
-	var me *grade.MergeError
 	require.ErrorAs(t, err, &me)
 	assert.Equal(t, []any{"Lang", "de", "FirstLang", "en"}, me.Args)
 	assert.Equal(t, [2]int{1, 0}, [2]int{me.Doc, me.First})

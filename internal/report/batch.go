@@ -15,7 +15,10 @@ import (
 type Batch struct {
 	Version int    `json:"version"`
 	Course  string `json:"course"`
-	Seed    uint64 `json:"seed"`
+	// Kurs names the kurs build that graded every submission (see
+	// Run.Kurs); merge joins only shards of one build.
+	Kurs string `json:"kurs"`
+	Seed uint64 `json:"seed"`
 	// Lang is the language of the messages ("de", "en"); absent in the
 	// documents of a kurs that did not record it.
 	Lang string `json:"lang,omitempty"`

@@ -124,7 +124,7 @@ func newClassView(p *i18n.Printer, b *Batch, exercises []*course.Exercise) *clas
 		Title: p.T("grade.class_title"),
 		Summary: p.T("grade.class_summary", "Count", total,
 			"Exercises", p.T("grade.class_summary_exercises", "Count", len(b.ExerciseIDs))),
-		Course:      p.T("grade.course", "Course", b.Course),
+		Course:      GradedBy(p, b.Course, b.Kurs),
 		Seed:        classSeed(p, b.Seed),
 		Empty:       total == 0,
 		ExerciseIDs: b.ExerciseIDs,

@@ -51,15 +51,15 @@ func (s *Submission) total() (score, maxScore int) {
 // carriage return) gets a leading apostrophe, as OWASP advises; control
 // characters in them are escaped (see package textsafe), since a CSV file
 // is often looked at in a terminal.
-func CSV(w io.Writer, exercises []string, subs []Submission, seed uint64) error {
+func CSV(w io.Writer, exercises []string, subs []Submission, run CSVRun) error {
 	cw := csv.NewWriter(w)
-	header := append(append([]string{"id"}, exercises...), "total", "seed")
+	header := append(append([]string{"id"}, exercises...), "total", "seed", "course", "kurs")
 	if err := cw.Write(header); err != nil {
 		return err
 	}
 	for i := range subs {
 		s := &subs[i]
-		row := []string{inert(textsafe.EscapeLine(s.ID))}
+		row := []string{inert(csvText(s.ID))}
 		for _, id := range exercises {
 			v := ""
 			if n, ok := s.score(id); ok {
@@ -68,13 +68,38 @@ func CSV(w io.Writer, exercises []string, subs []Submission, seed uint64) error 
 			row = append(row, v)
 		}
 		score, _ := s.total()
-		row = append(row, strconv.Itoa(score), strconv.FormatUint(seed, 10))
+		row = append(row, strconv.Itoa(score), strconv.FormatUint(run.Seed, 10), run.Course, run.Kurs)
 		if err := cw.Write(row); err != nil {
 			return err
 		}
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+// csvText makes s safe for a CSV cell: tabs and line breaks stay what
+// they are, as a CSV reader gives them back from a quoted cell (the
+// writer quotes where needed), and every other control character is
+// shown as an escape (see textsafe.EscapeLine).
+func csvText(s string) string {
+	var b strings.Builder
+	for {
+		i := strings.IndexAny(s, "\t\n")
+		if i < 0 {
+			b.WriteString(textsafe.EscapeLine(s))
+			return b.String()
+		}
+		b.WriteString(textsafe.EscapeLine(s[:i]))
+		b.WriteByte(s[i])
+		s = s[i+1:]
+	}
+}
+
+// CSVRun is what every row of the CSV says about the run: the seed, and
+// what graded (see Run).
+type CSVRun struct {
+	Seed         uint64
+	Course, Kurs string
 }
 
 // inert keeps a spreadsheet from reading a cell as a formula.

@@ -35,16 +35,18 @@ func batch(t *testing.T) []report.Submission {
 
 func TestCSV(t *testing.T) {
 	var b bytes.Buffer
-	require.NoError(t, report.CSV(&b, []string{"circuitbreaker", "tokenbucket", "bulkheadquiz"}, batch(t), 4711))
+	require.NoError(t, report.CSV(&b, []string{"circuitbreaker", "tokenbucket", "bulkheadquiz"},
+		append(batch(t), report.Submission{ID: "eve\nnew line", Graded: fixture(t)[2:]}), report.CSVRun{Seed: 4711, Course: "sha256:00", Kurs: "v1.2.0"}))
 	rows, err := csv.NewReader(&b).ReadAll()
 	require.NoError(t, err)
 	assert.Equal(t, [][]string{
-		{"id", "circuitbreaker", "tokenbucket", "bulkheadquiz", "total", "seed"},
-		{"alice", "0", "0", "1", "1", "4711"},
-		{`'=HYPERLINK("http://x","bob")`, "4", "3", "2", "9", "4711"},
-		{"carol, jr.", "", "", "1", "1", "4711"},
-		{`dave\x1b[2J\tx`, "", "", "1", "1", "4711"},
-	}, rows, "CSV quotes what it must, shows control characters as escapes, keeps the rest and names the seed")
+		{"id", "circuitbreaker", "tokenbucket", "bulkheadquiz", "total", "seed", "course", "kurs"},
+		{"alice", "0", "0", "1", "1", "4711", "sha256:00", "v1.2.0"},
+		{`'=HYPERLINK("http://x","bob")`, "4", "3", "2", "9", "4711", "sha256:00", "v1.2.0"},
+		{"carol, jr.", "", "", "1", "1", "4711", "sha256:00", "v1.2.0"},
+		{"dave\\x1b[2J\tx", "", "", "1", "1", "4711", "sha256:00", "v1.2.0"},
+		{"eve\nnew line", "", "", "1", "1", "4711", "sha256:00", "v1.2.0"},
+	}, rows, "CSV quotes what it must, gives tabs and line breaks back as they were, shows other control characters as escapes, keeps the rest and names the seed and what graded")
 }
 
 func TestTable(t *testing.T) {

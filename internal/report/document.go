@@ -23,6 +23,9 @@ type Document struct {
 	// Course is the content hash of the course that graded (see
 	// grade.CourseHash); in a batch it is said once, in the Batch.
 	Course string `json:"course,omitempty"`
+	// Kurs names the kurs build that graded (see Run.Kurs); in a batch
+	// it is said once, in the Batch.
+	Kurs string `json:"kurs,omitempty"`
 	// Seed is the seed of the random traces, which repeats them with
 	// --seed; in a batch it is said once, in the Batch.
 	Seed      uint64     `json:"seed,omitempty"`
@@ -100,6 +103,12 @@ type Run struct {
 	// Course is the content hash of the course that graded (see
 	// grade.CourseHash): which hidden tests decided.
 	Course string
+	// Kurs names the kurs build that graded: its version and VCS
+	// revision where the build recorded them, else a hash of its
+	// executable (see docs/results.md). The course's hidden tests decide
+	// the verdicts, kurs's code words the messages, so a result names
+	// both.
+	Kurs string
 	// Seed is the seed of the random traces.
 	Seed uint64
 	// Elapsed is the run's wall-clock time, for the formats that ask for

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"fmt"
 	"io"
 	"strings"
 
@@ -86,7 +87,7 @@ func (f Format) serves(batch bool) bool {
 // course that graded.
 func singleJSON(w io.Writer, p *i18n.Printer, graded []Graded, run Run) error {
 	d := NewDocument(p, graded)
-	d.Course, d.Seed = run.Course, run.Seed
+	d.Course, d.Kurs, d.Seed = run.Course, run.Kurs, run.Seed
 	return JSON(w, d)
 }
 
@@ -94,20 +95,38 @@ func batchJSON(w io.Writer, _ *i18n.Printer, b *Batch, _ []*course.Exercise) err
 	return JSON(w, b)
 }
 
+// singleGitHub writes the annotations, and a notice with the seed and
+// what graded: the job summary says them too, but a step without
+// $GITHUB_STEP_SUMMARY (another CI, a local run) has only stdout.
 func singleGitHub(w io.Writer, p *i18n.Printer, graded []Graded, run Run) error {
-	return GitHub(w, p, graded, run.Dir)
+	if err := GitHub(w, p, graded, run.Dir); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintf(w, "::notice title=kurs::%s\n", data(p.T("grade.seed", "Seed", run.Seed)+" "+GradedBy(p, run.Course, run.Kurs)))
+	return err
 }
 
 func batchCSV(w io.Writer, _ *i18n.Printer, b *Batch, _ []*course.Exercise) error {
-	return CSV(w, b.ExerciseIDs, b.Rows(), b.Seed)
+	return CSV(w, b.ExerciseIDs, b.Rows(), CSVRun{Seed: b.Seed, Course: b.Course, Kurs: b.Kurs})
 }
 
-// singleText writes what kurs check shows, and the seed that repeats it.
+// singleText writes what kurs check shows, the seed that repeats it, and
+// what graded.
 func singleText(w io.Writer, p *i18n.Printer, graded []Graded, run Run) error {
 	if err := WriteText(w, p, graded, TextOptions{Verbose: run.Verbose}); err != nil {
 		return err
 	}
-	return seedLine(w, p, run.Seed)
+	if err := seedLine(w, p, run.Seed); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, GradedBy(p, run.Course, run.Kurs)+"\n")
+	return err
+}
+
+// GradedBy names the course (its content hash) and the kurs build that
+// graded, as every format says it.
+func GradedBy(p *i18n.Printer, course, kurs string) string {
+	return p.T("grade.graded_by", "Course", course, "Kurs", kurs)
 }
 
 // batchText writes the batch's table for a file, 80 columns wide, and
@@ -133,7 +152,8 @@ type BatchTextOptions struct {
 }
 
 // BatchText writes the batch's table (see Table), with opt.Verbose what
-// the failing submissions show, and the seed that repeats it: what kurs
+// the failing submissions show, the seed that repeats it and what graded:
+// what kurs
 // grade --submissions and kurs grade merge show in a terminal of that
 // width.
 func BatchText(w io.Writer, p *i18n.Printer, b *Batch, opt BatchTextOptions) error {
@@ -145,8 +165,32 @@ func BatchText(w io.Writer, p *i18n.Printer, b *Batch, opt BatchTextOptions) err
 			return err
 		}
 	}
-	_, err := io.WriteString(w, strings.Join(wrapHanging(classSeed(p, b.Seed), "", "", opt.Width), "\n")+"\n")
+	lines := append(wrapHanging(classSeed(p, b.Seed), "", "", opt.Width), breakLong(wrapHanging(GradedBy(p, b.Course, b.Kurs), "", "", opt.Width), opt.Width)...)
+	_, err := io.WriteString(w, strings.Join(lines, "\n")+"\n")
 	return err
+}
+
+// breakLong breaks every line of lines wider than width columns (no limit
+// when width is not positive) into pieces of width columns: a course's
+// hash is one word of 71 characters, wider than a narrow terminal.
+func breakLong(lines []string, width int) []string {
+	if width <= 0 {
+		return lines
+	}
+	var out []string
+	for _, l := range lines {
+		for termdoc.Width(l) > width {
+			r := []rune(l)
+			n := 0
+			for w := 0; n < len(r) && w+termdoc.Width(string(r[n])) <= width; n++ {
+				w += termdoc.Width(string(r[n]))
+			}
+			n = max(n, 1) // a character wider than width stands alone
+			out, l = append(out, string(r[:n])), string(r[n:])
+		}
+		out = append(out, l)
+	}
+	return out
 }
 
 // classSeed says how to repeat the random traces of a class. A batch's

@@ -107,7 +107,7 @@ func GitHubSummary(w io.Writer, p *i18n.Printer, graded []Graded, run Run) error
 		fmt.Fprintf(&b, "\n<details><summary><code>%s</code></summary>\n\n%stext\n%s\n%s\n\n</details>\n", g.Result.Exercise, fence, msg, fence)
 	}
 	fmt.Fprintf(&b, "\n%s\n", cell(p.T("grade.seed", "Seed", run.Seed)))
-	fmt.Fprintf(&b, "\n%s\n", cell(p.T("grade.course", "Course", run.Course)))
+	fmt.Fprintf(&b, "\n%s\n", cell(GradedBy(p, run.Course, run.Kurs)))
 	_, err := io.WriteString(w, b.String())
 	return err
 }

@@ -100,7 +100,8 @@ func TestGitHubSummary(t *testing.T) {
 	assert.Contains(t, md, "| ❌ | `tokenbucket` ")
 	assert.Contains(t, md, "| 1/2 | 1 of 2 tests fail |\n")
 	assert.Contains(t, md, "--seed 7")
-	assert.Contains(t, md, "Course sha256:c0ffee", "the summary names the course that graded")
+	assert.Contains(t, md, "Graded with the course sha256:c0ffee (the content hash of the course whose hidden tests gave these results) by kurs v1.2.0 0123456789ab.",
+		"the summary names the course and the kurs that graded")
 
 	// The panic value holds ``` and a Markdown heading; the fence around
 	// the message must be longer, so that the learner's text stays text.

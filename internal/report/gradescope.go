@@ -24,6 +24,7 @@ type (
 	}
 	gradescopeExtra struct {
 		Course   string `json:"course"`
+		Kurs     string `json:"kurs"`
 		Seed     uint64 `json:"seed"`
 		MaxScore int    `json:"max_score"`
 	}
@@ -45,8 +46,8 @@ type (
 // explains the result as kurs check does, so that the tests' scores add up
 // to the submission's score even for exercises scored all or nothing.
 // Everything is visible to the student at once; the top-level output gives
-// the total, and extra_data holds the course's content hash, the seed and
-// the maximum score for the instructor's exports.
+// the total, and extra_data holds the course's content hash, the kurs
+// build, the seed and the maximum score for the instructor's exports.
 //
 // A test's output is escaped (see package textsafe) and holds at most
 // gradescopeOutputMax bytes, the note on what was cut included: what the
@@ -62,7 +63,7 @@ func Gradescope(w io.Writer, p *i18n.Printer, graded []Graded, run Run) error {
 		OutputFormat:     "text",
 		Visibility:       "visible",
 		StdoutVisibility: "hidden",
-		ExtraData:        gradescopeExtra{Course: run.Course, Seed: run.Seed},
+		ExtraData:        gradescopeExtra{Course: run.Course, Kurs: run.Kurs, Seed: run.Seed},
 		Tests:            []gradescopeTest{},
 	}
 	passed := 0

@@ -26,6 +26,7 @@ type gsResults struct {
 	StdoutVisibility string   `json:"stdout_visibility"`
 	ExtraData        struct {
 		Course   string `json:"course"`
+		Kurs     string `json:"kurs"`
 		Seed     uint64 `json:"seed"`
 		MaxScore int    `json:"max_score"`
 	} `json:"extra_data"`
@@ -84,6 +85,7 @@ func TestGradescope(t *testing.T) {
 	assert.Contains(t, gsFormats, r.OutputFormat)
 	require.NotNil(t, r.ExecutionTime)
 	assert.Equal(t, "sha256:c0ffee", r.ExtraData.Course)
+	assert.Equal(t, "v1.2.0 0123456789ab", r.ExtraData.Kurs, "the kurs build that graded")
 	assert.Equal(t, 4, *r.ExecutionTime, "the run's 3.1 s of wall-clock time, rounded up to whole seconds")
 	assert.Contains(t, r.Output, "1 of 9 points")
 	assert.NotContains(t, r.Output, "--seed", "the seed is for graders, in extra_data")

@@ -105,6 +105,7 @@ func JUnit(w io.Writer, p *i18n.Printer, graded []Graded, run Run) error {
 			Time: seconds(res.Duration), Package: "kurs", ID: i,
 			Properties: []junitProperty{
 				{"course", run.Course},
+				{"kurs", run.Kurs},
 				{"seed", strconv.FormatUint(res.Seed, 10)},
 				{"score", strconv.Itoa(res.Score)},
 				{"max_score", strconv.Itoa(res.MaxScore)},
@@ -175,6 +176,7 @@ func BatchJUnit(w io.Writer, p *i18n.Printer, b *Batch, exercises []*course.Exer
 				Properties: []junitProperty{
 					{"submission", id},
 					{"course", b.Course},
+					{"kurs", b.Kurs},
 					{"seed", strconv.FormatUint(b.Seed, 10)},
 					{"score", strconv.Itoa(ex.Score)},
 					{"max_score", strconv.Itoa(ex.MaxScore)},
