@@ -61,7 +61,7 @@ func (w failingWriter) Write([]byte) (int, error) { return 0, w.err }
 
 // wholeClass is the JSON document of a batch of one submission, which
 // kurs grade merge writes in any batch format without checking anything.
-const wholeClass = `{"version": 1, "course": "sha256:c0ffee", "seed": 1, "exercise_ids": ["bulkheadquiz"],
+const wholeClass = `{"version": 1, "course": "sha256:c0ffee", "kurs": "v1.2.0", "seed": 1, "exercise_ids": ["bulkheadquiz"],
  "submissions": [{"id": "anna", "version": 1, "status": "pass", "score": 2, "max_score": 2,
   "exercises": [{"id": "bulkheadquiz", "status": "pass", "score": 2, "max_score": 2, "message": "", "tests": []}]}]}`
 

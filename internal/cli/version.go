@@ -42,12 +42,16 @@ func buildInfo() (v, rev, goVersion string) {
 
 // kursBuild names the running kurs as result documents record it, so
 // that a document says which kurs worded its messages and merge can refuse
-// shards of two builds: the version, then the VCS revision (its first 12
-// digits), each where the build recorded one. A build that records
-// neither (kurs's Makefile builds with -trimpath, and GOFLAGS may hold
-// -buildvcs=false), or whose tree had changes, adds the first 16 digits
-// of the SHA-256 of its executable, which tells any two builds apart:
-// "v1.2.0", "v1.2.0 0123456789ab", "devel sha256:0123456789abcdef".
+// shards of two builds: the version ("devel" when none is known), then
+// the VCS revision (its first 12 digits) where the build recorded one. A
+// build that records neither (kurs's Makefile builds with -trimpath, and
+// GOFLAGS may hold -buildvcs=false), or whose tree had changes, adds the
+// first 16 digits of the SHA-256 of its executable, which tells any two
+// builds apart. The parts are joined with "+", as semantic versioning
+// writes build metadata, so that the name is one word that text never
+// breaks: "v1.2.0", "v1.2.0+0123456789ab",
+// "devel+0123456789ab+modified+sha256-0123456789abcdef",
+// "devel+sha256-0123456789abcdef".
 func (e *env) kursBuild() string {
 	v, rev, _ := buildInfo()
 	name := v
@@ -59,7 +63,10 @@ func (e *env) kursBuild() string {
 		rev = rev[:12]
 	}
 	if rev != "" {
-		name += " " + rev
+		name += "+" + rev
+	}
+	if modified {
+		name += "+modified"
 	}
 	if !modified && (v != "" || rev != "") {
 		return name
@@ -75,7 +82,7 @@ func (e *env) kursBuild() string {
 	if err != nil || len(h) < 16 {
 		return name
 	}
-	return name + " sha256:" + h[:16]
+	return name + "+sha256-" + h[:16]
 }
 
 // executableHash returns the SHA-256 of the running kurs's executable,

@@ -447,7 +447,7 @@ func TestDocument(t *testing.T) {
 
 	p := i18n.New("de")
 	var b bytes.Buffer
-	require.NoError(t, report.JSON(&b, grade.NewDocument(p, "sha256:c0ffee", "v1.2.0 0123456789ab", 5, exs[2:], results)))
+	require.NoError(t, report.JSON(&b, grade.NewDocument(p, "sha256:c0ffee", "v1.2.0+0123456789ab", 5, exs[2:], results)))
 	var doc struct {
 		Version     int
 		Course      string
@@ -463,7 +463,7 @@ func TestDocument(t *testing.T) {
 	assert.Equal(t, 1, doc.Version)
 	assert.Equal(t, uint64(5), doc.Seed)
 	assert.Equal(t, "sha256:c0ffee", doc.Course)
-	assert.Equal(t, "v1.2.0 0123456789ab", doc.Kurs, "the kurs build that graded")
+	assert.Equal(t, "v1.2.0+0123456789ab", doc.Kurs, "the kurs build that graded")
 	assert.Equal(t, "de", doc.Lang, "the language of the messages")
 	assert.Equal(t, []string{"bulkheadquiz"}, doc.ExerciseIDs)
 	require.Len(t, doc.Submissions, 2)

@@ -53,7 +53,7 @@ func untestable(t *testing.T) [][]report.Graded {
 func TestTeacherTexts(t *testing.T) {
 	for _, lang := range i18n.Languages {
 		p := i18n.New(lang)
-		b := &report.Batch{Version: report.Version, Course: "sha256:c0ffee", Kurs: "v1.2.0 0123456789ab", Seed: 7}
+		b := &report.Batch{Version: report.Version, Course: "sha256:c0ffee", Kurs: "v1.2.0+0123456789ab", Seed: 7}
 		for i, graded := range untestable(t) {
 			if i == 0 {
 				for _, g := range graded {
@@ -101,7 +101,7 @@ func TestTeacherTexts(t *testing.T) {
 			"en": {`message="Case 2: the submission gives no answer."`, `message="Case 2: no answer yet. Put one of the letters A–D into Answer."`},
 			"de": {`message="Fall 2: die Abgabe gibt keine Antwort."`, `message="Fall 2: noch keine Antwort. Trage einen der Buchstaben A–D in Answer ein."`},
 		}[lang]
-		class := &report.Batch{Version: report.Version, Course: "sha256:c0ffee", Kurs: "v1.2.0 0123456789ab", Seed: 7, ExerciseIDs: b.ExerciseIDs,
+		class := &report.Batch{Version: report.Version, Course: "sha256:c0ffee", Kurs: "v1.2.0+0123456789ab", Seed: 7, ExerciseIDs: b.ExerciseIDs,
 			Submissions: []report.Entry{{ID: "ada", Document: report.NewDocumentFor(p, graded, report.Teacher)}}}
 		var classJUnit, own bytes.Buffer
 		require.NoError(t, report.BatchJUnit(&classJUnit, p, class, exs))

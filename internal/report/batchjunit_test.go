@@ -28,7 +28,7 @@ func exercisesOf(graded []report.Graded) []*course.Exercise {
 func junitBatch(t *testing.T, lang string) *report.Batch {
 	t.Helper()
 	p := i18n.New(lang)
-	b := &report.Batch{Version: report.Version, Course: "sha256:c0ffee", Kurs: "v1.2.0 0123456789ab", Seed: 7}
+	b := &report.Batch{Version: report.Version, Course: "sha256:c0ffee", Kurs: "v1.2.0+0123456789ab", Seed: 7}
 	for _, g := range fixture(t) {
 		b.ExerciseIDs = append(b.ExerciseIDs, g.Exercise.ID)
 	}
@@ -62,7 +62,7 @@ func TestBatchJUnit(t *testing.T) {
 	for _, p := range alice.Properties {
 		props[p.Name] = p.Value
 	}
-	assert.Equal(t, map[string]string{"submission": "alice", "course": "sha256:c0ffee", "kurs": "v1.2.0 0123456789ab", "seed": "7", "score": "0", "max_score": "4",
+	assert.Equal(t, map[string]string{"submission": "alice", "course": "sha256:c0ffee", "kurs": "v1.2.0+0123456789ab", "seed": "7", "score": "0", "max_score": "4",
 		"file": "circuitbreaker/circuitbreaker.go", "line": "43"}, props, "where the first failing test panicked")
 
 	tb := doc.Suites[1]

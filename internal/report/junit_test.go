@@ -114,7 +114,7 @@ type (
 
 // fixtureRun is the run of the fixture: 3.1 s of wall-clock time, in a
 // workspace in the folder ws of its repository.
-var fixtureRun = report.Run{Course: "sha256:c0ffee", Kurs: "v1.2.0 0123456789ab", Seed: fixtureSeed, Elapsed: 3100 * time.Millisecond, Dir: "ws",
+var fixtureRun = report.Run{Course: "sha256:c0ffee", Kurs: "v1.2.0+0123456789ab", Seed: fixtureSeed, Elapsed: 3100 * time.Millisecond, Dir: "ws",
 	Started: time.Date(2026, 12, 1, 21, 0, 0, 0, time.FixedZone("CET", 3600))}
 
 // passes counts the testcases that neither fail nor err.
@@ -238,7 +238,7 @@ func TestJUnitFailuresNameTheStep(t *testing.T) {
 		assert.Equal(t, "7", props["seed"], s.Name)
 		assert.Equal(t, "sha256:c0ffee", props["course"], s.Name)
 	}
-	assert.Equal(t, []xmlProp{{"course", "sha256:c0ffee"}, {"kurs", "v1.2.0 0123456789ab"}, {"seed", "7"}, {"score", "1"}, {"max_score", "2"}}, quiz.Properties,
+	assert.Equal(t, []xmlProp{{"course", "sha256:c0ffee"}, {"kurs", "v1.2.0+0123456789ab"}, {"seed", "7"}, {"score", "1"}, {"max_score", "2"}}, quiz.Properties,
 		"a wrong quiz answer has no file to point at")
 }
 
@@ -308,7 +308,7 @@ func TestJUnitAPINamesWhatIsMissing(t *testing.T) {
 		}
 
 		p := i18n.New(lang)
-		b := &report.Batch{Version: report.Version, Course: "sha256:c0ffee", Kurs: "v1.2.0 0123456789ab", Seed: 7, ExerciseIDs: []string{"circuitbreaker"},
+		b := &report.Batch{Version: report.Version, Course: "sha256:c0ffee", Kurs: "v1.2.0+0123456789ab", Seed: 7, ExerciseIDs: []string{"circuitbreaker"},
 			Submissions: []report.Entry{{ID: "ada", Document: report.NewDocumentFor(p, graded, report.Teacher)}}}
 		var out bytes.Buffer
 		require.NoError(t, report.BatchJUnit(&out, p, b, exercisesOf(graded)))

@@ -90,7 +90,7 @@ func TestBatchJUnitValidates(t *testing.T) {
 		docs["class-"+lang] = with.Bytes()
 		require.NoError(t, report.BatchJUnit(&without, i18n.New(lang), b, nil))
 		docs["class-nocourse-"+lang] = without.Bytes()
-		api := &report.Batch{Version: report.Version, Course: "sha256:c0ffee", Kurs: "v1.2.0 0123456789ab", Seed: 7, ExerciseIDs: []string{"circuitbreaker"},
+		api := &report.Batch{Version: report.Version, Course: "sha256:c0ffee", Kurs: "v1.2.0+0123456789ab", Seed: 7, ExerciseIDs: []string{"circuitbreaker"},
 			Submissions: []report.Entry{{ID: "ada", Document: report.NewDocumentFor(i18n.New(lang), apiDiffers(t), report.Teacher)}}}
 		var class bytes.Buffer
 		require.NoError(t, report.BatchJUnit(&class, i18n.New(lang), api, exercisesOf(apiDiffers(t))))
