@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -281,7 +282,14 @@ func gradeOne(e *env, f *gradeFlags, format report.Format, ck *checker.Checker, 
 	if err != nil {
 		return err // the context has ended, which exit reports
 	}
-	run := report.Run{Course: hash, Kurs: e.kursBuild(), Seed: ck.Seed, Elapsed: time.Since(start), Started: start, Dir: e.repoPath(dir), Verbose: f.verbose}
+	stamp, err := e.sourceDate()
+	if err != nil {
+		return err
+	}
+	if stamp.IsZero() {
+		stamp = start
+	}
+	run := report.Run{Course: hash, Kurs: e.kursBuild(), Seed: ck.Seed, Elapsed: time.Since(start), Started: stamp, Dir: e.repoPath(dir), Verbose: f.verbose}
 	graded := results[0].Graded
 	write := func(w func(io.Writer, *i18n.Printer, []report.Graded, report.Run) error) func(io.Writer) error {
 		return func(out io.Writer) error { return w(out, e.p, graded, run) }
@@ -385,6 +393,10 @@ func (e *env) shownPath(given, dir string) string {
 // and the CSV to --csv. Every batch format is made from the document
 // alone, so that merged shards give the bytes of one run.
 func writeBatch(e *env, f *gradeFlags, format report.Format, doc *grade.Document, exs []*course.Exercise) error {
+	var err error
+	if doc.Written, err = e.sourceDate(); err != nil {
+		return err
+	}
 	write := func(w func(io.Writer, *i18n.Printer, *report.Batch, []*course.Exercise) error) func(io.Writer) error {
 		return func(out io.Writer) error { return w(out, e.p, doc, exs) }
 	}
@@ -404,11 +416,27 @@ func writeBatch(e *env, f *gradeFlags, format report.Format, doc *grade.Document
 			document = table
 		}
 	}
-	err := e.emit(f, document, table)
+	err = e.emit(f, document, table)
 	if f.csv != "" {
 		err = errors.Join(err, e.writeFile(f.csv, write(registered(csvFormat).Batch)))
 	}
 	return err
+}
+
+// sourceDate returns the time that $SOURCE_DATE_EPOCH gives in seconds
+// since 1970, or the zero time when it is unset: the reproducible-builds
+// convention, which pins the one time a format writes (JUnit's
+// timestamp), so that two gradings give the same bytes.
+func (e *env) sourceDate() (time.Time, error) {
+	v := e.Getenv("SOURCE_DATE_EPOCH")
+	if v == "" {
+		return time.Time{}, nil
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || n < 0 {
+		return time.Time{}, e.usageErr("grade.source_date", "Value", textsafe.Line(e.p, v, textsafe.ValueMax))
+	}
+	return time.Unix(n, 0).UTC(), nil
 }
 
 // registered returns a format that kurs grade names itself; the report

@@ -1,6 +1,8 @@
 package report
 
 import (
+	"time"
+
 	"github.com/kurs-course/kurs/checker"
 )
 
@@ -29,6 +31,10 @@ type Batch struct {
 	// for the whole class.
 	Shard       *Shard  `json:"shard,omitempty"`
 	Submissions []Entry `json:"submissions"`
+	// Written is when the formats that ask for a timestamp (JUnit) say
+	// they were written; zero means now. It is not part of the document:
+	// merged shards give the bytes of one run.
+	Written time.Time `json:"-"`
 }
 
 // Shard is the part of a class that one `kurs grade --shard K/N` graded:

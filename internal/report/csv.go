@@ -81,7 +81,13 @@ func CSV(w io.Writer, exercises []string, subs []Submission, run CSVRun) error {
 // they are, as a CSV reader gives them back from a quoted cell (the
 // writer quotes where needed), and every other control character is
 // shown as an escape (see textsafe.EscapeLine).
-func csvText(s string) string {
+func csvText(s string) string { return keepBreaks(s) }
+
+// keepBreaks returns s with every control character but tab and line
+// feed shown as an escape (see textsafe.EscapeLine): for formats whose
+// readers take a tab and a line break back as they were (a quoted CSV
+// cell, GitHub's %0A).
+func keepBreaks(s string) string {
 	var b strings.Builder
 	for {
 		i := strings.IndexAny(s, "\t\n")

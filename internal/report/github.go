@@ -47,7 +47,7 @@ func GitHub(w io.Writer, p *i18n.Printer, graded []Graded, dir string) error {
 		errors++
 		var props []string
 		if file, line := Position(res); file != "" {
-			props = append(props, "file="+property(path.Join(dir, textsafe.Line(p, file, textsafe.ValueMax))))
+			props = append(props, "file="+property(path.Join(dir, fileProperty(p, file))))
 			if line > 0 {
 				props = append(props, "line="+strconv.Itoa(line))
 			}
@@ -171,6 +171,17 @@ func frame(f string) (string, int) {
 // does: a message may span lines, a command may not.
 func data(s string) string {
 	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+}
+
+// fileProperty makes a file name safe for an annotation's file=: a line
+// break stays one, which property writes as %0A, so that GitHub finds the
+// file; other control characters are shown as escapes, as textsafe does,
+// and a name longer than textsafe.ValueMax is cut.
+func fileProperty(p *i18n.Printer, file string) string {
+	if len(file) > textsafe.ValueMax {
+		return textsafe.Line(p, file, textsafe.ValueMax)
+	}
+	return keepBreaks(file)
 }
 
 // property escapes a property value of a workflow command, which also must

@@ -100,7 +100,7 @@ func TestGitHubSummary(t *testing.T) {
 	assert.Contains(t, md, "| ❌ | `tokenbucket` ")
 	assert.Contains(t, md, "| 1/2 | 1 of 2 tests fail |\n")
 	assert.Contains(t, md, "--seed 7")
-	assert.Contains(t, md, "Graded with the course sha256:c0ffee (the content hash of the course whose hidden tests gave these results) by kurs v1.2.0 0123456789ab.",
+	assert.Contains(t, md, "Graded with the course sha256:c0ffee (the content hash of the course whose hidden tests gave these results) by kurs v1.2.0+0123456789ab.",
 		"the summary names the course and the kurs that graded")
 
 	// The panic value holds ``` and a Markdown heading; the fence around
@@ -139,4 +139,16 @@ func TestGitHubFileEscaped(t *testing.T) {
 	as := annotations(t, out)
 	assert.Equal(t, "ws/circuitbreaker/"+name, as[0].props["file"])
 	assert.Equal(t, "ws/tokenbucket/"+name, as[1].props["file"])
+}
+
+// TestGitHubFileWithLineBreak: a line break in a file name reaches GitHub
+// as %0A, which it reads back as the line break, never as a backslash
+// and an n; other control characters are shown as escapes.
+func TestGitHubFileWithLineBreak(t *testing.T) {
+	graded := fixture(t)
+	graded[0].Result.Tests[1].Failure.Frame = "github.com/kurs-course/kurs/circuitbreaker/new\nline\x1b.go:43"
+	var b bytes.Buffer
+	require.NoError(t, report.GitHub(&b, i18n.New("en"), graded, "ws"))
+	assert.Contains(t, b.String(), "::error file=ws/circuitbreaker/new%0Aline\\x1b.go,line=43,")
+	assert.NotContains(t, b.String(), `file=ws/circuitbreaker/new\nline`)
 }

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bytes"
 	"io"
 	"strconv"
 	"time"
@@ -51,14 +52,45 @@ type (
 //
 // A test's output is escaped (see package textsafe) and holds at most
 // gradescopeOutputMax bytes, the note on what was cut included: what the
-// learner's code printed is cut first, then the explanation. A flooding
-// submission's test stays readable on Gradescope's page, and its
-// results.json small.
+// learner's code printed is cut first, then the explanation. The whole
+// results.json holds at most gradescopeMax bytes: when the outputs
+// together would make it larger, every test's output is cut to the same
+// largest bound that fits, so a short one stays whole and the long ones
+// share the rest, each ending with a note on what was cut. A flooding
+// submission's tests stay readable on Gradescope's page, and its
+// results.json small, however many of its exercises flood.
 //
 // execution_time is the run's wall-clock time (run.Elapsed) in whole
 // seconds, rounded up; it is the only field that differs between two runs
 // on the same submission.
 func Gradescope(w io.Writer, p *i18n.Printer, graded []Graded, run Run) error {
+	encode := func(limit int) []byte {
+		var b bytes.Buffer
+		_ = JSON(&b, gradescope(p, graded, run, limit)) // a bytes.Buffer takes every write
+		return b.Bytes()
+	}
+	data := encode(gradescopeOutputMax)
+	if len(data) > gradescopeMax {
+		// The largest bound on each output that keeps the document
+		// within gradescopeMax; the smallest still explains a little.
+		lo, hi := gradescopeOutputMin, gradescopeOutputMax
+		for lo < hi {
+			mid := (lo + hi + 1) / 2
+			if len(encode(mid)) <= gradescopeMax {
+				lo = mid
+			} else {
+				hi = mid - 1
+			}
+		}
+		data = encode(lo)
+	}
+	_, err := w.Write(data)
+	return err
+}
+
+// gradescope builds the results with each test's output cut to limit
+// bytes.
+func gradescope(p *i18n.Printer, graded []Graded, run Run, limit int) gradescopeResults {
 	doc := gradescopeResults{
 		OutputFormat:     "text",
 		Visibility:       "visible",
@@ -75,7 +107,7 @@ func Gradescope(w io.Writer, p *i18n.Printer, graded []Graded, run Run) error {
 			Score:        res.Score,
 			MaxScore:     res.MaxScore,
 			Status:       "failed",
-			Output:       explain(p, g, gradescopeOutputMax),
+			Output:       explain(p, g, limit),
 			OutputFormat: "text",
 			Visibility:   "visible",
 			Tags:         []string{res.Exercise, string(res.Status)},
@@ -92,8 +124,15 @@ func Gradescope(w io.Writer, p *i18n.Printer, graded []Graded, run Run) error {
 	// Students read the output; the seed, a note for whoever runs kurs
 	// grade again, stays in extra_data.
 	doc.Output = p.T("result.total", "Count", len(graded), "Passed", passed, "Total", len(graded), "Score", doc.Score, "Max", doc.ExtraData.MaxScore)
-	return JSON(w, doc)
+	return doc
 }
 
-// gradescopeOutputMax bounds the output of one Gradescope test.
-const gradescopeOutputMax = 8 << 10
+const (
+	// gradescopeMax bounds the whole results.json of one submission.
+	gradescopeMax = 8 << 10
+	// gradescopeOutputMax bounds the output of one Gradescope test.
+	gradescopeOutputMax = 8 << 10
+	// gradescopeOutputMin is the least a test's output is cut to: the
+	// summary line and the note on what was cut.
+	gradescopeOutputMin = 160
+)

@@ -3,6 +3,7 @@ package report_test
 import (
 	"bytes"
 	"encoding/json"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -10,7 +11,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/kurs-course/kurs/checker"
 	"github.com/kurs-course/kurs/i18n"
+	"github.com/kurs-course/kurs/internal/course"
 	"github.com/kurs-course/kurs/internal/report"
 )
 
@@ -85,7 +88,7 @@ func TestGradescope(t *testing.T) {
 	assert.Contains(t, gsFormats, r.OutputFormat)
 	require.NotNil(t, r.ExecutionTime)
 	assert.Equal(t, "sha256:c0ffee", r.ExtraData.Course)
-	assert.Equal(t, "v1.2.0 0123456789ab", r.ExtraData.Kurs, "the kurs build that graded")
+	assert.Equal(t, "v1.2.0+0123456789ab", r.ExtraData.Kurs, "the kurs build that graded")
 	assert.Equal(t, 4, *r.ExecutionTime, "the run's 3.1 s of wall-clock time, rounded up to whole seconds")
 	assert.Contains(t, r.Output, "1 of 9 points")
 	assert.NotContains(t, r.Output, "--seed", "the seed is for graders, in extra_data")
@@ -143,8 +146,44 @@ func TestGradescopeFlood(t *testing.T) {
 			assert.LessOrEqual(t, len(got), 8<<10, "%s, %s", name, lang)
 			assert.Contains(t, got[:min(len(got), 1024)], report.Summary(p, graded[0].Result), "%s: the explanation comes first", name)
 			assert.Contains(t, got, p.T("output.printed"), name)
-			assert.Greater(t, len(got), 6<<10, "%s, %s: the output gives way only as far as it must", name, lang)
+			assert.LessOrEqual(t, b.Len(), 8192, "%s, %s: the whole results.json", name, lang)
+			assert.Greater(t, b.Len(), 7<<10, "%s, %s: the output gives way only as far as it must", name, lang)
 			assert.Regexp(t, `… \[?[0-9]+ `, got[len(got)-200:], "%s, %s: the end says how much was cut", name, lang)
+		}
+	}
+}
+
+// TestGradescopeEveryExerciseFloods: a student whose code floods its
+// output in every exercise of the course, each a megabyte, still gets a
+// results.json of at most 8 KiB, in both languages, in which every
+// exercise gives its verdict and says how much of its text was cut.
+func TestGradescopeEveryExerciseFloods(t *testing.T) {
+	c, err := course.Load(os.DirFS("../.."))
+	require.NoError(t, err)
+	flood := strings.Repeat("flood \x1b[2J\"\\ <b>\n", 1<<17)
+	var graded []report.Graded
+	for _, ex := range c.Exercises {
+		// Every test fails: the program died after printing.
+		res := &checker.Result{Exercise: ex.ID, Status: checker.Fail, MaxScore: ex.Points, Seed: fixtureSeed,
+			Output: flood, Crash: "panic: flooded"}
+		for _, st := range ex.Suite.Tests {
+			res.Tests = append(res.Tests, checker.Test{Name: st.Name, Status: checker.Fail, Missing: true, Crashed: true})
+		}
+		graded = append(graded, report.Graded{Exercise: ex, Result: res})
+	}
+	require.Greater(t, len(graded), 10)
+	for _, lang := range i18n.Languages {
+		p := i18n.New(lang)
+		var b bytes.Buffer
+		require.NoError(t, report.Gradescope(&b, p, graded, fixtureRun))
+		assert.LessOrEqual(t, b.Len(), 8192, lang)
+		t.Logf("%s: results.json of %d bytes for %d flooding exercises", lang, b.Len(), len(graded))
+		var r gsResults
+		require.NoError(t, json.Unmarshal(b.Bytes(), &r))
+		require.Len(t, r.Tests, len(graded))
+		for _, tc := range r.Tests {
+			assert.Contains(t, tc.Output, "0/", "%s: %s starts with its verdict", lang, tc.Name)
+			assert.Regexp(t, `… \[?[0-9]+ `, tc.Output, "%s: %s says how much was cut", lang, tc.Name)
 		}
 	}
 }

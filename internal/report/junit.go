@@ -154,11 +154,11 @@ func JUnit(w io.Writer, p *i18n.Printer, graded []Graded, run Run) error {
 // exercise is one error).
 //
 // The document has no durations: every time is 0, and the timestamp is
-// when the JUnit was written, the only part that differs between two
-// writes of one document.
+// b.Written, else when the JUnit was written, the only part that differs
+// between two writes of one document.
 func BatchJUnit(w io.Writer, p *i18n.Printer, b *Batch, exercises []*course.Exercise) error {
 	doc := junitSuites{Suites: []junitSuite{}}
-	stamp := timestamp(time.Time{})
+	stamp := timestamp(b.Written)
 	byID := map[string]*course.Exercise{}
 	for _, ex := range exercises {
 		byID[ex.ID] = ex
