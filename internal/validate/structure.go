@@ -105,8 +105,10 @@ func (v *validator) structure() *course.Course {
 
 // unread reads the files the course loader skipped because an earlier
 // file of the same exercise failed: an exercise.json it could not read
-// stops it before testdata/suite.json, and an author should not have to
-// fix one file to hear about the next.
+// stops it before testdata/suite.json and the misconceptions (each one's
+// misconception.json, signatures.json), and an author
+// should not have to fix one file to hear about the next. Every problem
+// comes with its file and line, as the loader's do.
 func (v *validator) unread(errs []error) {
 	failed := map[string]bool{}
 	for _, e := range errs {
@@ -120,16 +122,35 @@ func (v *validator) unread(errs []error) {
 		if name != "exercise.json" || !strings.HasPrefix(dir, "exercises/") {
 			continue
 		}
-		suite := path.Join(dir, "testdata", "suite.json")
-		data, err := fs.ReadFile(v.fsys, suite)
-		if err != nil || failed[suite] {
-			continue // no suite (a quiz), or reported already
+		v.decodeUnread(path.Join(dir, "testdata", "suite.json"), &course.Suite{}, failed)
+		misc := path.Join(dir, course.MisconceptionsDir)
+		v.decodeUnread(path.Join(misc, course.SignaturesFile), &course.Signatures{}, failed)
+		entries, _ := fs.ReadDir(v.fsys, misc)
+		for _, e := range entries {
+			if e.IsDir() {
+				v.decodeUnread(path.Join(misc, e.Name(), "misconception.json"), &misconceptionMeta{}, failed)
+			}
 		}
-		var s course.Suite
-		var ce *course.Error
-		if err := course.Decode(suite, data, &s); errors.As(err, &ce) {
-			v.add(ce.File, ce.Line, Kind(ce.Code), ce.Args...)
-		}
+	}
+}
+
+// misconceptionMeta is the strict form of misconception.json, as the
+// course loader decodes it (docs/schema/misconception.schema.json).
+type misconceptionMeta struct {
+	Schema   string   `json:"$schema,omitempty"`
+	CaughtBy []string `json:"caught_by,omitempty"`
+}
+
+// decodeUnread strictly decodes file into val, if it exists and is not
+// among the files reported already, and reports what is wrong with it.
+func (v *validator) decodeUnread(file string, val any, failed map[string]bool) {
+	data, err := fs.ReadFile(v.fsys, file)
+	if err != nil || failed[file] {
+		return // no such file (a quiz has no suite), or reported already
+	}
+	var ce *course.Error
+	if err := course.Decode(file, data, val); errors.As(err, &ce) {
+		v.add(ce.File, ce.Line, Kind(ce.Code), ce.Args...)
 	}
 }
 
