@@ -58,6 +58,13 @@ func TestBatchJUnit(t *testing.T) {
 	assert.Equal(t, 14, alice.Tests)
 	assert.Equal(t, 2, alice.Failures)
 	assert.Equal(t, "alice.circuitbreaker", alice.Cases[0].Classname)
+	var types []string
+	for _, c := range alice.Cases {
+		if c.Failure != nil {
+			types = append(types, c.Failure.Type)
+		}
+	}
+	assert.Equal(t, []string{"panic", "failure"}, types, "a failure's type says how the test failed, as the document does")
 	props := map[string]string{}
 	for _, p := range alice.Properties {
 		props[p.Name] = p.Value

@@ -204,7 +204,14 @@ func BatchJUnit(w io.Writer, p *i18n.Printer, b *Batch, exercises []*course.Exer
 				for _, t := range ex.Tests {
 					c := junitCase{Name: t.Name, Classname: class, Time: seconds(0)}
 					if t.Status != string(checker.Pass) {
-						c.Failure = &junitProblem{Message: firstLine(p, t.Message), Type: "failure", Text: t.Message}
+						// How it failed, as the document says it: panic,
+						// timeout, crash or not_run; a test whose code
+						// just answered otherwise is a plain failure.
+						kind := t.Failure
+						if kind == "" {
+							kind = "failure"
+						}
+						c.Failure = &junitProblem{Message: firstLine(p, t.Message), Type: kind, Text: t.Message}
 					}
 					s.Cases = append(s.Cases, c)
 				}
