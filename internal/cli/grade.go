@@ -641,6 +641,10 @@ func fileName(p *i18n.Printer, name string) string {
 // stdout (unless the document is that text), or else the document to
 // stdout.
 func (e *env) emit(f *gradeFlags, doc, text func(io.Writer) error) error {
+	if f.verbose && f.output == "" && f.format != textFormat {
+		// -v explains more in the text only, which stdout does not show.
+		fmt.Fprintln(e.Err, e.p.T("grade.verbose_other", "Format", f.format))
+	}
 	if f.output == "" {
 		return e.writeStdout(doc)
 	}
