@@ -41,6 +41,16 @@ func Class(w io.Writer, p *i18n.Printer, b *Batch, exercises []*course.Exercise)
 	return classTemplate().Execute(w, v)
 }
 
+// classRate says how many of a class's total submissions pass an
+// exercise, share is that as a percentage: a class of one is "the one
+// submission", never "one of 1 submissions".
+func classRate(p *i18n.Printer, pass, total int, share string) string {
+	if total == 1 {
+		return p.T("grade.class_rate_single", "Count", pass, "Share", share)
+	}
+	return p.T("grade.class_rate", "Count", pass, "Total", total, "Share", share)
+}
+
 type (
 	classView struct {
 		Lang, Title, Summary, Course, Seed string
@@ -190,7 +200,7 @@ func newClassView(p *i18n.Printer, b *Batch, exercises []*course.Exercise) *clas
 		// they add up to 99 or 101 %; the bar's widths add up to it.
 		counts := []int{n.Pass, n.Fail, n.Error, n.None}
 		rateShare := func(i int) string { return share(counts[i]) }
-		ce.Rate = p.T("grade.class_rate", "Count", n.Pass, "Total", total, "Share", rateShare(0))
+		ce.Rate = classRate(p, n.Pass, total, rateShare(0))
 		v.Exercises = append(v.Exercises, ce)
 
 		row := rateRow{ID: id, Width: rateWidth, Label: rateLabelOf(p, counts, rateShare)}

@@ -32,7 +32,7 @@ func classDetails(w io.Writer, p *i18n.Printer, b *Batch, exercises []*course.Ex
 		if ex != nil {
 			heading += " — " + ex.Title.In(p.Lang())
 		}
-		rate := p.T("grade.class_rate", "Count", n.Pass, "Total", total, "Share", share(n.Pass))
+		rate := classRate(p, n.Pass, total, share(n.Pass))
 		lines = append(lines, "")
 		lines = append(lines, wrapHanging(heading, "", "  ", width)...)
 		lines = append(lines, wrapHanging(rate, "  ", "    ", width)...)
