@@ -49,12 +49,3 @@ func (b *Budget) Left() float64 {
 func (b *Budget) expire(now int) {
 	// The mistake: nothing ever leaves; the totals run since New.
 }
-
-// drop removes the leading ticks that are at or before oldest.
-func drop(ticks []int, oldest int) []int {
-	i := 0
-	for i < len(ticks) && ticks[i] <= oldest {
-		i++
-	}
-	return ticks[i:]
-}
