@@ -57,3 +57,9 @@ func TestFitBreaksAtSpacesOnly(t *testing.T) {
 	assert.Equal(t, s, Fit(s, 0))
 	assert.Equal(t, []string{"z. B. eine", "Zeile"}, Wrap("z. B. eine Zeile", 10), "an abbreviation stays whole")
 }
+
+func TestWrapBreaksALongIDAfterAHyphen(t *testing.T) {
+	got := Wrap("Refused (concurrent/second-caller-during-failed-probe-is-refused)", 30)
+	assert.Equal(t, []string{"Refused", "(concurrent/second-caller-", "during-failed-probe-is-", "refused)"}, got)
+	assert.Equal(t, []string{"a", "unbreakablewordwiderthanthis", "b"}, Wrap("a unbreakablewordwiderthanthis b", 10), "no hyphen: a line of its own")
+}

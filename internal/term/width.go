@@ -28,8 +28,9 @@ func SkipEscape(s string, i int) int {
 }
 
 // Wrap breaks s into lines of at most width columns at its spaces (not
-// at no-break spaces, see Words); "\n" forces a break, and a word longer
-// than width gets a line of its own. A style begun on one line is ended
+// at no-break spaces, see Words); "\n" forces a break. A word longer than
+// width is broken after a hyphen or a slash, or else gets a line of its
+// own. A style begun on one line is ended
 // at its end and begun again on the next. It is the one wrap of kurs's
 // terminal text: lessons, help, results and the class's table.
 func Wrap(s string, width int) []string {
@@ -38,6 +39,19 @@ func Wrap(s string, width int) []string {
 		line, lw := "", 0
 		for _, word := range wrapWords(para) {
 			ww := Width(word)
+			if ww > width {
+				// A word wider than a line, such as a test's id, is
+				// broken after a hyphen or a slash, where a reader
+				// expects it to go on.
+				pieces := breakLong(word, width)
+				if lw > 0 {
+					out = append(out, line)
+				}
+				out = append(out, pieces[:len(pieces)-1]...)
+				word = pieces[len(pieces)-1]
+				line, lw = word, Width(word)
+				continue
+			}
 			switch {
 			case lw == 0:
 				line, lw = word, ww
@@ -51,6 +65,29 @@ func Wrap(s string, width int) []string {
 		out = append(out, line)
 	}
 	return balance(out)
+}
+
+// breakLong breaks word into pieces of at most width columns after its
+// hyphens and slashes; a piece with none to break at stays whole.
+func breakLong(word string, width int) []string {
+	var out []string
+	for Width(word) > width {
+		at := -1
+		for i, r := range word {
+			if Width(word[:i+1]) > width {
+				break
+			}
+			if (r == '-' || r == '/') && i+1 < len(word) {
+				at = i + 1
+			}
+		}
+		if at <= 0 {
+			break
+		}
+		out = append(out, word[:at])
+		word = word[at:]
+	}
+	return append(out, word)
 }
 
 // Words splits s at the spaces where a line may break: every white space
