@@ -5,6 +5,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -234,4 +235,77 @@ func TestTestsAreNamedByTitle(t *testing.T) {
 	assert.Equal(t, "Test seed/x (worked example)", TestHeading(p, nil, "seed/x"), "no course, no title")
 	quiz, _ := c.Exercise("lbquiz")
 	assert.Equal(t, "Test: Case 2 (case2)", TestHeading(p, quiz, "case2"), "a quiz case is its label")
+}
+
+// backoffOverflow is a failure at step 64 of 64 doublings, each returning
+// a different delay, so that no run of steps is alike.
+func backoffOverflow() *checker.Result {
+	f := &harness.Failure{Kind: harness.Mismatch, Step: 64, Call: "Next()",
+		Want: harness.Result{Ret: "30s"}, Got: harness.Result{Ret: "-9223372036.854775808s"}}
+	for i := range 63 {
+		f.Done = append(f.Done, harness.Done{Call: "Next()", Got: harness.Result{Ret: fmt.Sprintf("%dns", uint64(1)<<i)}})
+	}
+	return &checker.Result{Exercise: "backoff", Status: checker.Fail, MaxScore: 4, Tests: []checker.Test{{Name: "edge/overflow", Status: checker.Fail, Failure: f}}}
+}
+
+// TestLongTraceShowsTheStepsAroundTheDeparture: kurs check shows the
+// constructor, the last steps before the departure and the departure, and
+// says how many it left out and how to see them; --full shows all, and so
+// do the documents.
+func TestLongTraceShowsTheStepsAroundTheDeparture(t *testing.T) {
+	ex := &course.Exercise{ID: "backoff", Points: 4}
+	res := backoffOverflow()
+	for _, lang := range i18n.Languages {
+		p := i18n.New(lang)
+		var b strings.Builder
+		require.NoError(t, WriteText(&b, p, []Graded{{Exercise: ex, Result: res}}, TextOptions{}))
+		text := b.String()
+		assert.Contains(t, text, p.T("trace.earlier", "Count", 64-1-AroundSteps), lang)
+		assert.Contains(t, text, "--full")
+		assert.NotContains(t, text, " 55  Next()")
+		assert.Contains(t, text, " 56  Next()")
+		assert.Contains(t, text, "✗ 64  Next()")
+		assert.Less(t, strings.Count(text, "\n"), 20, "the departure is on the first screen:\n%s", text)
+
+		b.Reset()
+		require.NoError(t, WriteText(&b, p, []Graded{{Exercise: ex, Result: res}}, TextOptions{Full: true}))
+		assert.Contains(t, b.String(), "  1  Next()")
+		assert.Contains(t, b.String(), " 58  Next()")
+		assert.NotContains(t, b.String(), "--full")
+		assert.Contains(t, Test(p, ex, res, &res.Tests[0]), " 58  Next()", "a document keeps every step")
+	}
+}
+
+// TestTraceFitsTheTerminal: in a terminal, the rows of a trace and the
+// expected and received values fit the width, each going on under itself.
+func TestTraceFitsTheTerminal(t *testing.T) {
+	ex, res := breakerCall()
+	f := res.Tests[0].Failure
+	f.Want.Obs = "open, 49, " + strings.Repeat("waiting callers ", 4)
+	f.Got.Obs = "half_open, 49, " + strings.Repeat("waiting callers ", 5)
+	for _, lang := range i18n.Languages {
+		for _, width := range []int{60, 80} {
+			var b strings.Builder
+			require.NoError(t, WriteText(&b, i18n.New(lang), []Graded{{Exercise: ex, Result: res}}, TextOptions{Width: width}))
+			for l := range strings.Lines(b.String()) {
+				assert.LessOrEqual(t, utf8.RuneCountInString(strings.TrimSuffix(l, "\n")), width, "%s: %q", lang, l)
+			}
+		}
+	}
+}
+
+// TestExplanationMarkdownIsRendered: a misconception's explanation is
+// Markdown; the terminal shows it rendered and wrapped to the width, a
+// pipe rendered with each paragraph on one line.
+func TestExplanationMarkdownIsRendered(t *testing.T) {
+	src := "The probe begins *after* the backend\nanswers, so `State()` stays **open** for the whole wait of the breaker.\n\nA second paragraph."
+	e := &Explanation{Exercise: "circuitbreaker", Status: checker.Fail, Misconception: &Named{Line: "Likely misconception: x", Explanation: src}}
+	p := i18n.New("en")
+	wide := e.Text(p, TextOptions{})
+	assert.Contains(t, wide, "    The probe begins after the backend answers, so `State()` stays open for the whole wait of the breaker.\n\n    A second paragraph.")
+	assert.NotContains(t, wide, "*")
+	narrow := e.Text(p, TextOptions{Width: 40})
+	assert.Contains(t, narrow, "    The probe begins after the backend\n    answers,")
+	colored := e.Text(p, TextOptions{Width: 60, Color: true})
+	assert.Contains(t, colored, "\x1b[3mafter\x1b[23m")
 }

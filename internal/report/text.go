@@ -3,11 +3,13 @@ package report
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/kurs-course/kurs/checker"
 	"github.com/kurs-course/kurs/i18n"
 	"github.com/kurs-course/kurs/internal/course"
+	"github.com/kurs-course/kurs/internal/term"
 	"github.com/kurs-course/kurs/internal/termdoc"
 	"github.com/kurs-course/kurs/internal/textsafe"
 )
@@ -24,14 +26,10 @@ type TextOptions struct {
 	// where they began: for a terminal only. 0 leaves every line as it
 	// is, for files and pipes.
 	Width int
+	// Full shows every step of a trace; without it a long trace shows the
+	// steps around the departure (see Trace.Around).
+	Full bool
 }
-
-// ANSI escapes of the text in a terminal.
-const (
-	ansiDim   = "\x1b[2m"
-	ansiBad   = "\x1b[1;31m"
-	ansiReset = "\x1b[0m"
-)
 
 // Style marks as strings, for the renderers below.
 const (
@@ -55,19 +53,19 @@ func Paint(s string, color bool) string {
 		case r == textsafe.MarkBad || r == textsafe.MarkDim:
 			if color {
 				if open {
-					b.WriteString(ansiReset)
+					b.WriteString(term.Reset)
 				}
-				b.WriteString(map[rune]string{textsafe.MarkBad: ansiBad, textsafe.MarkDim: ansiDim}[r])
+				b.WriteString(map[rune]string{textsafe.MarkBad: term.Bad, textsafe.MarkDim: term.Dim}[r])
 			}
 			open = true
 		case r == textsafe.MarkEnd:
 			if color && open {
-				b.WriteString(ansiReset)
+				b.WriteString(term.Reset)
 			}
 			open = false
 		case r == '\n' && open:
 			if color {
-				b.WriteString(ansiReset)
+				b.WriteString(term.Reset)
 			}
 			open = false
 			b.WriteRune(r)
@@ -76,7 +74,7 @@ func Paint(s string, color bool) string {
 		}
 	}
 	if color && open {
-		b.WriteString(ansiReset)
+		b.WriteString(term.Reset)
 	}
 	return b.String()
 }
@@ -99,7 +97,7 @@ func WriteText(w io.Writer, p *i18n.Printer, graded []Graded, opt TextOptions) e
 		}
 		b.WriteString(e.marked(p, opt))
 		if c := Concurrency(p, g.Result); c != "" {
-			b.WriteString("  " + c + "\n")
+			b.WriteString(hanging("  ", c, opt.Width))
 		}
 	}
 	if len(graded) > 1 {
@@ -138,6 +136,14 @@ func (e *Explanation) marked(p *i18n.Printer, opt TextOptions) string {
 			b.WriteString(hanging("  ", e.Scoring, opt.Width))
 		}
 	}
+	// A test's text is indented: it gets the columns left of the width.
+	in := func(n int) TextOptions {
+		o := opt
+		if o.Width > 0 {
+			o.Width = max(o.Width-n, 20)
+		}
+		return o
+	}
 	for i := range e.Tests {
 		t := &e.Tests[i]
 		switch {
@@ -146,18 +152,18 @@ func (e *Explanation) marked(p *i18n.Printer, opt TextOptions) string {
 			if t.Status == checker.Pass {
 				m = "✓"
 			}
-			b.WriteString(indent(m+" "+wrapped(t.text(p, opt), opt.Width-4), "  ") + "\n")
+			b.WriteString(indent(m+" "+wrapped(t.text(p, TextOptions{Color: opt.Color}), opt.Width-4), "  ") + "\n")
 		case t.Status == checker.Pass:
-			b.WriteString(indent(t.text(p, opt), "  ") + "\n")
+			b.WriteString(indent(t.text(p, in(2)), "  ") + "\n")
 		default:
-			b.WriteString(hanging("  ", t.Heading, opt.Width) + indent(t.text(p, opt), "    ") + "\n")
+			b.WriteString(hanging("  ", t.Heading, opt.Width) + indent(t.text(p, in(4)), "    ") + "\n")
 		}
 	}
 	if m := e.Misconception; m != nil {
 		// Where the code departs, then why: the belief that explains it.
 		b.WriteString(hanging("  ", m.Line, opt.Width))
 		if m.Explanation != "" {
-			b.WriteString(indent(m.Explanation, "    ") + "\n")
+			b.WriteString(explanation(m.Explanation, opt) + "\n")
 		}
 	}
 	// One test a line: a title is a phrase of its own.
@@ -198,11 +204,11 @@ func hanging(lead, s string, width int) string {
 // positive) it stays one line, for grep; so it does where fewer than 20
 // columns would be left for words.
 func wrapHanging(s, first, rest string, width int) []string {
-	room := width - max(termdoc.Width(first), termdoc.Width(rest))
-	if width <= 0 || termdoc.Width(first)+termdoc.Width(s) <= width || room < 20 {
+	room := width - max(term.Width(first), term.Width(rest))
+	if width <= 0 || term.Width(first)+term.Width(s) <= width || room < 20 {
 		return []string{first + s}
 	}
-	lines := termdoc.Wrap(s, room)
+	lines := term.Wrap(s, room)
 	for i := range lines {
 		if i == 0 {
 			lines[i] = first + lines[i]
@@ -217,11 +223,11 @@ func wrapHanging(s, first, rest string, width int) []string {
 func (t *TestExplanation) text(p *i18n.Printer, opt TextOptions) string {
 	var b strings.Builder
 	if t.Random != "" {
-		b.WriteString(t.Random + "\n")
+		b.WriteString(term.Fit(t.Random, opt.Width) + "\n")
 	}
-	b.WriteString(t.Headline + "\n")
+	b.WriteString(strings.Join(wrapHanging(t.Headline, "", "  ", opt.Width), "\n") + "\n")
 	if t.Detail != "" {
-		b.WriteString(indent(t.Detail, "  ") + "\n")
+		b.WriteString(term.Fit(indent(t.Detail, "  "), opt.Width) + "\n")
 	}
 	if t.Trace != nil {
 		b.WriteString(t.Trace.text(p, opt))
@@ -235,12 +241,23 @@ func (t *TestExplanation) text(p *i18n.Printer, opt TextOptions) string {
 // came back; under the step that departed, what was expected and what
 // came back; then the steps the test would have made next.
 func (tr *Trace) text(p *i18n.Printer, opt TextOptions) string {
-	type line struct{ mark, n, call, got string }
+	type line struct {
+		mark, n, call, got string
+		note               bool // a note in place of steps, not a call: it sets no column's width
+	}
 	var lines []line
 	var failing *Row
 	var after []line
-	for i := range tr.Rows {
-		r := &tr.Rows[i]
+	rows, hidden := tr.Rows, 0
+	if !opt.Full {
+		rows, hidden = tr.Around()
+	}
+	for i := range rows {
+		r := &rows[i]
+		if hidden > 0 && r.Kind != RowNew {
+			lines = append(lines, line{n: "⋮", call: p.T("trace.earlier", "Count", hidden), note: true})
+			hidden = 0
+		}
 		l := line{n: fmt.Sprint(r.N), call: r.Call}
 		if r.Kind == RowNew || r.Kind == RowFailing && r.N == 0 {
 			l.n = ""
@@ -262,7 +279,7 @@ func (tr *Trace) text(p *i18n.Printer, opt TextOptions) string {
 				l.call = "?"
 			}
 		case RowElided:
-			l = line{n: "⋮", call: p.T("trace.elided", "Count", r.Elided)}
+			l = line{n: "⋮", call: p.T("trace.elided", "Count", r.Elided), note: true}
 		case RowAfter:
 			after = append(after, line{mark: "·", n: l.n, call: r.Call})
 			continue
@@ -271,36 +288,102 @@ func (tr *Trace) text(p *i18n.Printer, opt TextOptions) string {
 	}
 	wn, wc := 1, 1
 	for _, l := range append(lines[:len(lines):len(lines)], after...) {
-		wn, wc = max(wn, len([]rune(l.n))), max(wc, len([]rune(l.call)))
+		wn = max(wn, term.Width(l.n))
+		if !l.note {
+			wc = max(wc, term.Width(l.call))
+		}
 	}
 	format := func(l line) string {
 		mark := " "
 		if l.mark != "" {
 			mark = l.mark
 		}
-		s := fmt.Sprintf("  %s %*s  %-*s", mark, wn, l.n, wc, l.call)
+		s := fmt.Sprintf("  %s %*s  %s", mark, wn, l.n, l.call)
+		if !l.note {
+			s += strings.Repeat(" ", max(0, wc-term.Width(l.call)))
+		}
 		if l.got != "" {
 			s += "  → " + l.got
 		}
 		return strings.TrimRight(s, " ")
 	}
+	// A row too wide for the terminal goes on under its value, the
+	// expected and the received values under themselves.
 	var b strings.Builder
 	for _, l := range lines {
-		b.WriteString(format(l) + "\n")
+		at := 0
+		if l.got != "" {
+			at = 10 + wn + wc // where the value begins, after "→ "
+		}
+		b.WriteString(fitAt(format(l), at, opt.Width))
 	}
 	if failing != nil && !failing.Panicked && !failing.TimedOut {
 		pad := strings.Repeat(" ", 4+wn)
-		fmt.Fprintf(&b, "%s%s %s\n", pad, p.T("trace.want"), tr.side(failing, true, false))
-		fmt.Fprintf(&b, "%s%s %s\n", pad, p.T("trace.got"), tr.side(failing, false, opt.Color))
+		want, got := p.T("trace.want"), p.T("trace.got")
+		b.WriteString(fitAt(pad+want+" "+tr.side(failing, true, false), len(pad)+term.Width(want)+1, opt.Width))
+		b.WriteString(fitAt(pad+got+" "+tr.side(failing, false, opt.Color), len(pad)+term.Width(got)+1, opt.Width))
 	}
 	for i, l := range after {
 		s := format(l)
 		if i == 0 {
-			s += "   " + p.T("trace.after")
+			if note := p.T("trace.after"); opt.Width <= 0 || term.Width(s)+3+term.Width(note) <= opt.Width {
+				s += "   " + note
+			} else {
+				s += "\n" + strings.Repeat(" ", 4+wn) + note
+			}
 		}
-		b.WriteString(markDim + s + markEnd + "\n")
+		for l := range strings.SplitSeq(fitAt(s, 6+wn, opt.Width), "\n") {
+			if l != "" {
+				b.WriteString(markDim + l + markEnd + "\n")
+			}
+		}
 	}
 	return b.String()
+}
+
+// fitAt returns the line s and a line end; in a terminal (width > 0) too
+// narrow for it, its words after column at go on in further lines under
+// that column, or four columns in where fewer than 20 would be left.
+func fitAt(s string, at, width int) string {
+	if width <= 0 || term.Width(s) <= width {
+		return s + "\n"
+	}
+	head, rest := splitAt(s, at)
+	// The spaces where it splits stay in the first line.
+	words := strings.TrimLeft(rest, " ")
+	head, rest = head+rest[:len(rest)-len(words)], words
+	at = term.Width(head)
+	lines := term.Wrap(rest, max(width-at, 1))
+	if width-term.Width(head) < 20 || slices.ContainsFunc(lines, func(l string) bool { return term.Width(l) > width-at }) {
+		// Too little room under the value, or a word wider than it: the
+		// words go on four columns in from where the line begins.
+		lead := len(s) - len(strings.TrimLeft(s, " "))
+		head, rest = s[:lead], s[lead:]
+		at = lead + 4
+		lines = term.Wrap(rest, max(width-at, 1))
+	}
+	pad := strings.Repeat(" ", at)
+	var b strings.Builder
+	for i, l := range lines {
+		if i == 0 {
+			b.WriteString(head + l + "\n")
+		} else {
+			b.WriteString(pad + l + "\n")
+		}
+	}
+	return b.String()
+}
+
+// splitAt splits s after at columns.
+func splitAt(s string, at int) (string, string) {
+	n := 0
+	for i, r := range s {
+		if n >= at {
+			return s[:i], s[i:]
+		}
+		n += term.Width(string(r))
+	}
+	return s, ""
 }
 
 // side writes the returned value and the observations of a row, the
@@ -354,7 +437,7 @@ func message(p *i18n.Printer, ex *course.Exercise, res *checker.Result, opt Opti
 	parts := []string{e.Summary}
 	for i := range e.Tests {
 		if t := &e.Tests[i]; t.Status != checker.Pass || e.Quiz {
-			parts = append(parts, Paint(t.text(p, TextOptions{}), false))
+			parts = append(parts, Paint(t.text(p, TextOptions{Full: true}), false))
 		}
 	}
 	parts = append(parts, e.Races...)
@@ -372,7 +455,29 @@ func Test(p *i18n.Printer, ex *course.Exercise, res *checker.Result, t *checker.
 
 // testFor is Test in the words for aud (see explainTest).
 func testFor(p *i18n.Printer, ex *course.Exercise, res *checker.Result, t *checker.Test, aud Audience) string {
-	return Paint(explainTest(p, ex, res, t, aud).text(p, TextOptions{}), false)
+	// A document keeps every step: it is read by tools and graders, who
+	// have no --full to ask for the rest.
+	return Paint(explainTest(p, ex, res, t, aud).text(p, TextOptions{Full: true}), false)
+}
+
+// explanation renders a misconception's explanation, Markdown, four
+// columns in: on a terminal wrapped to its width and styled as a lesson
+// is, elsewhere with each paragraph on one line, for grep.
+func explanation(s string, opt TextOptions) string {
+	width := opt.Width - 4
+	if opt.Width <= 0 {
+		width = 1 << 20
+	}
+	lines, _ := termdoc.Lines([]byte(s), termdoc.Options{Width: width, Color: opt.Color})
+	for len(lines) > 0 && strings.TrimSpace(lines[len(lines)-1]) == "" {
+		lines = lines[:len(lines)-1]
+	}
+	for i, l := range lines {
+		if l != "" {
+			lines[i] = "    " + l
+		}
+	}
+	return strings.Join(lines, "\n")
 }
 
 // wrapped renders s, Markdown, as the terminal shows a lesson's text, in
