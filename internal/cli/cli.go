@@ -21,6 +21,7 @@ import (
 	"github.com/kurs-course/kurs/i18n"
 	"github.com/kurs-course/kurs/internal/build"
 	"github.com/kurs-course/kurs/internal/course"
+	"github.com/kurs-course/kurs/internal/term"
 	"github.com/kurs-course/kurs/internal/workspace"
 )
 
@@ -67,6 +68,9 @@ type env struct {
 	// warming is set while kurs init prepares the cache, which it has
 	// announced itself.
 	warming bool
+	// outTerm and errTerm are Out and Err as terminals, made on first use
+	// (see stdout).
+	outTerm, errTerm *term.Terminal
 }
 
 // verb is one kurs command. A verb's options are a struct of its own,

@@ -2,64 +2,20 @@ package cli
 
 import (
 	"errors"
-	"strconv"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
-	"golang.org/x/term"
 
 	"github.com/kurs-course/kurs/internal/course"
 	"github.com/kurs-course/kurs/internal/session"
+	"github.com/kurs-course/kurs/internal/term"
 	"github.com/kurs-course/kurs/internal/termdoc"
 	"github.com/kurs-course/kurs/internal/termdoc/pager"
 	"github.com/kurs-course/kurs/internal/workspace"
 )
 
-// maxTextWidth bounds the width of running text: lines much longer than
-// this are hard to read, however wide the window.
-const maxTextWidth = 100
-
-// screen describes where a verb's output goes.
-type screen struct {
-	tty   bool // a terminal: clear it, colour it
-	fd    int
-	width int
-	color bool
-}
-
-// screen finds out whether stdout is a terminal and how wide it is. A pipe
-// or file gets plain text at the width in COLUMNS, else 80 columns.
-func (e *env) screen() screen {
-	s := screen{width: termdoc.DefaultWidth}
-	if fd, ok := terminal(e.Out); ok {
-		s.tty, s.fd = true, fd
-		if w, _, err := term.GetSize(s.fd); err == nil && w > 0 {
-			s.width = w
-		}
-		// NO_COLOR is the common way to ask for no colours (no-color.org).
-		s.color = e.Getenv("NO_COLOR") == "" && e.Getenv("TERM") != "dumb"
-		return s
-	}
-	if n, err := strconv.Atoi(e.Getenv("COLUMNS")); err == nil && n > 0 {
-		s.width = n
-	}
-	return s
-}
-
-// wrap returns the width to wrap an explanation's prose to: on a terminal
-// as the lesson's, elsewhere 0, so that a file or a pipe gets each line
-// whole, the same whatever COLUMNS says.
-func (s screen) wrap() int {
-	if !s.tty {
-		return 0
-	}
-	return min(s.width, maxTextWidth)
-}
-
-// text returns the rendering options for running text on this screen.
-func (s screen) text() termdoc.Options {
-	return termdoc.Options{Width: min(s.width, maxTextWidth), Color: s.color}
-}
+// maxTextWidth bounds the width of running text (see term.MaxText).
+const maxTextWidth = term.MaxText
 
 func lessonVerb() *verb { return command("lesson", nil, showLesson) }
 

@@ -9,9 +9,9 @@ import (
 	"path/filepath"
 	"syscall"
 
-	"golang.org/x/term"
-
 	"github.com/kurs-course/kurs/internal/atomicfile"
+	"github.com/kurs-course/kurs/internal/term"
+	"github.com/kurs-course/kurs/internal/termdoc"
 )
 
 // The documents of kurs grade are written whole or not at all: each is
@@ -132,12 +132,64 @@ func (e *env) fileOnPath(name string) string {
 	return ""
 }
 
-// terminal returns the file descriptor of v when v is a terminal: the one
-// test of whether kurs may draw, wrap to the width or read single keys.
-func terminal(v any) (int, bool) {
-	f, ok := v.(*os.File)
-	if !ok || !term.IsTerminal(int(f.Fd())) {
-		return 0, false
+// stdout returns the Terminal of the verb's output: the one place that
+// knows whether it is a terminal, how wide and whether it takes colours.
+func (e *env) stdout() *term.Terminal {
+	if e.outTerm == nil || e.outTerm.Writer() != e.Out {
+		e.outTerm = term.New(e.Out, e.Getenv)
 	}
-	return int(f.Fd()), true
+	return e.outTerm
 }
+
+// stderr returns the Terminal of the verb's messages (see stdout).
+func (e *env) stderr() *term.Terminal {
+	if e.errTerm == nil || e.errTerm.Writer() != e.Err {
+		e.errTerm = term.New(e.Err, e.Getenv)
+	}
+	return e.errTerm
+}
+
+// say writes the message id, kurs's own words, to the output: on a
+// terminal wrapped to its width at spaces.
+func (e *env) say(id string, kv ...any) {
+	e.stdout().Println(e.p.T(id, kv...))
+}
+
+// sayErr writes the message id to stderr as say writes to the output.
+func (e *env) sayErr(id string, kv ...any) {
+	e.stderr().Println(e.p.T(id, kv...))
+}
+
+// screen describes where a verb's output goes: stdout's Terminal as it is
+// now, for the verbs that lay a screen out.
+type screen struct {
+	tty   bool // a terminal: clear it, colour it
+	fd    int
+	width int
+	color bool
+	t     *term.Terminal
+}
+
+// screen finds out whether stdout is a terminal and how wide it is. A pipe
+// or file gets plain text at the width in COLUMNS, else 80 columns.
+func (e *env) screen() screen {
+	t := e.stdout()
+	return screen{tty: t.IsTerminal(), fd: t.Fd(), width: t.Width(), color: t.Color(), t: t}
+}
+
+// wrap returns the width to wrap an explanation's prose to: on a terminal
+// as the lesson's, elsewhere 0, so that a file or a pipe gets each line
+// whole, the same whatever COLUMNS says.
+func (s screen) wrap() int { return s.t.TextWidth() }
+
+// fit wraps each line of text, kurs's words, to the screen as say does.
+func (s screen) fit(text string) string { return s.t.Fit(text) }
+
+// text returns the rendering options for running text on this screen.
+func (s screen) text() termdoc.Options {
+	return termdoc.Options{Width: min(s.width, maxTextWidth), Color: s.color}
+}
+
+// terminal returns the file descriptor of v when v is a terminal (see
+// term.FD).
+func terminal(v any) (int, bool) { return term.FD(v) }

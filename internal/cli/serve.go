@@ -3,7 +3,6 @@ package cli
 import (
 	"errors"
 	"flag"
-	"fmt"
 	"net"
 	"time"
 
@@ -40,7 +39,7 @@ func serve(e *env, o *serveOptions, args []string) error {
 		return err
 	}
 	if exposed(addr) {
-		fmt.Fprintln(e.Err, e.p.T("web.serve.exposed", "Addr", addr))
+		e.sayErr("web.serve.exposed", "Addr", addr)
 	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
@@ -63,7 +62,7 @@ func serve(e *env, o *serveOptions, args []string) error {
 	// Without a watcher the UI still works; results then change only
 	// when the learner presses Check.
 	if w, werr := watch.New(ws.Dir, ids, watch.Options{Poll: poll}); werr != nil {
-		fmt.Fprintln(e.Err, e.p.T("web.serve.no_watch", "Err", werr))
+		e.sayErr("web.serve.no_watch", "Err", werr)
 	} else {
 		opt.Watcher = w
 	}
@@ -75,11 +74,11 @@ func serve(e *env, o *serveOptions, args []string) error {
 		}
 		return err
 	}
-	fmt.Fprintln(e.Out, e.p.T("web.serve.open", "URL", srv.LoginURL(ln.Addr())))
+	e.say("web.serve.open", "URL", srv.LoginURL(ln.Addr()))
 	if err := srv.Serve(e.ctx, ln); err != nil && !errors.Is(err, net.ErrClosed) {
 		return &usageError{e.p.T("web.serve.failed", "Err", err)}
 	}
-	fmt.Fprintln(e.Out, e.p.T("web.serve.stopped"))
+	e.say("web.serve.stopped")
 	return nil
 }
 

@@ -43,7 +43,7 @@ func solution(e *env, _ *noOptions, args []string) error {
 	}
 	skeleton, _ := ex.Skeleton(e.p.Lang())
 	scr := e.screen()
-	var mine, theirs []string
+	var mine, theirs []file
 	names, err := ws.Sources(ex.ID)
 	if err != nil {
 		return err
@@ -53,24 +53,37 @@ func solution(e *env, _ *noOptions, args []string) error {
 		if err != nil {
 			return err
 		}
-		mine = append(mine, panel(e.p.T("solution.mine", "File", name), termdoc.Highlight(string(data), "go", scr.color))...)
-	}
-	if len(names) == 0 {
-		mine = append(mine, panel(e.p.T("solution.mine", "File", ex.ID+"/"), []string{e.p.T("solution.no_files")})...)
+		mine = append(mine, file{e.p.T("solution.mine", "File", name), string(data)})
 	}
 	for _, f := range ref {
 		src := string(f.Data)
 		if e.p.Lang() != "en" {
 			src = localDocs(src, skeleton)
 		}
-		theirs = append(theirs, panel(e.p.T("solution.reference", "File", f.Name), termdoc.Highlight(src, "go", scr.color))...)
+		theirs = append(theirs, file{e.p.T("solution.reference", "File", f.Name), src})
+	}
+	// Whole lines side by side when both sides fit; else one under the
+	// other, a line too long for the terminal broken as a lesson's code.
+	panels := func(files []file, width int) []string {
+		var out []string
+		for _, f := range files {
+			out = append(out, panel(f.header, termdoc.Code(f.src, "go", width, scr.color))...)
+		}
+		return out
+	}
+	left, right := panels(mine, 0), panels(theirs, 0)
+	if len(names) == 0 {
+		left = panel(e.p.T("solution.mine", "File", ex.ID+"/"), []string{e.p.T("solution.no_files")})
 	}
 	var b strings.Builder
-	b.WriteString(e.p.T("solution.intro", "Exercise", ex.ID) + "\n\n")
-	if left := widest(mine); left+3+widest(theirs) <= scr.width {
-		sideBySide(&b, mine, theirs, left)
+	b.WriteString(scr.fit(e.p.T("solution.intro", "Exercise", ex.ID)) + "\n\n")
+	if l := widest(left); l+3+widest(right) <= scr.width {
+		sideBySide(&b, left, right, l)
 	} else {
-		for _, l := range append(mine, theirs...) {
+		if len(names) > 0 {
+			left = panels(mine, scr.wrap())
+		}
+		for _, l := range append(left, panels(theirs, scr.wrap())...) {
 			b.WriteString(l + "\n")
 		}
 	}
@@ -165,6 +178,9 @@ func declDocs(file *ast.File) map[string]*ast.CommentGroup {
 func commentText(src []byte, fset *token.FileSet, c *ast.CommentGroup) string {
 	return string(src[fset.Position(c.Pos()).Offset:fset.Position(c.End()).Offset])
 }
+
+// file is a source file shown by kurs solution, under its header.
+type file struct{ header, src string }
 
 // panel is a file's lines under a header.
 func panel(header string, lines []string) []string {

@@ -1,11 +1,7 @@
 package cli
 
 import (
-	"fmt"
-	"io"
 	"sync"
-
-	"golang.org/x/term"
 
 	"github.com/kurs-course/kurs/internal/validate"
 )
@@ -16,8 +12,7 @@ import (
 // pipe, a CI log) a line per exercise and phase. stop ends it before the
 // report is printed.
 func (e *env) validateProgress() (report func(validate.Progress), stop func()) {
-	w := e.Err
-	fd, tty := terminal(w)
+	t := e.stderr()
 	var mu sync.Mutex
 	open := false // a line is drawn on the terminal and not cleared
 	report = func(p validate.Progress) {
@@ -29,34 +24,18 @@ func (e *env) validateProgress() (report func(validate.Progress), stop func()) {
 		}
 		mu.Lock()
 		defer mu.Unlock()
-		if !tty {
-			fmt.Fprintln(w, msg)
-			return
-		}
-		// Carriage return and erase line: the line is rewritten in place,
-		// cut to the terminal's width so that it never wraps.
-		if width, _, err := term.GetSize(fd); err == nil && width > 1 {
-			msg = cut(msg, width-1)
-		}
-		io.WriteString(w, "\r\x1b[K"+msg)
-		open = true
+		// On a terminal the line is rewritten in place, cut to the
+		// width so that it never wraps.
+		t.Status(msg)
+		open = t.IsTerminal()
 	}
 	stop = func() {
 		mu.Lock()
 		defer mu.Unlock()
 		if open {
-			io.WriteString(w, "\r\x1b[K")
+			t.ClearStatus()
 			open = false
 		}
 	}
 	return report, stop
-}
-
-// cut shortens s to at most n characters, marking the cut with "…".
-func cut(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
 }

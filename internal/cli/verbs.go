@@ -1,14 +1,13 @@
 package cli
 
 import (
-	"bytes"
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"path"
 	"runtime/debug"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/kurs-course/kurs/checker"
@@ -66,40 +65,40 @@ func initWorkspace(e *env, o *initOptions, args []string) error {
 		return err
 	}
 	if len(created) == 0 {
-		fmt.Fprintln(e.Out, e.p.T("init.nothing", "Dir", args[0]))
+		e.say("init.nothing", "Dir", args[0])
 		return nil
 	}
 	if existing != nil {
-		fmt.Fprintln(e.Out, e.p.T("init.restored", "Dir", args[0], "Count", len(created)))
+		e.say("init.restored", "Dir", args[0], "Count", len(created))
 		for _, k := range kept {
 			if strings.HasSuffix(k, ".go") {
-				fmt.Fprintln(e.Out, "  "+e.p.T("init.kept", "File", k))
+				e.stdout().Println("  " + e.p.T("init.kept", "File", k))
 			}
 		}
 	} else {
-		fmt.Fprintln(e.Out, e.p.T("init.created", "Dir", args[0], "Count", len(c.Exercises), "Lang", e.p.Lang()))
+		e.say("init.created", "Dir", args[0], "Count", len(c.Exercises), "Lang", e.p.Lang())
 	}
-	tw := tabwriter.NewWriter(e.Out, 0, 0, 2, ' ', 0)
+	var files [][2]string
 	for _, ex := range c.Exercises {
 		for _, f := range created {
 			if path.Dir(f) == ex.ID {
-				fmt.Fprintf(tw, "  + %s\t%s\n", f, ex.Title.In(e.p.Lang()))
+				files = append(files, [2]string{f, ex.Title.In(e.p.Lang())})
 			}
 		}
 	}
-	tw.Flush()
+	io.WriteString(e.Out, layoutFiles(files, e.stdout().TextWidth()))
 	if !o.noWarm {
 		// The first build of the standard library takes seconds; pay it
 		// now rather than at the learner's first check.
-		fmt.Fprintln(e.Err, e.p.T("init.warming"))
+		e.sayErr("init.warming")
 		e.warming = true
 		err := (&checker.Checker{Build: e.builder()}).Warm(e.ctx, c.Exercises)
 		e.warming = false
 		if err != nil {
-			fmt.Fprintln(e.Err, e.p.T("init.warm_failed", "Err", err))
+			e.sayErr("init.warm_failed", "Err", err)
 		}
 	}
-	fmt.Fprintln(e.Out, e.p.T("init.next", "Dir", args[0]))
+	e.say("init.next", "Dir", args[0])
 	return nil
 }
 
@@ -120,41 +119,27 @@ func list(e *env, _ *noOptions, args []string) error {
 		return err
 	}
 	lang := e.p.Lang()
-	// The rows are aligned across the whole course, not per lesson: a
-	// heading between them would end tabwriter's column block, so the
-	// rows are aligned first and the headings put between them after.
-	var rows bytes.Buffer
-	tw := tabwriter.NewWriter(&rows, 0, 0, 2, ' ', 0)
 	quiz := false
-	var counts []int
+	var lessons []listLesson
 	for _, l := range c.Lessons {
-		n := 0
+		ll := listLesson{title: l.Title.In(lang)}
 		for _, ex := range c.Exercises {
 			if ex.Lesson != l.ID {
 				continue
 			}
 			quiz = quiz || ex.Traits().Scoring == course.PerCase
 			st := standing.State(ex)
-			fmt.Fprintf(tw, "  %s %s\t%s\t%s\t%s\n", st.Mark(), ex.ID, ex.Title.In(lang), e.p.T("list."+string(st)),
-				e.p.T("result.points", "Score", standing.Points(ex), "Max", ex.Points))
-			n++
+			ll.rows = append(ll.rows, listRow{mark: st.Mark(), id: ex.ID, title: ex.Title.In(lang), state: e.p.T("list." + string(st)),
+				points: e.p.T("result.points", "Score", standing.Points(ex), "Max", ex.Points)})
 		}
-		counts = append(counts, n)
+		lessons = append(lessons, ll)
 	}
-	tw.Flush()
-	lines := strings.SplitAfter(rows.String(), "\n")
-	for i, l := range c.Lessons {
-		fmt.Fprintf(e.Out, "%s\n", l.Title.In(lang))
-		for range counts[i] {
-			fmt.Fprint(e.Out, lines[0])
-			lines = lines[1:]
-		}
-	}
-	fmt.Fprintln(e.Out, e.progressLine(standing))
+	io.WriteString(e.Out, layoutList(lessons, e.stdout().TextWidth()))
+	e.stdout().Println(e.progressLine(standing))
 	if quiz {
-		fmt.Fprintln(e.Out, e.p.T("list.scoring_quiz"))
+		e.say("list.scoring_quiz")
 	} else {
-		fmt.Fprintln(e.Out, e.p.T("list.scoring"))
+		e.say("list.scoring")
 	}
 	return nil
 }
@@ -169,6 +154,7 @@ func (e *env) progressLine(st *session.Standing) string {
 // checkFlags are the flags of check, watch and grade.
 type checkFlags struct {
 	verbose bool
+	full    bool // every step of a trace (check only)
 	seed    uint64
 	timeout time.Duration
 }
@@ -180,7 +166,12 @@ func (f *checkFlags) register(fs *flag.FlagSet) {
 	fs.DurationVar(&f.timeout, "timeout", checker.DefaultTimeout, "")
 }
 
-func checkVerb() *verb { return command("check", (*checkFlags).register, check) }
+func checkVerb() *verb {
+	return command("check", func(f *checkFlags, fs *flag.FlagSet) {
+		f.register(fs)
+		fs.BoolVar(&f.full, "full", false, "")
+	}, check)
+}
 
 // check checks the named exercises, or every one the learner has begun,
 // records the results and explains them.
@@ -194,14 +185,14 @@ func check(e *env, f *checkFlags, names []string) error {
 	}
 	s := session.New(ws, c, &checker.Checker{Build: e.builder(), Seed: f.seed, Timeout: f.timeout, Reuse: true,
 		Progress: func(id string, st checker.Stage) {
-			fmt.Fprintln(e.Err, e.p.T("check.stage."+string(st), "Exercise", id))
+			e.sayErr("check.stage."+string(st), "Exercise", id)
 		}})
 	todo, untouched, err := s.Select(exs, len(names) > 0)
 	if err != nil {
 		return err
 	}
 	if len(todo) == 0 {
-		fmt.Fprintln(e.Out, e.p.T("check.nothing_begun", "Exercise", untouched[0].ID))
+		e.say("check.nothing_begun", "Exercise", untouched[0].ID)
 		return nil
 	}
 	outs, err := s.Check(e.ctx, todo)
@@ -212,7 +203,7 @@ func check(e *env, f *checkFlags, names []string) error {
 		return err
 	}
 	graded := gradedOf(outs)
-	if err := report.WriteText(e.Out, e.p, graded, report.TextOptions{Verbose: f.verbose, Color: e.screen().color, Width: e.screen().wrap()}); err != nil {
+	if err := report.WriteText(e.Out, e.p, graded, report.TextOptions{Verbose: f.verbose, Full: f.full, Color: e.stdout().Color(), Width: e.stdout().TextWidth()}); err != nil {
 		return err
 	}
 	if len(untouched) > 0 {
@@ -220,7 +211,7 @@ func check(e *env, f *checkFlags, names []string) error {
 		for i, ex := range untouched {
 			ids[i] = ex.ID
 		}
-		fmt.Fprintln(e.Out, e.p.T("check.not_begun", "Count", len(ids), "Exercises", strings.Join(ids, ", ")))
+		e.say("check.not_begun", "Count", len(ids), "Exercises", strings.Join(ids, ", "))
 	}
 	return failed(graded)
 }
@@ -258,16 +249,16 @@ func hint(e *env, _ *noOptions, args []string) error {
 	ex := exs[0]
 	h, err := session.New(ws, c, nil).NextHint(ex, e.p.Lang())
 	if h.Total == 0 {
-		fmt.Fprintln(e.Out, e.p.T("hint.none", "Exercise", ex.ID))
+		e.say("hint.none", "Exercise", ex.ID)
 		return nil
 	}
-	fmt.Fprintln(e.Out, e.p.T("hint.header", "N", h.N, "Total", h.Total, "Exercise", ex.ID))
+	e.say("hint.header", "N", h.N, "Total", h.Total, "Exercise", ex.ID)
 	_ = termdoc.Render(e.Out, []byte(h.Text), e.screen().text()) // wrapped like the lesson
 	if h.Last() {
-		fmt.Fprintln(e.Out, e.p.T("hint.last"))
+		e.say("hint.last")
 	}
 	if err != nil {
-		fmt.Fprintln(e.Err, e.p.T("error.progress", "Err", err))
+		e.sayErr("error.progress", "Err", err)
 	}
 	return nil
 }

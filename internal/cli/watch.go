@@ -88,7 +88,7 @@ func watchExercises(e *env, o *watchOptions, args []string) error {
 	// screen of the check, which the result then replaces.
 	s.loop = session.New(ws, c, &checker.Checker{Build: e.builder(), Seed: f.seed, Timeout: f.timeout, Reuse: true,
 		Progress: func(id string, st checker.Stage) {
-			fmt.Fprintln(s.out, e.p.T("check.stage."+string(st), "Exercise", id))
+			fmt.Fprintln(s.out, s.scr.fit(e.p.T("check.stage."+string(st), "Exercise", id)))
 		}})
 	in := e.In
 	if in == nil {
@@ -240,7 +240,7 @@ func (s *watchRun) checkBegun(ctx context.Context, exs []*course.Exercise, all b
 		return false
 	}
 	if all {
-		fmt.Fprintln(s.out, s.e.p.T("watch.checking_all"))
+		fmt.Fprintln(s.out, s.scr.fit(s.e.p.T("watch.checking_all")))
 	}
 	return s.checkAndShow(ctx, todo)
 }
@@ -250,7 +250,7 @@ func (s *watchRun) checkBegun(ctx context.Context, exs []*course.Exercise, all b
 // reports whether watch should end.
 func (s *watchRun) checkAndShow(ctx context.Context, exs []*course.Exercise) bool {
 	if len(exs) == 1 {
-		fmt.Fprintln(s.out, s.e.p.T("watch.checking", "Exercise", exs[0].ID))
+		fmt.Fprintln(s.out, s.scr.fit(s.e.p.T("watch.checking", "Exercise", exs[0].ID)))
 	}
 	outs, quit, err := s.check(ctx, exs)
 	var rec *session.RecordError
@@ -336,12 +336,10 @@ func (s *watchRun) check(ctx context.Context, exs []*course.Exercise) (outs []se
 // separates the screens, so that a log stays readable.
 func (s *watchRun) show(body string) {
 	var b strings.Builder
+	// The window may have been resized since the last screen.
+	s.scr = s.e.screen()
 	if s.scr.tty {
-		// The window may have been resized since the last screen.
-		if w, _, err := term.GetSize(s.scr.fd); err == nil && w > 0 {
-			s.scr.width = w
-		}
-		b.WriteString("\x1b[H\x1b[2J")
+		b.WriteString(s.scr.t.Clear())
 	} else {
 		b.WriteString(strings.Repeat("─", min(s.scr.width, 72)) + "\n")
 	}
@@ -358,7 +356,8 @@ func (s *watchRun) show(body string) {
 		b.WriteString(s.e.p.T("watch.watching", "Exercises", strings.Join(ids, ", ")) + "\n")
 	}
 	b.WriteString(s.e.p.T("watch.keys") + "\n")
-	io.WriteString(s.out, b.String())
+	// Every line of kurs's words fits the window, broken between words.
+	io.WriteString(s.out, s.scr.fit(b.String()))
 }
 
 // progress returns each exercise of the course with its mark, and the

@@ -261,6 +261,25 @@ func (r *renderer) code(code, lang string, width int) []string {
 	return prefix(out, codeIndent, codeIndent)
 }
 
+// Code returns code split into lines as Highlight does, each line too
+// long for width columns broken as a code block's are: at a space, the
+// rest indented one level deeper. Width 0 leaves every line whole.
+func Code(code, lang string, width int, color bool) []string {
+	plain := Highlight(code, lang, false)
+	shown := plain
+	if color {
+		shown = Highlight(code, lang, true)
+	}
+	if width <= 0 {
+		return shown
+	}
+	var out []string
+	for i, line := range plain {
+		out = append(out, breakCode(line, shown[i], max(width, 20))...)
+	}
+	return out
+}
+
 // breakCode breaks one line of code (plain, and shown as it is output,
 // perhaps with colours) into pieces of at most width columns, each after
 // the first indented one level deeper than the line. A line comment goes
