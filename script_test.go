@@ -81,14 +81,17 @@ func TestScript(t *testing.T) {
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"exitcode":  cmdExitCode,
-			"jsonget":   cmdJSONGet,
-			"gradedoc":  cmdGradeDoc,
-			"waitglob":  cmdWaitGlob,
-			"emptydir":  cmdEmptyDir,
-			"noprocess": cmdNoProcess,
-			"waitfor":   cmdWaitFor,
-			"cellwords": cmdCellWords,
+			"exitcode":       cmdExitCode,
+			"jsonget":        cmdJSONGet,
+			"gradedoc":       cmdGradeDoc,
+			"waitglob":       cmdWaitGlob,
+			"emptydir":       cmdEmptyDir,
+			"noprocess":      cmdNoProcess,
+			"waitfor":        cmdWaitFor,
+			"cellwords":      cmdCellWords,
+			"ttyfits":        cmdTTYFits,
+			"misconceptions": cmdMisconceptions,
+			"solutions":      cmdSolutions,
 		},
 	})
 }

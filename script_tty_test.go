@@ -1,0 +1,228 @@
+package kurs_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/kurs-course/kurs/internal/term"
+)
+
+// cmdTTYFits implements `ttyfits [-until REGEXP] [-reset PATH] WIDTH
+// ARGS...`: it runs kurs ARGS on a pseudo-terminal WIDTH columns wide,
+// through script(1), and through a pipe, and fails when a line on the
+// terminal is wider than WIDTH or a word on it is none of the pipe's,
+// which is what a word broken in two leaves: the pipe shows kurs's text
+// whole, so its words are the text's. Only after a hyphen or a slash may
+// a word go on in the next line. What the terminal showed goes to
+// stdout.
+//
+// -until reads only until the output matches REGEXP and then ends kurs by
+// its process group, for a verb that runs until stopped (serve, watch).
+// -reset puts PATH back as it was before the first run, so that the pipe
+// sees the state the terminal saw: the hint counter, or no workspace yet
+// for init.
+func cmdTTYFits(ts *testscript.TestScript, neg bool, args []string) {
+	if neg {
+		ts.Fatalf("unsupported: ! ttyfits")
+	}
+	var until *regexp.Regexp
+	reset := ""
+	for len(args) > 1 && strings.HasPrefix(args[0], "-") {
+		switch args[0] {
+		case "-until":
+			until = regexp.MustCompile(args[1])
+		case "-reset":
+			reset = ts.MkAbs(args[1])
+		default:
+			ts.Fatalf("ttyfits: unknown option %s", args[0])
+		}
+		args = args[2:]
+	}
+	if len(args) < 2 {
+		ts.Fatalf("usage: ttyfits [-until REGEXP] [-reset PATH] WIDTH ARGS...")
+	}
+	width, err := strconv.Atoi(args[0])
+	ts.Check(err)
+	quoted := make([]string, len(args)-1)
+	for i, a := range args[1:] {
+		quoted[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+	}
+	cmd := "kurs " + strings.Join(quoted, " ")
+	var saved []byte
+	if reset != "" {
+		saved, err = os.ReadFile(reset)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			ts.Fatalf("%v", err)
+		}
+	}
+	tty := ttyRun(ts, until, "script", "-qefc", "stty cols "+args[0]+" rows 50; exec "+cmd, "/dev/null")
+	if reset != "" {
+		ts.Check(os.RemoveAll(reset))
+		if saved != nil {
+			ts.Check(os.WriteFile(reset, saved, 0o644))
+		}
+	}
+	pipe := ttyRun(ts, until, "sh", "-c", "exec "+cmd)
+	ts.Stdout().Write([]byte(tty))
+	if strings.TrimSpace(tty) == "" {
+		ts.Fatalf("%s showed nothing on the terminal", cmd)
+	}
+	// A server's port is its own each time.
+	port := regexp.MustCompile(`(127\.0\.0\.1|localhost):[0-9]+`)
+	words := map[string]bool{}
+	for _, w := range strings.Fields(port.ReplaceAllString(pipe, "$1")) {
+		words[w] = true
+	}
+	// A word may go on in the next line after a hyphen or a slash, as a
+	// long test id does; any other break of a word is a fault.
+	var carry, carried string
+	for l := range strings.Lines(tty) {
+		l = strings.TrimRight(l, "\n")
+		if w := term.Width(l); w > width {
+			ts.Fatalf("%s: a line of %d columns in a terminal of %d:\n%s", cmd, w, width, l)
+		}
+		fields := strings.Fields(port.ReplaceAllString(l, "$1"))
+		for i, w := range fields {
+			if carry != "" {
+				w, carried = carry+w, carried+"\n"+l
+				carry = ""
+			} else {
+				carried = l
+			}
+			if words[w] {
+				continue
+			}
+			if i == len(fields)-1 && (strings.HasSuffix(w, "-") || strings.HasSuffix(w, "/")) {
+				carry = w
+				continue
+			}
+			ts.Fatalf("%s: %q, broken from a longer word? The line:\n%s\nThe pipe got:\n%s", cmd, w, carried, pipe)
+		}
+	}
+	if carry != "" {
+		ts.Fatalf("%s: %q at the end, broken from a longer word?", cmd, carry)
+	}
+}
+
+// escapes matches the escape sequences a terminal receives: CSI, OSC and
+// the single-character ones.
+var escapes = regexp.MustCompile(`\x1b(\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)|[@-Z\\-_])`)
+
+// ttyRun runs name with args in the script's folder and environment, and
+// returns what it wrote to stdout without escape sequences and carriage
+// returns; with until, only until that matches, when its process group is
+// ended.
+func ttyRun(ts *testscript.TestScript, until *regexp.Regexp, name string, args ...string) string {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	c := exec.CommandContext(ctx, name, args...)
+	c.Dir = ts.MkAbs(".")
+	for _, k := range []string{"PATH", "HOME", "LANG", "KURS_LANG", "KURS_CACHE", "GOROOT", "GOPATH", "GOMODCACHE", "GOCACHE", "TMPDIR"} {
+		if v := ts.Getenv(k); v != "" {
+			c.Env = append(c.Env, k+"="+v)
+		}
+	}
+	// No colours: a style is no word, and the words are compared.
+	c.Env = append(c.Env, "NO_COLOR=1", "TERM=xterm", "SHELL=/bin/sh")
+	c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	c.Cancel = func() error { return syscall.Kill(-c.Process.Pid, syscall.SIGKILL) }
+	clean := func(b []byte) string {
+		return strings.ReplaceAll(escapes.ReplaceAllString(string(b), ""), "\r", "")
+	}
+	if until == nil {
+		// A terminal shows stderr too.
+		var b bytes.Buffer
+		c.Stdout, c.Stderr = &b, &b
+		_ = c.Run() // kurs check fails, as it should, for a misconception
+		return clean(b.Bytes())
+	}
+	r, w, err := os.Pipe()
+	ts.Check(err)
+	c.Stdout, c.Stderr = w, w
+	ts.Check(c.Start())
+	w.Close()
+	defer r.Close()
+	var out []byte
+	buf := make([]byte, 4096)
+	for !until.MatchString(clean(out)) {
+		n, err := r.Read(buf)
+		out = append(out, buf[:n]...)
+		if err != nil {
+			ts.Fatalf("%s ended before its output matched %s:\n%s", name, until, clean(out))
+		}
+	}
+	_ = syscall.Kill(-c.Process.Pid, syscall.SIGTERM)
+	_ = c.Wait()
+	return clean(out)
+}
+
+// cmdMisconceptions implements `misconceptions K DIR`: it writes the
+// files of the K-th misconception (in the order of their folders) of
+// every exercise of the built-in course into the workspace DIR, so that
+// kurs check meets each of them. It fails when no exercise has a K-th.
+func cmdMisconceptions(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 2 {
+		ts.Fatalf("usage: misconceptions K DIR")
+	}
+	k, err := strconv.Atoi(args[0])
+	ts.Check(err)
+	// The command runs in the test's process, in the module's folder.
+	dirs, err := filepath.Glob("exercises/*/misconceptions/*/misconception.json")
+	ts.Check(err)
+	found := 0
+	byExercise := map[string][]string{}
+	for _, d := range dirs {
+		ex := strings.Split(filepath.ToSlash(d), "/")[1]
+		byExercise[ex] = append(byExercise[ex], filepath.Dir(d))
+	}
+	for ex, list := range byExercise {
+		slices.Sort(list)
+		if k >= len(list) {
+			continue
+		}
+		files, err := filepath.Glob(filepath.Join(list[k], "*.go"))
+		ts.Check(err)
+		for _, f := range files {
+			data, err := os.ReadFile(f)
+			ts.Check(err)
+			ts.Check(os.WriteFile(ts.MkAbs(filepath.Join(args[1], ex, filepath.Base(f))), data, 0o644))
+		}
+		found++
+	}
+	if (found == 0) != neg {
+		ts.Fatalf("misconceptions %d: %d exercises have one", k, found)
+	}
+}
+
+// cmdSolutions implements `solutions DIR`: it writes the reference
+// solution of every code exercise of the built-in course into the
+// workspace DIR, so that kurs check passes them and kurs solution opens.
+func cmdSolutions(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: solutions DIR")
+	}
+	files, err := filepath.Glob("exercises/*/solution/*.go")
+	ts.Check(err)
+	if len(files) == 0 {
+		ts.Fatalf("no reference solutions in exercises/*/solution")
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		ts.Check(err)
+		ex := strings.Split(filepath.ToSlash(f), "/")[1]
+		ts.Check(os.WriteFile(ts.MkAbs(filepath.Join(args[0], ex, filepath.Base(f))), data, 0o644))
+	}
+}
