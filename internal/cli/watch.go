@@ -217,7 +217,7 @@ func (s *watchRun) key(ctx context.Context, k byte) bool {
 		if k <= ' ' {
 			return false // Enter, space and other keys that say nothing
 		}
-		fmt.Fprintln(s.out, s.e.p.T("watch.unknown_key", "Key", string(rune(k))))
+		fmt.Fprintln(s.out, s.scr.fit(s.e.p.T("watch.unknown_key", "Key", string(rune(k)))))
 	}
 	return false
 }
@@ -486,7 +486,7 @@ func (s *watchRun) allPassed() bool {
 }
 
 func (s *watchRun) bye() {
-	fmt.Fprintln(s.out, s.e.p.T("watch.bye"))
+	fmt.Fprintln(s.out, s.scr.fit(s.e.p.T("watch.bye")))
 }
 
 // readKeys reads keys from in until it ends or done is closed: in raw mode
