@@ -203,7 +203,7 @@ func cmdMisconceptions(ts *testscript.TestScript, neg bool, args []string) {
 		found++
 	}
 	if (found == 0) != neg {
-		ts.Fatalf("misconceptions %d: %d exercises have one", k, found)
+		ts.Fatalf("misconceptions %d: %d exercises have one (a course with more misconceptions needs a step more in the script)", k, found)
 	}
 }
 

@@ -30,7 +30,7 @@ func SkipEscape(s string, i int) int {
 // Wrap breaks s into lines of at most width columns at its spaces (not
 // at no-break spaces, see Words); "\n" forces a break. A word longer than
 // width is broken after a hyphen or a slash, or else gets a line of its
-// own. A style begun on one line is ended
+// own, as a URL does, which must stay whole to be opened. A style begun on one line is ended
 // at its end and begun again on the next. It is the one wrap of kurs's
 // terminal text: lessons, help, results and the class's table.
 func Wrap(s string, width int) []string {
@@ -39,7 +39,7 @@ func Wrap(s string, width int) []string {
 		line, lw := "", 0
 		for _, word := range wrapWords(para) {
 			ww := Width(word)
-			if ww > width {
+			if ww > width && !strings.Contains(word, "://") {
 				// A word wider than a line, such as a test's id, is
 				// broken after a hyphen or a slash, where a reader
 				// expects it to go on.
