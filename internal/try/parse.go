@@ -197,7 +197,7 @@ func Parse(s string, a API) (harness.Trace, error) {
 			}
 		}
 		if i == len(s) || s[i] != '(' {
-			return fail(i, "try.err_expected", "Want", "(")
+			return fail(i, "try.err_want_paren", "Call", name)
 		}
 		i++
 		var args []float64
@@ -213,7 +213,10 @@ func Parse(s string, a API) (harness.Trace, error) {
 			text := s[numStart:i]
 			x, err := strconv.ParseFloat(text, 64)
 			if text == "" {
-				return fail(numStart, "try.err_expected", "Want", afterParen(len(args) == 0))
+				if len(args) == 0 {
+					return fail(numStart, "try.err_want_arg", "Call", name)
+				}
+				return fail(numStart, "try.err_want_number")
 			}
 			if err != nil || math.IsInf(x, 0) {
 				return fail(numStart, "try.err_number", "Text", text)
@@ -227,7 +230,7 @@ func Parse(s string, a API) (harness.Trace, error) {
 			if i < len(s) && s[i] == ')' {
 				break
 			}
-			return fail(i, "try.err_expected", "Want", ", )")
+			return fail(i, "try.err_want_comma", "Call", name)
 		}
 		i++ // the ")"
 		want := a.news
@@ -251,17 +254,9 @@ func Parse(s string, a API) (harness.Trace, error) {
 			tr.Steps = append(tr.Steps, harness.Step{Call: name, Args: args})
 		}
 		if i < len(s) && s[i] != ' ' && s[i] != '\t' && s[i] != '\n' {
-			return fail(i, "try.err_expected", "Want", "␠")
+			return fail(i, "try.err_want_space")
 		}
 	}
-}
-
-// afterParen names what may come after "(": a number, or also ")".
-func afterParen(empty bool) string {
-	if empty {
-		return "0-9 )"
-	}
-	return "0-9"
 }
 
 // arities writes the numbers of arguments a call takes: "2" or "1 | 2".

@@ -58,11 +58,14 @@ func TestParseErrors(t *testing.T) {
 		{"New(3, 5) Fail(0)", 11, "there is no call Fail in this exercise; the calls are: Allow, Failure, State, Success"},
 		{"New(3, 5) Allow()", 11, "Allow takes 1 argument, not 0"},
 		{"New(3)", 1, "New takes 2 arguments, not 1"},
-		{"New(3, x)", 8, "expected 0-9"},
-		{"New(3, 5) Allow(1", 18, "expected , )"},
+		{"New(3, x)", 8, "expected a number after the comma"},
+		{"New(x)", 5, "expected a number, or “)” when New takes none"},
+		{"New(3, 5) Allow(1", 18, "expected a comma and the next number, or “)” to close Allow(…)"},
 		{"New(3, 5) Allow(1e999)", 17, "1e999 is not a number"},
 		{"New(3, 5) New(1, 2)", 11, "New comes only once"},
-		{"New(3, 5)Allow(1)", 10, "expected ␠"},
+		{"New(3, 5)Allow(1)", 10, "expected a space before the next call"},
+		{"New(3, 5) Allow 1", 16, "expected “(” after Allow: a call is written Allow(…)"},
+		{"New(3, 5) Allow(1, )", 20, "expected a number after the comma"},
 		{"New(3, 5) (1)", 11, "expected a call"},
 		{"Nëw(3, 5) Allow", 1, "a trace starts with New"},
 		{"New(3, 5) Allöw(1)", 11, "there is no call Allöw"},
@@ -81,8 +84,8 @@ func TestParseErrors(t *testing.T) {
 	var se *SyntaxError
 	require.True(t, errors.As(err, &se))
 	assert.Equal(t, 17, se.Col)
-	assert.Equal(t, "erwartet: 0-9 )", se.Message(i18n.New("de")))
-	assert.Equal(t, "column 17: expected 0-9 )", se.Error())
+	assert.Equal(t, "hier fehlt eine Zahl, oder „)“, wenn Allow keine nimmt", se.Message(i18n.New("de")))
+	assert.Equal(t, "column 17: expected a number, or “)” when Allow takes none", se.Error())
 }
 
 // Every trace exercise offers an example that parses, and it is the one
