@@ -75,7 +75,8 @@ func cmdTTYFits(ts *testscript.TestScript, neg bool, args []string) {
 			ts.Check(os.WriteFile(reset, saved, 0o644))
 		}
 	}
-	pipe := ttyRun(ts, until, "sh", "-c", "exec "+cmd)
+	// The pipe draws tables as wide as the terminal; its prose stays whole.
+	pipe := ttyRun(ts, until, "sh", "-c", "COLUMNS="+args[0]+" exec "+cmd)
 	ts.Stdout().Write([]byte(tty))
 	if strings.TrimSpace(tty) == "" {
 		ts.Fatalf("%s showed nothing on the terminal", cmd)
@@ -102,8 +103,8 @@ func cmdTTYFits(ts *testscript.TestScript, neg bool, args []string) {
 			} else {
 				carried = l
 			}
-			if words[w] {
-				continue
+			if words[w] || strings.Trim(w, "─═│┌┐└┘├┤┬┴┼") == "" {
+				continue // a table's or a rule's border is drawn to the width
 			}
 			if i == len(fields)-1 && (strings.HasSuffix(w, "-") || strings.HasSuffix(w, "/")) {
 				carry = w
