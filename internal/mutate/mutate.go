@@ -19,18 +19,36 @@ import (
 	"bytes"
 	"fmt"
 	"go/ast"
+	"go/build"
 	"go/importer"
 	"go/parser"
 	"go/token"
 	"go/types"
+	"os/exec"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/rogpeppe/go-internal/diff"
 
 	"github.com/kurs-course/kurs/internal/course"
 )
+
+// findGOROOT tells go/build where the standard library's sources are when
+// kurs was built with -trimpath (as make builds it): such a binary knows no
+// GOROOT, and the source importer then finds no package of the standard
+// library, so every reference that imports one would get no mutants.
+var findGOROOT = sync.OnceFunc(func() {
+	if build.Default.GOROOT != "" {
+		return
+	}
+	out, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		return // Generate then reports the failed import.
+	}
+	build.Default.GOROOT = strings.TrimSpace(string(out))
+})
 
 // Mutant is the package with one mistake.
 type Mutant struct {
@@ -59,6 +77,7 @@ func Generate(files []course.File) (mutants []Mutant, invalid int, err error) {
 		}
 		parsed = append(parsed, af)
 	}
+	findGOROOT()
 	imp := importer.ForCompiler(fset, "source", nil)
 	info := &types.Info{Types: map[ast.Expr]types.TypeAndValue{}, Uses: map[*ast.Ident]types.Object{}}
 	conf := types.Config{Importer: imp}

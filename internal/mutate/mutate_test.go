@@ -102,3 +102,24 @@ func TestGenerateRefusesBrokenPackage(t *testing.T) {
 	_, _, err := mutate.Generate([]course.File{{Name: "x.go", Data: []byte("package x\n\nfunc F() int { return y }\n")}})
 	assert.Error(t, err)
 }
+
+// A reference that imports the standard library gets mutants also from a
+// kurs built with -trimpath, which knows no GOROOT of its own (make test
+// builds so).
+func TestGenerateWithStandardLibrary(t *testing.T) {
+	src := `package clamp
+
+import "math"
+
+// Clamp returns x within lo and hi, and lo for NaN.
+func Clamp(x, lo, hi float64) float64 {
+	if math.IsNaN(x) || x < lo {
+		return lo
+	}
+	return math.Min(x, hi)
+}
+`
+	ms, _, err := mutate.Generate([]course.File{{Name: "clamp.go", Data: []byte(src)}})
+	require.NoError(t, err)
+	assert.NotEmpty(t, ms)
+}
