@@ -88,8 +88,12 @@ func (v *validator) glossary(c *course.Course) {
 			if err != nil {
 				continue // a missing text is reported where it is required
 			}
-			for _, l := range proseLines(data) {
+			lines := proseLines(data)
+			for i, l := range lines {
 				v.glossaryLine(file, l.n, l.text, lang, rules)
+				if i > 0 && lines[i-1].n == l.n-1 {
+					v.glossaryBreak(file, lines[i-1], l, lang, rules)
+				}
 			}
 		}
 		for _, ex := range c.Exercises {
@@ -107,6 +111,27 @@ func (v *validator) glossaryLine(file string, line int, text, lang string, rules
 		for _, w := range r.words {
 			if found := findWord(text, w); found != "" {
 				v.add(file, line, Glossary, "Word", found, "Term", r.term, "Glossary", glossaryFile(lang))
+			}
+		}
+	}
+}
+
+// glossaryBreak reports a forbidden phrase of several words that a line
+// break splits ("zwei" at the end of one line, "Auswahlen" at the start of
+// the next), at the line where it begins. Of each line it joins only one
+// word fewer than the phrase has, so a match is always one that spans the
+// break, never one glossaryLine has reported already.
+func (v *validator) glossaryBreak(file string, prev, cur proseLine, lang string, rules []glossaryRule) {
+	before, after := strings.Fields(prev.text), strings.Fields(cur.text)
+	for _, r := range rules {
+		for _, w := range r.words {
+			n := len(strings.Fields(w)) - 1
+			if n < 1 || len(before) == 0 || len(after) == 0 {
+				continue
+			}
+			joined := strings.Join(before[max(0, len(before)-n):], " ") + " " + strings.Join(after[:min(n, len(after))], " ")
+			if found := findWord(joined, w); found != "" {
+				v.add(file, prev.n, Glossary, "Word", found, "Term", r.term, "Glossary", glossaryFile(lang))
 			}
 		}
 	}

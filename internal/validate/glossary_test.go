@@ -23,17 +23,22 @@ func TestGlossary(t *testing.T) {
 	m["lessons/main/de.md"].Data = append(m["lessons/main/de.md"].Data, []byte("\nEin Service zählt Marken, aber `Service` im Code ist kein Text. Der Servicetechniker auch nicht.\n")...)
 	m["lessons/main/en.md"].Data = append(m["lessons/main/en.md"].Data, []byte("\nA back-off of 2 ms; a backoff is fine.\n")...)
 	m["exercises/clamp/task.de.md"].Data = append(m["exercises/clamp/task.de.md"].Data, []byte("\nJeder Services-Aufruf zählt.\n")...)
+	m["lessons/glossary.en.txt"].Data = append(m["lessons/glossary.en.txt"].Data, []byte("two picks -> two choices\n")...)
+	m["lessons/main/en.md"].Data = append(m["lessons/main/en.md"].Data, []byte("\nThe first of two\npicks wins.\n")...)
 	got := textChecks(t, m)
 	last := func(file string) string { // the line appended last
 		return file + ":" + strconv.Itoa(strings.Count(string(m[file].Data), "\n"))
 	}
 	de, en, task := last("lessons/main/de.md"), last("lessons/main/en.md"), last("exercises/clamp/task.de.md")
+	en = "lessons/main/en.md:" + strconv.Itoa(strings.Count(string(m["lessons/main/en.md"].Data), "\n")-3)
+	split := "lessons/main/en.md:" + strconv.Itoa(strings.Count(string(m["lessons/main/en.md"].Data), "\n")-1)
 	assert.Contains(t, got, "lessons/glossary.de.txt:4 glossary_file Text=kein Pfeil")
 	assert.Contains(t, got, de+" glossary Word=Service Term=Dienst Glossary=lessons/glossary.de.txt")
 	assert.Contains(t, got, de+" glossary Word=Marken Term=Token Glossary=lessons/glossary.de.txt")
 	assert.Contains(t, got, task+" glossary Word=Services Term=Dienst Glossary=lessons/glossary.de.txt")
 	assert.Contains(t, got, en+" glossary Word=back-off Term=backoff Glossary=lessons/glossary.en.txt")
-	assert.Len(t, got, 5, "the code span and Servicetechniker are no findings: %q", got)
+	assert.Contains(t, got, split+" glossary Word=two picks Term=two choices Glossary=lessons/glossary.en.txt", "a phrase a line break splits")
+	assert.Len(t, got, 6, "the code span and Servicetechniker are no findings: %q", got)
 
 	for lang, want := range map[string]string{
 		"de": "„Marken“: Der Kurs sagt „Token“ (lessons/glossary.de.txt)",
