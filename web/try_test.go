@@ -90,7 +90,7 @@ func TestTrySyntaxError(t *testing.T) {
 	// Past the end: the mark stands after the last character.
 	_, body = ts.post(t, "/exercise/circuitbreaker/try", url.Values{"trace": {"New(3, 5) Allow(1"}})
 	assert.Contains(t, body, `Allow(1<mark> </mark>`)
-	assert.Contains(t, body, "column 18: expected , )")
+	assert.Contains(t, body, "column 18: expected a comma and the next number, or “)” to close Allow(…)", "what was expected, in words")
 
 	// Learner-controlled text is escaped.
 	_, body = ts.post(t, "/exercise/circuitbreaker/try", url.Values{"trace": {"New(3, 5) <script>x</script>"}})
