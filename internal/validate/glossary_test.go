@@ -26,12 +26,11 @@ func TestGlossary(t *testing.T) {
 	m["lessons/glossary.en.txt"].Data = append(m["lessons/glossary.en.txt"].Data, []byte("two picks -> two choices\n")...)
 	m["lessons/main/en.md"].Data = append(m["lessons/main/en.md"].Data, []byte("\nThe first of two\npicks wins.\n")...)
 	got := textChecks(t, m)
-	last := func(file string) string { // the line appended last
-		return file + ":" + strconv.Itoa(strings.Count(string(m[file].Data), "\n"))
+	last := func(file string, before int) string { // a line appended, counted from the last
+		return file + ":" + strconv.Itoa(strings.Count(string(m[file].Data), "\n")-before)
 	}
-	de, en, task := last("lessons/main/de.md"), last("lessons/main/en.md"), last("exercises/clamp/task.de.md")
-	en = "lessons/main/en.md:" + strconv.Itoa(strings.Count(string(m["lessons/main/en.md"].Data), "\n")-3)
-	split := "lessons/main/en.md:" + strconv.Itoa(strings.Count(string(m["lessons/main/en.md"].Data), "\n")-1)
+	de, task := last("lessons/main/de.md", 0), last("exercises/clamp/task.de.md", 0)
+	en, split := last("lessons/main/en.md", 3), last("lessons/main/en.md", 1)
 	assert.Contains(t, got, "lessons/glossary.de.txt:4 glossary_file Text=kein Pfeil")
 	assert.Contains(t, got, de+" glossary Word=Service Term=Dienst Glossary=lessons/glossary.de.txt")
 	assert.Contains(t, got, de+" glossary Word=Marken Term=Token Glossary=lessons/glossary.de.txt")
