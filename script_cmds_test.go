@@ -13,10 +13,12 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/kurs-course/kurs"
+	"github.com/kurs-course/kurs/internal/browsertest"
 )
 
 // cmdWaitGlob waits until a file matching the glob exists: waitglob GLOB
-// [TIMEOUT]. It fails after the timeout (default 30s).
+// [TIMEOUT]. It fails after the timeout (default 30s), stretched by the
+// machine's load as browsertest.Scale says.
 func cmdWaitGlob(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) < 1 || len(args) > 2 {
 		ts.Fatalf("usage: waitglob GLOB [TIMEOUT]")
@@ -27,13 +29,13 @@ func cmdWaitGlob(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Check(err)
 		timeout = d
 	}
-	deadline := time.Now().Add(timeout)
+	start := time.Now()
 	for {
 		if m, _ := filepath.Glob(ts.MkAbs(args[0])); len(m) > 0 {
 			return
 		}
-		if time.Now().After(deadline) {
-			ts.Fatalf("no file matches %s after %s", args[0], timeout)
+		if time.Since(start) > browsertest.Scale(timeout) {
+			ts.Fatalf("no file matches %s after %s", args[0], time.Since(start).Round(time.Second))
 		}
 		time.Sleep(20 * time.Millisecond)
 	}

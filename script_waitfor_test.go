@@ -11,16 +11,20 @@ import (
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/kurs-course/kurs/internal/browsertest"
 )
 
-// waitForDefault bounds a waitfor without a TIMEOUT: long enough for a
-// check on a busy machine, short enough that a hang fails the script.
+// waitForDefault bounds a waitfor without a TIMEOUT on an idle machine:
+// long enough for a check, short enough that a hang fails the script. A
+// busy machine stretches it (browsertest.Scale).
 const waitForDefault = 60 * time.Second
 
 // cmdWaitFor implements `waitfor [-count=N] FILE REGEXP [TIMEOUT]`: it
 // waits until FILE holds at least N (default 1) matches of REGEXP, in
 // multi-line mode as stdout uses it, and fails after TIMEOUT (a Go
-// duration, default 60s) with the file's content. It awaits the output of
+// duration, default 60s, stretched by the machine's load as
+// browsertest.Scale says) with the file's content. It awaits the output of
 // a background command that writes to a file, such as kurs watch, without
 // guessing a sleep.
 func cmdWaitFor(ts *testscript.TestScript, neg bool, args []string) {
@@ -49,8 +53,10 @@ func cmdWaitFor(ts *testscript.TestScript, neg bool, args []string) {
 		}
 	}
 	name := ts.MkAbs(args[0])
-	deadline := time.Now().Add(timeout)
+	start := time.Now()
 	for {
+		// Asked again each round: a load that grows meanwhile lengthens it.
+		deadline := start.Add(browsertest.Scale(timeout))
 		data, err := os.ReadFile(name)
 		if err == nil && len(re.FindAllIndex(data, -1)) >= want {
 			return
@@ -60,7 +66,7 @@ func cmdWaitFor(ts *testscript.TestScript, neg bool, args []string) {
 			if err == nil {
 				got = len(re.FindAllIndex(data, -1))
 			}
-			ts.Fatalf("waitfor: %s has %d of %d matches of %q after %v:\n%s", args[0], got, want, args[1], timeout, data)
+			ts.Fatalf("waitfor: %s has %d of %d matches of %q after %v:\n%s", args[0], got, want, args[1], time.Since(start).Round(time.Second), data)
 		}
 		// A file has no event to wait for here; a short poll keeps the
 		// wait close to the moment the output arrives.

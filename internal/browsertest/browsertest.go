@@ -31,17 +31,25 @@ const SlowdownEnv = "KURS_TEST_SLOWDOWN"
 // deadline (go test -timeout) less a minute for the test to report. A
 // test on a machine kept busy by others waits longer instead of failing.
 func Patience(t testing.TB, base time.Duration) time.Duration {
-	scale := max(1, load()/float64(runtime.NumCPU()))
-	if f, err := strconv.ParseFloat(os.Getenv(SlowdownEnv), 64); err == nil && f > 0 {
-		scale *= f
-	}
-	d := time.Duration(math.Min(float64(base)*scale, float64(time.Hour)))
+	d := Scale(base)
 	if dt, ok := t.(interface{ Deadline() (time.Time, bool) }); ok {
 		if end, ok := dt.Deadline(); ok {
 			d = min(d, max(base, time.Until(end)-time.Minute))
 		}
 	}
 	return d
+}
+
+// Scale returns base times the load per processor and times
+// $KURS_TEST_SLOWDOWN when set, at most an hour: Patience without a test's
+// deadline, for waits that have no testing.TB, such as a testscript
+// command's.
+func Scale(base time.Duration) time.Duration {
+	scale := max(1, load()/float64(runtime.NumCPU()))
+	if f, err := strconv.ParseFloat(os.Getenv(SlowdownEnv), 64); err == nil && f > 0 {
+		scale *= f
+	}
+	return time.Duration(math.Min(float64(base)*scale, float64(time.Hour)))
 }
 
 // load returns the one-minute load average, or 0 where there is none.
