@@ -90,6 +90,7 @@ func TestScript(t *testing.T) {
 			"waitfor":        cmdWaitFor,
 			"cellwords":      cmdCellWords,
 			"ttyfits":        cmdTTYFits,
+			"ttywatch":       cmdTTYWatch,
 			"misconceptions": cmdMisconceptions,
 			"solutions":      cmdSolutions,
 		},

@@ -77,6 +77,13 @@ func cmdTTYFits(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	// The pipe draws tables as wide as the terminal; its prose stays whole.
 	pipe := ttyRun(ts, until, "sh", "-c", "COLUMNS="+args[0]+" exec "+cmd)
+	ttyCheck(ts, cmd, width, tty, pipe)
+}
+
+// ttyCheck writes tty, what the terminal WIDTH columns wide showed of
+// cmd, to stdout, and fails when a line of it is wider than WIDTH or a
+// word on it is none of pipe's, what cmd wrote to a pipe.
+func ttyCheck(ts *testscript.TestScript, cmd string, width int, tty, pipe string) {
 	ts.Stdout().Write([]byte(tty))
 	if strings.TrimSpace(tty) == "" {
 		ts.Fatalf("%s showed nothing on the terminal", cmd)
@@ -118,6 +125,58 @@ func cmdTTYFits(ts *testscript.TestScript, neg bool, args []string) {
 	}
 }
 
+// cmdTTYWatch implements `ttywatch WIDTH WORKSPACE DEST FILE... -- ARGS...`:
+// like ttyfits, it runs kurs ARGS (a kurs watch) on a pseudo-terminal
+// WIDTH columns wide and through a pipe, and checks every line the
+// terminal showed by ttyfits's rules. While kurs runs, each time a screen
+// has ended with its keys line it saves the next FILE (a path in the
+// module's folder, such as a reference solution) as DEST, a file of the
+// watched exercise, and waits for the next screen; after the screen of
+// the last FILE it ends kurs. The pipe sees the same saves in a copy of
+// WORKSPACE as it was before the terminal's run, so that a first pass is
+// a first pass there too; WORKSPACE is left as it was found.
+func cmdTTYWatch(ts *testscript.TestScript, neg bool, args []string) {
+	sep := slices.Index(args, "--")
+	if neg || sep < 4 || sep == len(args)-1 {
+		ts.Fatalf("usage: ttywatch WIDTH WORKSPACE DEST FILE... -- ARGS...")
+	}
+	width, err := strconv.Atoi(args[0])
+	ts.Check(err)
+	ws, dest := ts.MkAbs(args[1]), ts.MkAbs(args[2])
+	var saves [][]byte
+	for _, f := range args[3:sep] {
+		// The command runs in the test's process, in the module's folder.
+		data, err := os.ReadFile(f)
+		ts.Check(err)
+		saves = append(saves, data)
+	}
+	quoted := make([]string, len(args)-sep-1)
+	for i, a := range args[sep+1:] {
+		quoted[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+	}
+	cmd := "kurs " + strings.Join(quoted, " ")
+	// Every screen of watch ends with its keys line.
+	keys := regexp.MustCompile(`(quit|beenden)\n`)
+	steps := func() []ttyStep {
+		var st []ttyStep
+		for _, data := range saves {
+			st = append(st, ttyStep{until: keys, then: func() { ts.Check(os.WriteFile(dest, data, 0o644)) }})
+		}
+		return append(st, ttyStep{until: keys})
+	}
+	before := filepath.Join(ts.MkAbs("."), ".ttywatch-"+filepath.Base(ws))
+	ts.Check(os.RemoveAll(before))
+	ts.Check(os.CopyFS(before, os.DirFS(ws)))
+	tty := ttySteps(ts, steps(), "script", "-qefc", "stty cols "+args[0]+" rows 50; exec "+cmd, "/dev/null")
+	ts.Check(os.RemoveAll(ws))
+	ts.Check(os.CopyFS(ws, os.DirFS(before)))
+	// The pipe draws tables as wide as the terminal; its prose stays whole.
+	pipe := ttySteps(ts, steps(), "sh", "-c", "COLUMNS="+args[0]+" exec "+cmd)
+	ts.Check(os.RemoveAll(ws))
+	ts.Check(os.Rename(before, ws))
+	ttyCheck(ts, cmd, width, tty, pipe)
+}
+
 // escapes matches the escape sequences a terminal receives: CSI, OSC and
 // the single-character ones.
 var escapes = regexp.MustCompile(`\x1b(\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)|[@-Z\\-_])`)
@@ -127,6 +186,23 @@ var escapes = regexp.MustCompile(`\x1b(\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\
 // returns; with until, only until that matches, when its process group is
 // ended.
 func ttyRun(ts *testscript.TestScript, until *regexp.Regexp, name string, args ...string) string {
+	if until == nil {
+		return ttySteps(ts, nil, name, args...)
+	}
+	return ttySteps(ts, []ttyStep{{until: until}}, name, args...)
+}
+
+// A ttyStep waits until the output since the previous step matches until,
+// then does then, if any.
+type ttyStep struct {
+	until *regexp.Regexp
+	then  func()
+}
+
+// ttySteps is ttyRun with steps: it reads the output until each step's
+// until matches in turn, doing its then, and ends the process group after
+// the last. Each wait has waitfor's deadline. Without steps it reads all.
+func ttySteps(ts *testscript.TestScript, steps []ttyStep, name string, args ...string) string {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 	c := exec.CommandContext(ctx, name, args...)
@@ -143,7 +219,7 @@ func ttyRun(ts *testscript.TestScript, until *regexp.Regexp, name string, args .
 	clean := func(b []byte) string {
 		return strings.ReplaceAll(escapes.ReplaceAllString(string(b), ""), "\r", "")
 	}
-	if until == nil {
+	if len(steps) == 0 {
 		// A terminal shows stderr too.
 		var b bytes.Buffer
 		c.Stdout, c.Stderr = &b, &b
@@ -156,17 +232,31 @@ func ttyRun(ts *testscript.TestScript, until *regexp.Regexp, name string, args .
 	ts.Check(c.Start())
 	w.Close()
 	defer r.Close()
+	// However a step ends, the process group ends with it.
+	defer func() {
+		_ = syscall.Kill(-c.Process.Pid, syscall.SIGTERM)
+		_ = c.Wait()
+	}()
 	var out []byte
 	buf := make([]byte, 4096)
-	for !until.MatchString(clean(out)) {
-		n, err := r.Read(buf)
-		out = append(out, buf[:n]...)
-		if err != nil {
-			ts.Fatalf("%s ended before its output matched %s:\n%s", name, until, clean(out))
+	mark := 0 // where the output since the previous step starts
+	for _, s := range steps {
+		ts.Check(r.SetReadDeadline(time.Now().Add(waitForDefault)))
+		for !s.until.MatchString(clean(out[mark:])) {
+			n, err := r.Read(buf)
+			out = append(out, buf[:n]...)
+			if errors.Is(err, os.ErrDeadlineExceeded) {
+				ts.Fatalf("%s: no match of %s after %v:\n%s", name, s.until, waitForDefault, clean(out))
+			}
+			if err != nil {
+				ts.Fatalf("%s ended before its output matched %s:\n%s", name, s.until, clean(out))
+			}
+		}
+		mark = len(out)
+		if s.then != nil {
+			s.then()
 		}
 	}
-	_ = syscall.Kill(-c.Process.Pid, syscall.SIGTERM)
-	_ = c.Wait()
 	return clean(out)
 }
 
