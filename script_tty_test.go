@@ -228,9 +228,15 @@ func ttySteps(ts *testscript.TestScript, steps []ttyStep, name string, args ...s
 	}
 	r, w, err := os.Pipe()
 	ts.Check(err)
-	c.Stdout, c.Stderr = w, w
+	// An input that never ends: at the end of its input script(1) types
+	// Ctrl-D, which quits watch before the output matched.
+	in, keep, err := os.Pipe()
+	ts.Check(err)
+	defer keep.Close()
+	c.Stdin, c.Stdout, c.Stderr = in, w, w
 	ts.Check(c.Start())
 	w.Close()
+	in.Close()
 	defer r.Close()
 	// However a step ends, the process group ends with it.
 	defer func() {
