@@ -17,6 +17,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/kurs-course/kurs/internal/browsertest"
 	"github.com/kurs-course/kurs/internal/term"
 )
 
@@ -247,12 +248,14 @@ func ttySteps(ts *testscript.TestScript, steps []ttyStep, name string, args ...s
 	buf := make([]byte, 4096)
 	mark := 0 // where the output since the previous step starts
 	for _, s := range steps {
-		ts.Check(r.SetReadDeadline(time.Now().Add(waitForDefault)))
+		// A busy machine stretches the wait, as it does waitfor's.
+		limit := browsertest.Scale(waitForDefault)
+		ts.Check(r.SetReadDeadline(time.Now().Add(limit)))
 		for !s.until.MatchString(clean(out[mark:])) {
 			n, err := r.Read(buf)
 			out = append(out, buf[:n]...)
 			if errors.Is(err, os.ErrDeadlineExceeded) {
-				ts.Fatalf("%s: no match of %s after %v:\n%s", name, s.until, waitForDefault, clean(out))
+				ts.Fatalf("%s: no match of %s after %v:\n%s", name, s.until, limit, clean(out))
 			}
 			if err != nil {
 				ts.Fatalf("%s ended before its output matched %s:\n%s", name, s.until, clean(out))
