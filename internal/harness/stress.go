@@ -159,6 +159,18 @@ func stressCall(claim string) string {
 	return fmt.Sprintf("%s(%d goroutines)", claim, StressGoroutines)
 }
 
+// StressClaim splits a step call of a stress run, as Judge names it
+// ("maxInUse(16 goroutines) ≤ 1"), into its claim ("maxInUse") and the
+// bound after it ("≤ 1", "" for a claim without one), so that a report can
+// name the claim in the reader's language. ok is false for any other call.
+func StressClaim(call string) (claim, bound string, ok bool) {
+	claim, rest, ok := strings.Cut(call, fmt.Sprintf("(%d goroutines)", StressGoroutines))
+	if !ok || claim == "" || strings.ContainsAny(claim, "( ") {
+		return "", "", false
+	}
+	return claim, strings.TrimSpace(rest), true
+}
+
 // Judge runs one test in the judge.
 func (d Stress) Judge(t Test, seed uint64, l *Learner) (*Failure, error) {
 	if !strings.HasPrefix(t.Name, StressPrefix) {

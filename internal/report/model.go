@@ -322,7 +322,7 @@ func explainTest(p *i18n.Printer, ex *course.Exercise, res *checker.Result, t *c
 	}
 	te.Step = f.Step
 	steps := suiteSteps(ex, t.Name, f)
-	call := line(p, f.Call)
+	call := stepCall(p, f.Call)
 	inObserve := f.Kind == harness.Panicked && f.Observe != "" && f.Call == f.Observe
 	if inObserve {
 		// The observation after the step panicked: the harness names the
@@ -432,7 +432,7 @@ func traceOf(p *i18n.Printer, f *harness.Failure, call string, inObserve bool, s
 		tr.Rows = append(tr.Rows, newRow)
 		var done []Row
 		for i, d := range f.Done {
-			r := Row{Kind: RowStep, N: i + 1, Call: line(p, d.Call)}
+			r := Row{Kind: RowStep, N: i + 1, Call: stepCall(p, d.Call)}
 			r.Ret, r.Obs = cells(d.Got, d.Got, false)
 			done = append(done, r)
 		}
@@ -683,6 +683,19 @@ func testTitle(p *i18n.Printer, ex *course.Exercise, name string) string {
 }
 
 func line(p *i18n.Printer, s string) string { return textsafe.Line(p, s, textsafe.ValueMax) }
+
+// stepCall is line for the call of a step: a claim of a stress run
+// ("maxInUse(16 goroutines) ≤ 1") reads as what it counts in the
+// reader's language, with the claim's name the task uses in brackets
+// ("größtes InUse(), das ein Aufrufer mit Platz sah (maxInUse) ≤ 1"). A
+// claim the catalog does not name keeps the harness's words.
+func stepCall(p *i18n.Printer, s string) string {
+	claim, bound, ok := harness.StressClaim(s)
+	if !ok || !i18n.Has(p.Lang(), "stress.claim."+claim) {
+		return line(p, s)
+	}
+	return line(p, strings.TrimSpace(p.T("stress.claim."+claim)+" "+bound))
+}
 
 // modulePrefix starts the frames of kurs's module; see Frame.
 const modulePrefix = ModulePath + "/"
