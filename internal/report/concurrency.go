@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/kurs-course/kurs/checker"
@@ -70,4 +71,57 @@ func raceLines(p *i18n.Printer, res *checker.Result) []string {
 		}
 	}
 	return out
+}
+
+// raceSeparator opens and closes each report of the race detector.
+const raceSeparator = "=================="
+
+// distinctRaces keeps, of the race detector's reports in out, the first
+// for each pair of functions that raced, and says how many it left out: a
+// pool without a lock makes the detector report the same two functions
+// again and again, and the repeats bury the line the learner needs.
+// Everything else in out stays, in its order.
+func distinctRaces(out string) (string, int) {
+	lines := strings.Split(out, "\n")
+	var kept []string
+	seen := map[string]bool{}
+	omitted := 0
+	for i := 0; i < len(lines); i++ {
+		if lines[i] != raceSeparator || i+1 >= len(lines) || lines[i+1] != "WARNING: DATA RACE" {
+			kept = append(kept, lines[i])
+			continue
+		}
+		end := i + 2
+		for end < len(lines) && lines[end] != raceSeparator {
+			end++
+		}
+		if end == len(lines) {
+			// A report cut off before its end stays whole.
+			kept = append(kept, lines[i:]...)
+			break
+		}
+		block := lines[i : end+1]
+		if key := raceKey(block); key == "" || !seen[key] {
+			seen[key] = true
+			kept = append(kept, block...)
+		} else {
+			omitted++
+		}
+		i = end
+	}
+	return strings.Join(kept, "\n"), omitted
+}
+
+// raceKey names the functions of a race report's accesses, each the
+// function on the line after "Read at …"/"Previous write at …", in an
+// order that makes a race of f with g the same as one of g with f.
+func raceKey(block []string) string {
+	var fns []string
+	for k := 0; k+1 < len(block); k++ {
+		if l := block[k]; l != "" && !strings.HasPrefix(l, " ") && strings.Contains(l, " at 0x") {
+			fns = append(fns, strings.TrimSpace(block[k+1]))
+		}
+	}
+	slices.Sort(fns)
+	return strings.Join(fns, "\n")
 }

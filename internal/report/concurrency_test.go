@@ -1,6 +1,7 @@
 package report
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -9,6 +10,7 @@ import (
 
 	"github.com/kurs-course/kurs/checker"
 	"github.com/kurs-course/kurs/i18n"
+	"github.com/kurs-course/kurs/internal/harness"
 )
 
 // The line on a stress test without the race detector gives the one
@@ -55,5 +57,57 @@ func TestRaceReportHeading(t *testing.T) {
 			assert.Contains(t, b.String(), "| hello", lang)
 			assert.Equal(t, want, Explain(i18n.New(lang), ex, res, Options{}).OutputTitle)
 		}
+	}
+}
+
+// A pool without a lock makes the race detector report the same two
+// functions many times; the text shows each pair once, with its file and
+// line, and says how many reports it left out.
+func TestRaceReportsOncePerPair(t *testing.T) {
+	race := func(first, second string, line int) string {
+		return fmt.Sprintf("==================\nWARNING: DATA RACE\nRead at 0x00c00001e088 by goroutine 35:\n  bulkheadpool.(*Pool).%s()\n      bulkheadpool/bulkheadpool.go:%d +0x2c\n\nPrevious write at 0x00c00001e088 by goroutine 7:\n  bulkheadpool.(*Pool).%s()\n      bulkheadpool/bulkheadpool.go:28 +0x64\n\n==================\n", first, line, second)
+	}
+	ex, res := breakerCall()
+	res.Concurrency = checker.ConcurrencyRace
+	// TryAcquire with Release twice, once the other way round, then
+	// Release with itself.
+	res.Output = "hello\n" + race("TryAcquire", "Release", 18) + race("TryAcquire", "Release", 21) +
+		race("Release", "TryAcquire", 27) + race("Release", "Release", 27) + "Found 4 data race(s)\n"
+	for lang, omitted := range map[string]string{
+		"en": "  (2 more race detector reports on the same functions as above left out.)\n",
+		"de": "  (2 weitere Berichte des Race Detectors über dieselben Funktionen wie oben ausgelassen.)\n",
+	} {
+		var b strings.Builder
+		require.NoError(t, WriteText(&b, i18n.New(lang), []Graded{{Exercise: ex, Result: res}}, TextOptions{}))
+		got := b.String()
+		assert.Equal(t, 2, strings.Count(got, "| WARNING: DATA RACE"), lang)
+		assert.Contains(t, got, "|       bulkheadpool/bulkheadpool.go:18 +0x2c", lang)
+		assert.NotContains(t, got, "bulkheadpool/bulkheadpool.go:21", lang)
+		assert.Contains(t, got, "|   bulkheadpool.(*Pool).Release()\n  |       bulkheadpool/bulkheadpool.go:27", lang)
+		assert.Contains(t, got, "| hello\n", lang)
+		assert.Contains(t, got, "| Found 4 data race(s)\n"+omitted, lang)
+	}
+}
+
+// The steps of a stress run name what they count in the reader's
+// language, keeping the claim's name that the task uses and its bound.
+func TestStressStepNames(t *testing.T) {
+	ex, res := breakerCall()
+	claim := func(c string) string { return fmt.Sprintf("%s(%d goroutines)", c, harness.StressGoroutines) }
+	res.Tests[0].Failure = &harness.Failure{
+		Kind: harness.Mismatch, New: []float64{1}, Step: 2, Call: claim("maxInFlight") + " ≤ 1",
+		Done: []harness.Done{{Call: claim("acquired"), Got: harness.Result{Obs: "3266"}}},
+		Want: harness.Result{Obs: "1"}, Got: harness.Result{Obs: "2"},
+	}
+	for lang, want := range map[string][]string{
+		"en": {"slots taken in all (acquired)", "most callers holding a slot at once (maxInFlight) ≤ 1"},
+		"de": {"belegte Plätze insgesamt (acquired)", "meiste Aufrufer zugleich mit Platz (maxInFlight) ≤ 1"},
+	} {
+		var b strings.Builder
+		require.NoError(t, WriteText(&b, i18n.New(lang), []Graded{{Exercise: ex, Result: res}}, TextOptions{}))
+		for _, w := range want {
+			assert.Contains(t, b.String(), w, lang)
+		}
+		assert.NotContains(t, b.String(), "goroutines)", lang)
 	}
 }

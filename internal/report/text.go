@@ -180,7 +180,11 @@ func (e *Explanation) marked(p *i18n.Printer, opt TextOptions) string {
 		}
 	}
 	if e.Output != "" {
-		b.WriteString("  " + e.OutputTitle + "\n" + indent(e.Output, "  | ") + "\n")
+		out, omitted := distinctRaces(e.Output)
+		b.WriteString("  " + e.OutputTitle + "\n" + indent(out, "  | ") + "\n")
+		if omitted > 0 {
+			b.WriteString(hanging("  ", p.T("output.races_omitted", "Count", omitted), opt.Width))
+		}
 		if e.OutputCut {
 			b.WriteString("  " + p.T("output.truncated") + "\n")
 		}
