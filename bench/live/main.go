@@ -1,0 +1,465 @@
+// Command live measures how long a save takes to reach the learner's
+// screen in kurs's live front ends, next to a `kurs check` of the same
+// change: in `kurs watch` on a real pseudo-terminal, in the exercise's
+// page in Chromium after a save in another editor, and in the page after
+// Ctrl+S in its own editor. Each round saves the same change once for
+// each, in a new order each round, so that the machine's load weighs on
+// all alike (the aim: each live front end within 1.1× the check).
+//
+// Run it from the repository's root:
+//
+//	go run ./bench/live          # 20 rounds
+//	go run ./bench/live -n 50
+//	go run ./bench/live -page=false  # without Chromium
+//
+// Each front end has a workspace of its own, so that a save reaches only
+// the one timed. A round's change alternates between a wrong and a right
+// circuit breaker, so that every save brings a new verdict:
+//   - kurs check: from the save to the end of `kurs check circuitbreaker`,
+//     its verdict printed;
+//   - kurs watch: from the save to the verdict's line on the terminal;
+//   - the page: from the save to the new verdict in the page, as the page
+//     itself notes it (a MutationObserver), two pages of two `kurs serve`s.
+//
+// Everything it creates is removed at the end, and the processes it
+// started are stopped.
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/chromedp"
+
+	"github.com/kurs-course/kurs/bench/internal/benchutil"
+)
+
+func main() {
+	n := flag.Int("n", 20, "rounds of saves to time")
+	page := flag.Bool("page", true, "also time saves in the page (needs Chromium)")
+	flag.Parse()
+	if err := run(*n, *page); err != nil {
+		fmt.Fprintln(os.Stderr, "bench/live:", err)
+		os.Exit(1)
+	}
+}
+
+// contestant is one way a learner sees the result of a save.
+type contestant struct {
+	name string
+	file string // the circuit breaker's file in its workspace
+	// save writes src (or has the page write it) and returns when the save
+	// began and when the verdict was on the screen.
+	save  func(src []byte) (start, seen time.Time, err error)
+	times []time.Duration
+}
+
+func run(n int, page bool) error {
+	s, err := benchutil.NewSetup("live")
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	workspace := func(name string) (dir, file string, err error) {
+		dir = filepath.Join(s.Dir, name)
+		if out, err := exec.Command(s.Kurs, "init", dir, "--lang", "en", "--no-warm").CombinedOutput(); err != nil {
+			return "", "", fmt.Errorf("kurs init: %v\n%s", err, out)
+		}
+		return dir, filepath.Join(dir, "circuitbreaker", "circuitbreaker.go"), nil
+	}
+	write := func(file string, src []byte) (time.Time, error) {
+		start := time.Now()
+		return start, os.WriteFile(file, src, 0o644)
+	}
+
+	// kurs check, in the setup's workspace.
+	check := &contestant{name: "kurs check", file: s.Learner}
+	check.save = func(src []byte) (start, seen time.Time, err error) {
+		if start, err = write(check.file, src); err != nil {
+			return
+		}
+		out, err := exec.Command(s.Kurs, "check", "circuitbreaker", "--workspace", s.Workspace).CombinedOutput()
+		seen = time.Now()
+		var exit *exec.ExitError
+		if err != nil && !errors.As(err, &exit) || !verdict.Match(out) {
+			return start, seen, fmt.Errorf("kurs check: %v\n%s", err, out)
+		}
+		return start, seen, nil
+	}
+	contestants := []*contestant{check}
+
+	// kurs watch, on a pseudo-terminal.
+	wsWatch, watchFile, err := workspace("ws-watch")
+	if err != nil {
+		return err
+	}
+	// The watched file begins as the others do, so that watch checks it at
+	// the start.
+	for _, f := range []string{s.Learner, watchFile} {
+		if err := os.WriteFile(f, benchutil.Edit(s.Solution, -1), 0o644); err != nil {
+			return err
+		}
+	}
+	w, err := startTTY(s.Kurs, "watch", "circuitbreaker", "--workspace", wsWatch)
+	if err != nil {
+		return err
+	}
+	defer w.stop()
+	if _, err := w.await(); err != nil {
+		return fmt.Errorf("kurs watch's first check: %w", err)
+	}
+	watch := &contestant{name: "kurs watch (terminal)", file: watchFile}
+	watch.save = func(src []byte) (start, seen time.Time, err error) {
+		if start, err = write(watch.file, src); err != nil {
+			return
+		}
+		seen, err = w.await()
+		return start, seen, err
+	}
+	contestants = append(contestants, watch)
+
+	if page {
+		pages, stop, err := startPages(s, workspace)
+		if err != nil {
+			return err
+		}
+		defer stop()
+		contestants = append(contestants, pages...)
+	}
+
+	// Warm up: one save of each kind for everyone.
+	for i, src := range [][]byte{s.Wrong, s.Solution} {
+		for _, c := range contestants {
+			if _, _, err := c.save(benchutil.Edit(src, -2-i)); err != nil {
+				return fmt.Errorf("%s, warming up: %w", c.name, err)
+			}
+		}
+	}
+	for i := range n {
+		src := s.Wrong
+		if i%2 == 1 {
+			src = s.Solution
+		}
+		for j := range contestants {
+			c := contestants[(i+j)%len(contestants)]
+			start, seen, err := c.save(benchutil.Edit(src, i))
+			if err != nil {
+				return fmt.Errorf("%s, round %d: %w", c.name, i, err)
+			}
+			c.times = append(c.times, seen.Sub(start))
+		}
+	}
+
+	fmt.Printf("rounds: %d (a wrong and a right breaker alternating; each round one save for each, in turn first)\n", n)
+	for _, c := range contestants {
+		benchutil.Report(c.name+":", c.times)
+	}
+	base := benchutil.Median(check.times).Seconds()
+	for _, c := range contestants[1:] {
+		r := benchutil.Median(c.times).Seconds() / base
+		fmt.Printf("ratio of medians, %s / kurs check: %.2fx\n", c.name, r)
+		benchutil.Summary("live: %s, save to verdict on screen / kurs check of the same change: %.2f× (medians of %d saves, interleaved)", c.name, r, n)
+	}
+	return nil
+}
+
+// verdict matches the line of a result for the circuit breaker, as kurs
+// check and kurs watch print it.
+var verdict = regexp.MustCompile(`(?m)^[✓✗] circuitbreaker — `)
+
+// escape matches a terminal's escape sequences, which stand between the
+// words of a screen.
+var escape = regexp.MustCompile(`\x1b(\[[0-9;?]*[ -/]*[@-~]|\][^\x07]*\x07|[()][0-9A-B])`)
+
+// tty is kurs running on a pseudo-terminal.
+type tty struct {
+	cmd     *exec.Cmd
+	master  *os.File
+	seen    chan time.Time // when a verdict's line arrived
+	exited  chan struct{}
+	mu      chan struct{}
+	history bytes.Buffer // what the terminal showed, to explain a failure
+}
+
+// startTTY starts kurs args on a new pseudo-terminal of 100×50.
+func startTTY(kurs string, args ...string) (*tty, error) {
+	master, slave, err := openPTY(100, 50)
+	if err != nil {
+		return nil, err
+	}
+	defer slave.Close()
+	t := &tty{cmd: exec.Command(kurs, args...), master: master, seen: make(chan time.Time, 16),
+		exited: make(chan struct{}), mu: make(chan struct{}, 1)}
+	t.cmd.Stdin, t.cmd.Stdout, t.cmd.Stderr = slave, slave, slave
+	t.cmd.Env = append(os.Environ(), "TERM=xterm-256color")
+	t.cmd.SysProcAttr = ttyAttr()
+	if err := t.cmd.Start(); err != nil {
+		master.Close()
+		return nil, err
+	}
+	go func() {
+		_ = t.cmd.Wait() // how it ended does not matter, only that it did
+		close(t.exited)
+	}()
+	go t.read()
+	return t, nil
+}
+
+// read follows the terminal line by line; a line with a verdict is the
+// moment the learner sees it.
+func (t *tty) read() {
+	defer close(t.seen)
+	buf := make([]byte, 64<<10)
+	var line []byte
+	for {
+		n, err := t.master.Read(buf)
+		now := time.Now()
+		t.mu <- struct{}{}
+		t.history.Write(buf[:n])
+		<-t.mu
+		for _, b := range buf[:n] {
+			if b != '\n' {
+				line = append(line, b)
+				continue
+			}
+			if verdict.Match(escape.ReplaceAll(bytes.TrimSpace(line), nil)) {
+				t.seen <- now
+			}
+			line = line[:0]
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// await returns when the next verdict arrived.
+func (t *tty) await() (time.Time, error) {
+	select {
+	case at, ok := <-t.seen:
+		if ok {
+			return at, nil
+		}
+	case <-time.After(benchutil.Patience):
+	}
+	t.mu <- struct{}{}
+	defer func() { <-t.mu }()
+	h := t.history.String()
+	return time.Time{}, fmt.Errorf("no verdict on the terminal; it showed:\n%s", h[max(0, len(h)-2000):])
+}
+
+// stop quits kurs watch with q, kills it if it stays, and closes the
+// terminal.
+func (t *tty) stop() {
+	_, _ = io.WriteString(t.master, "q")
+	select {
+	case <-t.exited:
+	case <-time.After(10 * time.Second):
+		_ = t.cmd.Process.Kill()
+		<-t.exited
+	}
+	t.master.Close()
+}
+
+// startPages starts two kurs serve on workspaces of their own and opens
+// the breaker's page of each in Chromium: one that follows saves in
+// another editor, one whose own editor saves.
+func startPages(s *benchutil.Setup, workspace func(string) (string, string, error)) ([]*contestant, func(), error) {
+	var stops []func()
+	stop := func() {
+		for _, f := range slices.Backward(stops) {
+			f()
+		}
+	}
+	ctx, stopChromium, ok, err := newChromium()
+	if err != nil {
+		return nil, nil, err
+	}
+	if !ok {
+		fmt.Println("page: skipped, Chromium is not installed (apt-get install chromium)")
+		return nil, func() {}, nil
+	}
+	stops = append(stops, stopChromium)
+	open := func(name string) (tab context.Context, file string, err error) {
+		dir, file, err := workspace(name)
+		if err != nil {
+			return nil, "", err
+		}
+		if err := os.WriteFile(file, benchutil.Edit(s.Solution, -1), 0o644); err != nil {
+			return nil, "", err
+		}
+		srv, err := s.Start("serve", "--addr", "127.0.0.1:0", "--workspace", dir)
+		if err != nil {
+			return nil, "", err
+		}
+		stops = append(stops, func() {
+			_ = srv.Interrupt()
+			_ = srv.End(10 * time.Second)
+		})
+		first, err := readLine(srv.Stdout)
+		login := regexp.MustCompile(`http://127\.0\.0\.1:\d+/\?key=[0-9a-f]+`).FindString(first)
+		if login == "" {
+			return nil, "", fmt.Errorf("kurs serve printed %q (%v): %s", first, err, srv.Stderr())
+		}
+		go func() { _, _ = io.Copy(io.Discard, srv.Stdout) }()
+		base, _, _ := strings.Cut(login, "/?")
+		// The tab is opened without a deadline: the context of its first
+		// action is its life.
+		tab, cancel := chromedp.NewContext(ctx)
+		stops = append(stops, cancel)
+		if err := chromedp.Do(tab); err != nil {
+			return nil, "", err
+		}
+		if err := within(tab, chromedp.Navigate(login), chromedp.Navigate(base+"/exercise/circuitbreaker"),
+			chromedp.WaitVisible(chromedp.CSS("#verdict")), chromedp.WaitVisible(chromedp.CSS(".cm-content")),
+			chromedp.Evaluate[chromedp.Void](observe)); err != nil {
+			return nil, "", fmt.Errorf("open the page of %s: %w", name, err)
+		}
+		return tab, file, nil
+	}
+
+	outside, outsideFile, err := open("ws-page")
+	if err != nil {
+		stop()
+		return nil, nil, err
+	}
+	own, ownFile, err := open("ws-page-save")
+	if err != nil {
+		stop()
+		return nil, nil, err
+	}
+	seenOutside, seenOwn := 0, 0
+	a := &contestant{name: "page, saved in another editor", file: outsideFile}
+	a.save = func(src []byte) (start, seen time.Time, err error) {
+		start = time.Now()
+		if err = os.WriteFile(a.file, src, 0o644); err != nil {
+			return
+		}
+		seen, err = awaitPage(outside, &seenOutside)
+		return start, seen, err
+	}
+	b := &contestant{name: "page, saved in the page (Ctrl+S)", file: ownFile}
+	b.save = func(src []byte) (start, seen time.Time, err error) {
+		// Typing is not timed; saving is, from the key press on.
+		if err = within(own, chromedp.Focus(chromedp.CSS(".cm-content")),
+			chromedp.KeyEvent("a", chromedp.KeyModifiers(chromedp.ModifierCtrl))); err != nil {
+			return
+		}
+		c, cancel := context.WithTimeout(own, benchutil.Patience)
+		_, err = chromedp.Call(c, input.InsertText, input.InsertTextParams{Text: string(src)})
+		cancel()
+		if err != nil {
+			return
+		}
+		start = time.Now()
+		if err = within(own, chromedp.KeyEvent("s", chromedp.KeyModifiers(chromedp.ModifierCtrl))); err != nil {
+			return
+		}
+		seen, err = awaitPage(own, &seenOwn)
+		return start, seen, err
+	}
+	return []*contestant{a, b}, stop, nil
+}
+
+// observe is put into the page: it notes, for every new verdict the page
+// shows, the time on the machine's clock in milliseconds since 1970, the
+// clock time.Now reads too.
+const observe = `(() => {
+  window.kursSeen = [];
+  let last = document.querySelector("#verdict")?.dataset.seq;
+  new MutationObserver(() => {
+    const v = document.querySelector("#verdict");
+    if (v && v.dataset.seq !== last) {
+      last = v.dataset.seq;
+      window.kursSeen.push(performance.timeOrigin + performance.now());
+    }
+  }).observe(document.getElementById("result"), { childList: true, subtree: true });
+  return "";
+})()`
+
+// awaitPage waits for the page's next verdict after the *seen it has
+// shown before and returns when it appeared, on the machine's clock.
+func awaitPage(tab context.Context, seen *int) (time.Time, error) {
+	deadline := time.Now().Add(benchutil.Patience)
+	for time.Now().Before(deadline) {
+		c, cancel := context.WithTimeout(tab, 5*time.Second)
+		times, err := chromedp.Run(c, chromedp.Evaluate[[]float64](`window.kursSeen`))
+		cancel()
+		if err != nil {
+			return time.Time{}, err
+		}
+		if len(times) > *seen {
+			*seen = len(times)
+			ms := times[len(times)-1]
+			return time.UnixMilli(int64(ms)).Add(time.Duration((ms - float64(int64(ms))) * float64(time.Millisecond))), nil
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	return time.Time{}, errors.New("the page showed no new verdict in time")
+}
+
+// within runs actions in tab, for at most benchutil.Patience.
+func within(tab context.Context, actions ...chromedp.Action[chromedp.Void]) error {
+	c, cancel := context.WithTimeout(tab, benchutil.Patience)
+	defer cancel()
+	return chromedp.Do(c, actions...)
+}
+
+// readLine reads r up to its first line break, a byte at a time, so that
+// nothing after it is taken from r.
+func readLine(r io.Reader) (string, error) {
+	var b []byte
+	one := make([]byte, 1)
+	for {
+		n, err := r.Read(one)
+		if n == 1 {
+			if one[0] == '\n' {
+				return string(b), nil
+			}
+			b = append(b, one[0])
+		}
+		if err != nil {
+			return string(b), err
+		}
+	}
+}
+
+// newChromium starts a headless Chromium of its own profile; ok is false
+// when Chromium is not installed.
+func newChromium() (ctx context.Context, stop func(), ok bool, err error) {
+	chrome, err := exec.LookPath("chromium")
+	if err != nil {
+		return nil, nil, false, nil
+	}
+	profile, err := os.MkdirTemp("", "kurs-bench-chromium-")
+	if err != nil {
+		return nil, nil, false, err
+	}
+	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
+		chromedp.ExecPath(chrome), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
+		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true), chromedp.UserDataDir(profile), chromedp.WindowSize(1280, 800))
+	ctx, cancel := chromedp.NewContext(alloc)
+	stop = func() {
+		cancel()
+		cancelAlloc()
+		os.RemoveAll(profile)
+	}
+	if err := chromedp.Do(ctx); err != nil {
+		stop()
+		return nil, nil, false, fmt.Errorf("start chromium: %w", err)
+	}
+	return ctx, stop, true, nil
+}
