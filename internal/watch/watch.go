@@ -29,7 +29,12 @@ import (
 
 // Defaults for Options.
 const (
-	DefaultDebounce = 150 * time.Millisecond
+	// DefaultDebounce is the quiet time that ends a burst of saves. An
+	// editor's save is over within a few milliseconds (a rename or a
+	// truncate, then the writes of one file), and everything waited here
+	// adds to the time until the learner sees the result; a save that
+	// still comes later is one more check, not a lost one.
+	DefaultDebounce = 30 * time.Millisecond
 	// DefaultPoll is the polling interval when fsnotify cannot be used and
 	// Options.Poll does not set one. With the debounce and a check of about
 	// 0.3 s it keeps a save's result within a second.
@@ -43,7 +48,7 @@ const (
 // file systems known to deliver no events for changes made elsewhere (on
 // Linux: WSL's 9p drives, VirtualBox shared folders, NFS and SMB).
 type Options struct {
-	Debounce time.Duration // default 150ms
+	Debounce time.Duration // default DefaultDebounce
 	Poll     time.Duration // polling interval of the fallback; 0 = fsnotify with a polling fallback only when fsnotify fails, >0 = poll always (e.g. for WSL/network drives, flag --poll)
 }
 
