@@ -72,11 +72,11 @@ cross:
 	GOOS=darwin GOARCH=arm64 $(GO) build -o /dev/null ./cmd/kurs
 	GOOS=windows GOARCH=amd64 $(GO) build -o /dev/null ./cmd/kurs
 
-## bench: every benchmark, kurs against its go baseline interleaved in one run (bench/check, bench/start, bench/grade, bench/web, bench/watch, those that exist), then every ratio they found, gathered as a summary (their `summary:` lines, else the lines that name a ratio or a quotient); outputs in bin/bench/. bench/grade alone took 8 minutes at load 20 on 2 cores. BENCH_SCALE=1 adds kurs grade of 10, 100 and 1,000 submissions: minutes on a quiet machine, over an hour at load 30
+## bench: every benchmark, kurs against its go baseline interleaved in one run (bench/check, bench/start, bench/grade, bench/web, bench/watch, bench/live, those that exist), then every ratio they found, gathered as a summary (their `summary:` lines, else the lines that name a ratio or a quotient); outputs in bin/bench/. bench/grade alone took 8 minutes at load 20 on 2 cores. BENCH_SCALE=1 adds kurs grade of 10, 100 and 1,000 submissions: minutes on a quiet machine, over an hour at load 30
 BENCH_SCALE ?=
 bench:
 	@mkdir -p bin/bench && rm -f bin/bench/*.txt
-	@for b in check start grade web watch; do \
+	@for b in check start grade web watch live; do \
 		test -d bench/$$b || continue; \
 		echo "== go run ./bench/$$b"; \
 		bash -o pipefail -c '$(GO) run ./bench/'$$b' | tee bin/bench/'$$b'.txt' || exit 1; \
