@@ -218,7 +218,7 @@ func newClassView(p *i18n.Printer, b *Batch, exercises []*course.Exercise) *clas
 		for _, id := range b.ExerciseIDs {
 			c := classCell{}
 			if ex := exerciseOf(e, id); ex != nil {
-				blank := ex.Unanswered || courseEx[id] != nil && courseEx[id].Kind() == course.KindQuiz && ex.Status == string(checker.Fail) && unanswered(ex)
+				blank := ex.Unanswered || courseEx[id] != nil && courseEx[id].Traits().Answers && ex.Status == string(checker.Fail) && unanswered(ex)
 				c = classCell{Text: classCellText(p, checker.Status(ex.Status), checker.ProblemKind(ex.Problem), ex.Skeleton, blank, ex.Score, ex.MaxScore), Class: ex.Status}
 			}
 			row.Cells = append(row.Cells, c)

@@ -52,7 +52,9 @@ func classGroupsOf(p *i18n.Printer, b *Batch, id string, ex *course.Exercise, mo
 		}
 		return g
 	}
-	quiz := ex != nil && ex.Kind() == course.KindQuiz
+	// The learner's answers to cases are grouped by the option chosen;
+	// code, by what it did.
+	answers := ex != nil && ex.Traits().Answers
 	for _, e := range b.Submissions {
 		x := exerciseOf(e, id)
 		if x == nil {
@@ -83,14 +85,14 @@ func classGroupsOf(p *i18n.Printer, b *Batch, id string, ex *course.Exercise, mo
 			n.None++
 			add("none", "skeleton", p.T("grade.class_group_skeleton"), e.ID)
 			continue
-		case quiz && unanswered(x):
+		case answers && unanswered(x):
 			n.None++
 			add("none", "unanswered", p.T("grade.class_group_unanswered"), e.ID)
 			continue
 		}
 		n.Fail++
 		switch {
-		case quiz:
+		case answers:
 			// A case left empty is no wrong option: it has its own
 			// section, so that "chose" counts only letters chosen. The
 			// cases one submission left empty make one group, so that

@@ -195,8 +195,8 @@ func NewDocumentFor(p *i18n.Printer, graded []Graded, aud Audience) *Document {
 			budget = max(0, budget-len(msg))
 			e.Tests = append(e.Tests, TestCase{Name: t.Name, Status: string(t.Status), Step: step(t), Failure: failure(t), Message: msg, Given: textsafe.Line(p, given(g.Exercise, t), textsafe.AnswerMax)})
 		}
-		quiz := g.Exercise != nil && g.Exercise.Kind() == course.KindQuiz
-		e.Unanswered = quiz && res.Status == checker.Fail && !g.Untouched && unanswered(&e)
+		answers := g.Exercise != nil && g.Exercise.Traits().Answers
+		e.Unanswered = answers && res.Status == checker.Fail && !g.Untouched && unanswered(&e)
 		if res.Status != checker.Pass {
 			doc.Status = string(checker.Fail)
 		}
