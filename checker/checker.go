@@ -164,9 +164,7 @@ func (c *Checker) Check(ctx context.Context, ex *course.Exercise, dir string) (*
 func (c *Checker) learnerCommand(ctx context.Context, dir string, prog []string) *exec.Cmd {
 	memory := c.memory()
 	policy := sandbox.Policy{Confine: true, Memory: memory, FileSize: 1 << 20,
-		CPU: (c.timeout() + 2*time.Second) * time.Duration(runtime.NumCPU()),
-		// The race detector's build is linked with the C library.
-		LibC: filepath.Base(prog[0]) == "kurs-learner-race"}
+		CPU: (c.timeout() + 2*time.Second) * time.Duration(runtime.NumCPU())}
 	// Without the launcher program, kurs itself launches: the same code.
 	policy.Launcher, _ = c.Build.Launcher(ctx)
 	cmd := sandbox.Command(ctx, policy, prog[0], prog[1:]...)

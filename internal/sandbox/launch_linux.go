@@ -65,7 +65,7 @@ func setNamespaces(a *syscall.SysProcAttr, st Status) {
 // confine fills in the spec of a confined program for the layers in st:
 // the filters, the limits that hold here, and the ids it runs as.
 func confine(sp *launch.Spec, p Policy, st Status) {
-	sp.Seccomp, sp.Landlock, sp.LibC = st.Seccomp, st.Landlock, p.LibC
+	sp.Seccomp, sp.Landlock = st.Seccomp, st.Landlock
 	switch {
 	case p.AddressSpace > 0:
 		sp.AddressSpace = p.AddressSpace

@@ -180,9 +180,19 @@ func TestThreadStorm(t *testing.T) {
 // returns the most threads seen in its status, its output and how it
 // ended.
 func threads(t *testing.T, st Status, n int) (int, string, error) {
+	most, _, out, err := storm(t, fixture, 256<<20, st, nil, n)
+	return most, out, err
+}
+
+// storm runs prog's thread storm of n confined under st (and as cred, if
+// set) with the data limit memory, and returns the most threads and the
+// peak resident memory (VmHWM) seen in its status, its output and how it
+// ended.
+func storm(t *testing.T, prog string, memory int64, st Status, cred *syscall.Credential, n int) (int, int64, string, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	cmd := command(ctx, Policy{Launcher: tiny, Confine: true, Memory: 256 << 20}, st, fixture, []string{"threads", strconv.Itoa(n)})
+	cmd := command(ctx, Policy{Launcher: tiny, Confine: true, Memory: memory}, st, prog, []string{"threads", strconv.Itoa(n)})
+	cmd.SysProcAttr.Credential = cred
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -195,25 +205,41 @@ func threads(t *testing.T, st Status, n int) (int, string, error) {
 	}
 	ended := make(chan error, 1)
 	go func() { ended <- cmd.Wait() }()
-	most := 0
+	most, peak := 0, int64(0)
 	status := fmt.Sprintf("/proc/%d/status", cmd.Process.Pid)
 	for {
 		select {
 		case err := <-ended:
-			return most, out.String(), err
+			return most, peak, out.String(), err
 		case <-time.After(5 * time.Millisecond):
 		}
 		data, _ := os.ReadFile(status)
-		if _, rest, ok := strings.Cut(string(data), "\nThreads:\t"); ok {
-			line, _, _ := strings.Cut(rest, "\n")
-			if k, _ := strconv.Atoi(line); k > most {
-				most = k
-			}
+		if k := statusField(string(data), "Threads"); int(k) > most {
+			most = int(k)
+		}
+		if kb := statusField(string(data), "VmHWM"); kb<<10 > peak {
+			peak = kb << 10
 		}
 		if strings.Contains(out.String(), "threads started") {
 			stdin.Close()
 		}
 	}
+}
+
+// statusField returns the number that a line of /proc/PID/status starts
+// with (in kB for memory), or 0.
+func statusField(status, name string) int64 {
+	_, rest, ok := strings.Cut(status, "\n"+name+":")
+	if !ok {
+		return 0
+	}
+	line, _, _ := strings.Cut(rest, "\n")
+	f := strings.Fields(line)
+	if len(f) == 0 {
+		return 0
+	}
+	n, _ := strconv.ParseInt(f[0], 10, 64)
+	return n
 }
 
 // lockedBuffer is a buffer that a test may read while a command writes it.
@@ -265,17 +291,32 @@ func TestNamedLauncher(t *testing.T) {
 // TestMemoryPastTheLimit tries each way a compromised program has to hold
 // read-write memory past its data limit: mappings without access made
 // writable by mprotect once the address space is full (the kernel then
-// skips mprotect's data check), a plain read-write mapping, a shared one.
-// Each is refused, and the program's peak resident memory, read from
-// /proc while it waits, stays under the limit: as root with namespaces,
-// as root without them (a container without user namespaces) and as an
-// unprivileged user.
+// skips mprotect's data check), a plain read-write mapping, a shared one,
+// and a storm of threads, each with a stack of its own. Each is refused or
+// cut short, and the program's peak resident memory, read from /proc,
+// stays under the limit: as root with namespaces, as root without them (a
+// container without user namespaces) and as an unprivileged user; for a Go
+// program and for the same program built as the race detector's build is,
+// linked with the C library.
 func TestMemoryPastTheLimit(t *testing.T) {
 	st := Layers()
 	if !st.Seccomp {
 		t.Skipf("no seccomp filter here: %v", st)
 	}
-	const limit = 256 << 20
+	// The race detector's shadow memory counts towards the data limit:
+	// its build gets kurs's default limit, which it needs to start.
+	type program struct {
+		path  string
+		limit int64
+	}
+	programs := map[string]program{"go": {fixture, 256 << 20}}
+	if race, err := raceFixture(); err != nil {
+		t.Errorf("the race detector's build: %v", err)
+	} else if race == "" {
+		t.Log("no C compiler: the race detector's build is not tried")
+	} else {
+		programs["race"] = program{race, 512 << 20}
+	}
 	variants := map[string]struct {
 		st   Status
 		cred *syscall.Credential
@@ -284,35 +325,72 @@ func TestMemoryPastTheLimit(t *testing.T) {
 		variants["no namespaces"] = struct {
 			st   Status
 			cred *syscall.Credential
-		}{Status{ProcessGroup: true, Rlimits: true, NoNewPrivs: true, Seccomp: true, Landlock: st.Landlock, NoPrivileges: true}, nil}
+		}{Status{ProcessGroup: true, Rlimits: true, NoNewPrivs: true, Seccomp: true, Landlock: st.Landlock, NoPrivileges: true, ThreadLimit: true}, nil}
 		variants["unprivileged"] = struct {
 			st   Status
 			cred *syscall.Credential
 		}{st, &syscall.Credential{Uid: 65534, Gid: 65534}}
 	}
-	for name, v := range variants {
-		t.Run(name, func(t *testing.T) {
-			for _, way := range []string{"mprotect", "plain", "shared"} {
-				peak, out := holdMemory(t, v.st, v.cred, way, 3*limit)
-				t.Logf("%s: %q, peak resident %d MiB", way, strings.TrimSpace(out), peak>>20)
-				if !strings.Contains(out, way+" denied") {
-					t.Errorf("%s: %d MiB read-write past a %d MiB limit: %s", way, 3*limit>>20, limit>>20, out)
+	for prog, p := range programs {
+		limit := p.limit
+		for name, v := range variants {
+			t.Run(prog+"/"+name, func(t *testing.T) {
+				for _, way := range []string{"mprotect", "plain", "shared"} {
+					peak, out := holdMemory(t, p.path, v.st, v.cred, way, int(3*limit))
+					t.Logf("%s: %q, peak resident %d MiB", way, strings.TrimSpace(out), peak>>20)
+					if !strings.Contains(out, way+" denied") {
+						t.Errorf("%s: %d MiB read-write past a %d MiB limit: %s", way, 3*limit>>20, limit>>20, out)
+					}
+					if peak > limit {
+						t.Errorf("%s: %d MiB resident under a %d MiB limit", way, peak>>20, limit>>20)
+					}
+				}
+				// A storm of 1000 threads: with stacks of 8 MiB (the C
+				// library's), 2 GiB read-write.
+				most, peak, out, err := storm(t, p.path, limit, v.st, v.cred, 1000)
+				t.Logf("threads: at most %d, peak resident %d MiB, %v", most, peak>>20, err)
+				if err == nil || most >= 1000 || most > DefaultThreads && v.st.ThreadLimit {
+					t.Errorf("1000 threads: at most %d seen, %v\n%.2000s", most, err, out)
 				}
 				if peak > limit {
-					t.Errorf("%s: %d MiB resident under a %d MiB limit", way, peak>>20, limit>>20)
+					t.Errorf("threads: %d MiB resident under a %d MiB limit", peak>>20, limit>>20)
 				}
-			}
-		})
+			})
+		}
 	}
 }
 
-// holdMemory runs the fixture's memory attack one way, confined under st
-// (and as cred, if set) with a data limit of a third of n, and returns
-// its peak resident memory (VmHWM) and output.
-func holdMemory(t *testing.T, st Status, cred *syscall.Credential, way string, n int) (int64, string) {
+// raceFixture builds the compromised program as kurs builds the race
+// detector's build of a learner's program (internal/build's raceFlags),
+// with the guard that such a program imports, once, and returns its path;
+// "" where there is no C compiler to link it.
+var raceFixture = sync.OnceValues(func() (string, error) {
+	if _, err := exec.LookPath("gcc"); err != nil {
+		return "", nil
+	}
+	prog := fixture + "-race"
+	if os.Getenv("KURS_SANDBOX_FIXTURES") != "" {
+		if _, err := os.Stat(prog); err != nil {
+			return "", nil // not built for this run as another user
+		}
+		return prog, nil
+	}
+	build := exec.Command("go", "build", "-trimpath", "-race", "-ldflags=-s -w -linkmode=external -extldflags=-static",
+		"-o", prog, "./testdata/compromised")
+	build.Env = append(os.Environ(), "CGO_ENABLED=1")
+	if out, err := build.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("%v\n%s", err, out)
+	}
+	return prog, nil
+})
+
+// holdMemory runs prog's memory attack one way, confined under st (and as
+// cred, if set) with a data limit of a third of n, and returns its peak
+// resident memory (VmHWM) and output.
+func holdMemory(t *testing.T, prog string, st Status, cred *syscall.Credential, way string, n int) (int64, string) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	cmd := command(ctx, Policy{Launcher: tiny, Confine: true, Memory: int64(n / 3)}, st, fixture, []string{"memory", way, strconv.Itoa(n)})
+	cmd := command(ctx, Policy{Launcher: tiny, Confine: true, Memory: int64(n / 3)}, st, prog, []string{"memory", way, strconv.Itoa(n)})
 	cmd.SysProcAttr.Credential = cred
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
@@ -324,26 +402,26 @@ func holdMemory(t *testing.T, st Status, cred *syscall.Credential, way string, n
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	ended := make(chan error, 1)
+	go func() { ended <- cmd.Wait() }()
 	defer func() {
 		Kill(cmd)
-		cmd.Wait()
+		<-ended
 	}()
 	status := fmt.Sprintf("/proc/%d/status", cmd.Process.Pid)
-	var peak int64
 	for !strings.Contains(out.String(), way+" ") {
-		if ctx.Err() != nil {
+		select {
+		case err := <-ended:
+			ended <- err
+			t.Fatalf("%s: ended without an answer: %v\n%s", way, err, out.String())
+		case <-ctx.Done():
 			t.Fatalf("%s: no answer: %s", way, out.String())
+		case <-time.After(5 * time.Millisecond):
 		}
-		time.Sleep(5 * time.Millisecond)
 	}
 	data, err := os.ReadFile(status)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, rest, ok := strings.Cut(string(data), "\nVmHWM:"); ok {
-		line, _, _ := strings.Cut(rest, "\n")
-		kb, _ := strconv.ParseInt(strings.Fields(line)[0], 10, 64)
-		peak = kb << 10
-	}
-	return peak, out.String()
+	return statusField(string(data), "VmHWM") << 10, out.String()
 }

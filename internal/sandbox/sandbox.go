@@ -45,21 +45,17 @@ import (
 // dumps.
 type Policy struct {
 	// Confine applies the kernel confinement meant for the learner's
-	// program, which must be a static binary (CGO_ENABLED=0) that needs
-	// nothing but its standard descriptors, the descriptors in ExtraFiles,
-	// threads and time. It cannot start programs or open files.
+	// program, which must be a static binary that needs nothing but its
+	// standard descriptors, the descriptors in ExtraFiles, threads and
+	// time. It cannot start programs or open files, nor make memory
+	// writable with mprotect: one linked with the C library must make its
+	// threads' stacks and its heap without that call, as the race
+	// detector's build does (internal/harness/guard).
 	Confine bool
 
 	// Memory caps each process's data segment (RLIMIT_DATA), which bounds
 	// a Go program's heap; 0 leaves the limit as inherited.
 	Memory int64
-
-	// LibC says a confined program is linked with a C library, as the race
-	// detector's build is: its threads' stacks are made writable with
-	// mprotect, which the seccomp filter then allows. Its read-write memory
-	// is then bounded by AddressSpace rather than Memory (see
-	// docs/security.md).
-	LibC bool
 
 	// AddressSpace caps a confined program's virtual memory (RLIMIT_AS) on
 	// Linux, which bounds what RLIMIT_DATA does not count. 0 means Memory
@@ -99,9 +95,11 @@ type Policy struct {
 // AddressHeadroom is what a confined program's address space may exceed
 // its data limit by: the Go runtime's reservations, about 1.2 GiB for a
 // program that has allocated nothing, and the race detector's, which
-// brought a learner's race-enabled program to 2.6 GiB under a 512 MiB data
-// limit (measured with Go 1.26 on amd64). The race detector, short of
-// address space, misses races without a word, so the headroom is wide.
+// bring its build to 1.6 GiB at start (measured with Go 1.26 on amd64).
+// The race detector, short of address space, misses races without a word,
+// so the headroom is wide. It bounds no read-write memory, which the data
+// limit does (see docs/security.md), only what the address space costs
+// the kernel: page tables for at most this much.
 const AddressHeadroom = 4 << 30
 
 // DefaultThreads is a confined program's thread limit: far above the few

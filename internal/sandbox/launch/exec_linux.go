@@ -39,7 +39,7 @@ func execute(sp *Spec, argv, env []string) error {
 		}
 	}
 	if sp.Seccomp {
-		prog, err := filter(os.Getpid(), fd, sp.LibC)
+		prog, err := filter(os.Getpid(), fd)
 		if err != nil {
 			return err
 		}

@@ -47,11 +47,6 @@ type Spec struct {
 	// Files is RLIMIT_NOFILE; 0 means 64 for a confined program.
 	Files int `json:",omitempty"`
 
-	// LibC says the program is linked with a C library (the race
-	// detector's build): the seccomp filter lets mprotect make memory
-	// writable, which its threads' stacks need.
-	LibC bool `json:",omitempty"`
-
 	Path     string `json:",omitempty"` // the program to execute
 	Seccomp  bool   `json:",omitempty"` // apply the seccomp filter
 	Landlock int    `json:",omitempty"` // apply Landlock at this ABI

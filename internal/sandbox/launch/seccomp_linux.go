@@ -33,9 +33,12 @@ import (
 //     RLIMIT_AS, so a mapping reserved without access and then made
 //     writable would escape the data limit. The Go runtime reserves with
 //     mmap and commits with mmap (counted), and calls mprotect only to
-//     take access away. A program linked with a C library (Spec.LibC, the
-//     race detector's build) needs it for its threads' stacks and keeps
-//     it: there RLIMIT_AS is the bound;
+//     take access away. The race detector's build, linked with the C
+//     library, is built so that it needs it neither (package
+//     internal/harness/guard): allowed to any program, small or not, the
+//     call would make RLIMIT_AS the only bound, since a program that
+//     fills its address space with reservations escapes the data check
+//     with every further mprotect, however small;
 //   - prctl: only no_new_privs and naming memory (the runtime names its
 //     mappings); seccomp: only adding a filter, which can only restrict;
 //   - fcntl: only descriptor flags and dup; prlimit64: only reading;
@@ -199,9 +202,8 @@ const (
 )
 
 // filter returns the seccomp program for a launcher with process id pid
-// that executes the program open as descriptor execFD; libc allows what a
-// program linked with a C library needs beyond a Go program.
-func filter(pid, execFD int, libc bool) ([]syscall.SockFilter, error) {
+// that executes the program open as descriptor execFD.
+func filter(pid, execFD int) ([]syscall.SockFilter, error) {
 	a := arch()
 	if a == nil {
 		return nil, fmt.Errorf("no seccomp filter for this architecture")
@@ -221,7 +223,7 @@ func filter(pid, execFD int, libc bool) ([]syscall.SockFilter, error) {
 		{syscall.SYS_KILL, all(cond{arg: 0, val: uint32(pid)})},
 		{syscall.SYS_TGKILL, all(cond{arg: 0, val: uint32(pid)})},
 		{syscall.SYS_MMAP, noBits(bits{2, syscall.PROT_EXEC}, bits{3, syscall.MAP_SHARED | syscall.MAP_GROWSDOWN})},
-		{syscall.SYS_MPROTECT, mprotectBlock(libc)},
+		{syscall.SYS_MPROTECT, noneOf(2, syscall.PROT_EXEC|syscall.PROT_WRITE)},
 		{syscall.SYS_PRCTL, oneOf(0, prSetNoNewPrivs, prGetNoNewPrivs, prSetVMA)},
 		{sysSeccomp, oneOf(0, seccompSetModeFilter)},
 		{syscall.SYS_FCNTL, oneOf(1, syscall.F_DUPFD, syscall.F_DUPFD_CLOEXEC, syscall.F_GETFD, syscall.F_SETFD, syscall.F_GETFL, syscall.F_SETFL)},
@@ -247,15 +249,6 @@ func filter(pid, execFD int, libc bool) ([]syscall.SockFilter, error) {
 		return nil, fmt.Errorf("seccomp filter too long")
 	}
 	return prog, nil
-}
-
-// mprotectBlock allows mprotect never to make memory executable, and
-// never writable but for a program linked with a C library.
-func mprotectBlock(libc bool) []syscall.SockFilter {
-	if libc {
-		return noneOf(2, syscall.PROT_EXEC)
-	}
-	return noneOf(2, syscall.PROT_EXEC|syscall.PROT_WRITE)
 }
 
 // archFilter holds what differs between architectures.
