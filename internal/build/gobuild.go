@@ -134,6 +134,14 @@ func (b *Builder) Race(parent context.Context, dir string, mod map[string][]byte
 	ctx, cancel := context.WithTimeout(parent, learnerTimeout)
 	defer cancel()
 	args := append([]string{"build", "-trimpath", "-tags=" + harness.LearnerTag}, raceFlags...)
+	env := append(b.Env(), "CGO_ENABLED=1")
+	// The link goes through extld, which spares the C compiler the Go
+	// linker's questions it answered before; the program is the same.
+	linker, viaExtld := b.raceLinker(ctx, dir)
+	if viaExtld {
+		args[len(args)-1] += " " + linker.flag
+		env = append(env, linker.env...)
+	}
 	cmd := sandbox.Command(ctx, sandbox.Policy{Memory: buildMemory, FileSize: buildFileSize},
 		goCmd, append(args, "-o", prog, "./internal/run")...)
 	cmd.Dir = dir
@@ -141,13 +149,16 @@ func (b *Builder) Race(parent context.Context, dir string, mod map[string][]byte
 	if err := os.Mkdir(gotmp, 0o700); err != nil {
 		return "", err
 	}
-	cmd.Env = append(b.Env(), "GOTMPDIR="+gotmp, "CGO_ENABLED=1")
+	cmd.Env = append(env, "GOTMPDIR="+gotmp)
 	cmd.WaitDelay = time.Second
 	out, err := cmd.CombinedOutput()
 	sandbox.Kill(cmd)
 	defer b.trimSoon()
 	if err != nil {
 		return "", errors.New("race build: " + err.Error() + ": " + string(bytes.TrimSpace(out)))
+	}
+	if viaExtld {
+		linker.keep()
 	}
 	if key != "" {
 		_, _ = b.keep(key, prog, 0o755) // a program not kept is built again

@@ -189,6 +189,33 @@ func TestRaceBuildIsKept(t *testing.T) {
 	assert.Equal(t, 2, b.Stats().RaceBuilds)
 }
 
+// A race build asks the C compiler the Go linker's questions once: the
+// next race build, of other code, finds every answer and links a program
+// that runs as well.
+func TestRaceLinkAsksOnce(t *testing.T) {
+	if _, err := exec.LookPath("gcc"); err != nil {
+		t.Skip("no C compiler: no race detector")
+	}
+	b := newBuilder(t)
+	ctx := context.Background()
+	mod := withLearner(learnerSrc)
+	dir := module1(t, mod)
+	prog, err := b.Race(ctx, dir, mod)
+	require.NoError(t, err, "race build")
+	assert.Equal(t, "one", run(t, prog))
+	learned, err := os.ReadFile(filepath.Join(dir, ".kurs-extld-learned"))
+	require.NoError(t, err, "the first race build asks the C compiler")
+	assert.Regexp(t, `^((yes|no) -\S.*\n)+$`, string(learned))
+
+	other := withLearner(strings.Replace(learnerSrc, `"one"`, `"two"`, 1))
+	dir = module1(t, other)
+	prog, err = b.Race(ctx, dir, other)
+	require.NoError(t, err)
+	assert.Equal(t, "two", run(t, prog))
+	assert.NoFileExists(t, filepath.Join(dir, ".kurs-extld-learned"), "the second asks nothing")
+	assert.Equal(t, 2, b.Stats().RaceBuilds)
+}
+
 // The kept objects stay within their bound with room for the next: the
 // least recently taken go first, with their hashes, and what a killed kurs
 // left half-written goes after an hour.
