@@ -390,7 +390,9 @@ func (s *Server) exercise(w http.ResponseWriter, r *http.Request) {
 // changes it (fill may be nil).
 func (s *Server) renderExercise(w http.ResponseWriter, r *http.Request, ex *course.Exercise, status int, tmpl string, fill func(*i18n.Printer, *exerciseData)) {
 	p := s.printer(w, r)
-	d, err := s.exerciseData(p, ex)
+	// The result alone, which the page fetches after every check, needs
+	// no task, hints or highlighted code.
+	d, err := s.exerciseData(p, ex, tmpl != "result")
 	if err != nil {
 		s.message(w, r, http.StatusInternalServerError, p.T("web.error.progress", "Err", err))
 		return
@@ -433,14 +435,16 @@ func doneNotice(p *i18n.Printer, done string) string {
 	return ""
 }
 
-func (s *Server) exerciseData(p *i18n.Printer, ex *course.Exercise) (*exerciseData, error) {
+func (s *Server) exerciseData(p *i18n.Printer, ex *course.Exercise, full bool) (*exerciseData, error) {
 	st, err := s.loop.Standing()
 	if err != nil {
 		return nil, err
 	}
-	summary, err := s.md.render(ex.Summary.In(p.Lang()))
-	if err != nil {
-		return nil, err
+	var summary template.HTML
+	if full {
+		if summary, err = s.md.render(ex.Summary.In(p.Lang())); err != nil {
+			return nil, err
+		}
 	}
 	d := &exerciseData{
 		ID: ex.ID, Title: ex.Title.In(p.Lang()), Lesson: ex.Lesson, Summary: summary,
@@ -461,9 +465,25 @@ func (s *Server) exerciseData(p *i18n.Printer, ex *course.Exercise) (*exerciseDa
 			d.Files = append(d.Files, fileView{Rel: rel, Abs: filepath.Join(s.ws.Dir, filepath.FromSlash(rel))})
 		}
 	}
-	d.Hints = s.hints(st.SeenHints(ex, p.Lang()))
 	last, _ := s.loop.Last(ex.ID)
 	res := last.Result
+	if !full {
+		// What the result shows of the rest: the line it marks, each
+		// case's mark and the versions of the files it checked.
+		if ex.Traits().Answers {
+			marks := quizMarks(res)
+			for _, c := range ex.Quiz {
+				d.Quiz = append(d.Quiz, quizCaseView{Case: c.Case, Mark: marks[c.Case]})
+			}
+		} else {
+			d.Mark = s.markOf(ex, res)
+			d.Code = s.codeSums(p, ex)
+		}
+		d.Result = s.resultView(p, ex)
+		d.Next = s.link(p, st.Next(nil, ex))
+		return d, nil
+	}
+	d.Hints = s.hints(st.SeenHints(ex, p.Lang()))
 	if ex.Traits().Answers {
 		chosen, qerr := s.currentAnswers(ex)
 		if qerr != nil {

@@ -114,6 +114,25 @@ type codeFile struct {
 // codeFiles returns the learner's files of ex, highlighted with mark's line
 // marked, or the skeleton when the folder holds none.
 func (s *Server) codeFiles(p *i18n.Printer, ex *course.Exercise, mark codeMark) []codeFile {
+	out := s.codeSums(p, ex)
+	for i := range out {
+		f := &out[i]
+		line := 0
+		if mark.File == f.Rel {
+			line = mark.Line
+		}
+		code, err := highlightGoLines([]byte(f.Text), linesOf(line))
+		if err != nil {
+			code = template.HTML("<pre>" + template.HTMLEscapeString(f.Text) + "</pre>")
+		}
+		f.Code = code
+	}
+	return out
+}
+
+// codeSums returns the learner's files of ex as codeFiles does, without
+// highlighting them: their names, texts and versions.
+func (s *Server) codeSums(p *i18n.Printer, ex *course.Exercise) []codeFile {
 	var out []codeFile
 	names, _ := checker.ReadSources(s.ws.ExerciseDir(ex.ID), ex.ID)
 	for _, rel := range names {
@@ -133,15 +152,6 @@ func (s *Server) codeFiles(p *i18n.Printer, ex *course.Exercise, mark codeMark) 
 	for i := range out {
 		f := &out[i]
 		f.Abs = s.ws.Dir + string(os.PathSeparator) + strings.ReplaceAll(f.Rel, "/", string(os.PathSeparator))
-		line := 0
-		if mark.File == f.Rel {
-			line = mark.Line
-		}
-		code, err := highlightGoLines([]byte(f.Text), linesOf(line))
-		if err != nil {
-			code = template.HTML("<pre>" + template.HTMLEscapeString(f.Text) + "</pre>")
-		}
-		f.Code = code
 	}
 	return out
 }
