@@ -64,6 +64,9 @@ func TestScript(t *testing.T) {
 			// LC_MESSAGES stay unset so that each script chooses its language.
 			e.Setenv("HOME", e.WorkDir)
 			e.Setenv("LANG", "C")
+			// kurs serve opens no browser in a test (serve-browser.txtar
+			// turns it on with an opener of its own).
+			e.Setenv("KURS_NO_BROWSER", "1")
 			// The checker runs `go build`: it must find the toolchain, the
 			// module cache and, to be fast, the real build cache, which would
 			// otherwise default to one under the new HOME.

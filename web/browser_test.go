@@ -66,7 +66,7 @@ func serve(t *testing.T, dir, addr string, args ...string) *serving {
 	done := make(chan int, 1)
 	go func() {
 		io := cli.IO{Out: pw, Err: &stderr, Getenv: func(string) string { return "" }, Getwd: func() (string, error) { return dir, nil }}
-		done <- cli.Main(ctx, append([]string{"serve", "--addr", addr}, args...), io)
+		done <- cli.Main(ctx, append([]string{"serve", "--addr", addr, "--no-browser"}, args...), io)
 		pw.Close()
 	}()
 	lines := make(chan string, 16)

@@ -5,6 +5,8 @@ import (
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/hex"
+	"fmt"
+	"html"
 	"net"
 	"net/http"
 	"net/url"
@@ -204,5 +206,16 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 	q.Del(KeyParam)
 	u := url.URL{Path: r.URL.Path, RawQuery: q.Encode()}
 	w.Header().Set("Cache-Control", "no-store")
+	if r.Header.Get("Sec-Fetch-Site") == "cross-site" {
+		// Sent here by another site, as by the page that kurs serve
+		// opens (a file), a browser leaves the SameSite=Strict cookie
+		// out of every request of this navigation, redirects included.
+		// A page of the server's own sends it on; that request is the
+		// server's own, with the cookie.
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		to := html.EscapeString(u.String())
+		fmt.Fprintf(w, "<!DOCTYPE html>\n<meta charset=\"utf-8\">\n<meta http-equiv=\"refresh\" content=\"0;url=%s\">\n<title>kurs</title>\n<a href=\"%s\">kurs</a>\n", to, to)
+		return
+	}
 	http.Redirect(w, r, u.String(), http.StatusSeeOther)
 }

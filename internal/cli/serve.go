@@ -17,14 +17,16 @@ const DefaultServeAddr = "127.0.0.1:8421"
 
 // serveOptions are the options of kurs serve.
 type serveOptions struct {
-	addr string        // where to listen
-	poll time.Duration // look for changes this often instead of waiting for events
+	addr      string        // where to listen
+	poll      time.Duration // look for changes this often instead of waiting for events
+	noBrowser bool          // do not open the browser
 }
 
 func serveVerb() *verb {
 	return command("serve", func(o *serveOptions, fs *flag.FlagSet) {
 		fs.StringVar(&o.addr, "addr", DefaultServeAddr, "")
 		fs.DurationVar(&o.poll, "poll", 0, "")
+		fs.BoolVar(&o.noBrowser, "no-browser", false, "")
 	}, serve)
 }
 
@@ -74,7 +76,17 @@ func serve(e *env, o *serveOptions, args []string) error {
 		}
 		return err
 	}
-	e.say("web.serve.open", "URL", srv.LoginURL(ln.Addr()))
+	login := srv.LoginURL(ln.Addr())
+	// The browser is asked first, so that the address is the last line
+	// either way. KURS_NO_BROWSER keeps tests and scripts from opening one.
+	if !o.noBrowser && e.Getenv("KURS_NO_BROWSER") == "" && hasDisplay(e.Getenv) {
+		cleanup, berr := openBrowser(e, login)
+		defer cleanup()
+		if berr != nil {
+			e.sayErr("web.serve.no_browser", "Err", berr)
+		}
+	}
+	e.say("web.serve.open", "URL", login)
 	if err := srv.Serve(e.ctx, ln); err != nil && !errors.Is(err, net.ErrClosed) {
 		return &usageError{e.p.T("web.serve.failed", "Err", err)}
 	}
