@@ -191,9 +191,10 @@ func (e *Exercise) Skeleton(lang string) ([]File, error) {
 }
 
 // Solution returns the reference solution's files: solution/*.go, or for
-// a quiz one file made from its answers, which exercise.json holds.
+// an exercise that is data (a quiz) one file made from its answers, which
+// exercise.json holds.
 func (e *Exercise) Solution() ([]File, error) {
-	if e.Kind() == KindQuiz {
+	if e.Traits().Data {
 		return []File{e.quizFile("solution.go")}, nil
 	}
 	return goFiles(e.fsys, "solution")
@@ -213,7 +214,7 @@ func (e *Exercise) Tests() (driver, api []File, err error) {
 		return nil, nil, fmt.Errorf("exercise %s: the reference solution: %w", e.ID, err)
 	}
 	api = []File{{Name: "api.go", Data: check}}
-	if e.Kind() == KindQuiz {
+	if e.Traits().Data {
 		return []File{e.quizFile("driver.go")}, api, nil
 	}
 	files, err := goFiles(e.fsys, "testdata")
@@ -425,14 +426,13 @@ func loadExercise(fsys fs.FS, dir string) (*Exercise, []error) {
 	}
 	if !slices.Contains(Kinds, m.Kind) {
 		return nil, []error{&Error{File: file, Line: lineOfKey(fsys, file, "kind"), Code: ErrKind, Args: []any{"Got", string(m.Kind)},
-			Msg: fmt.Sprintf("the kind %q is none of \"trace\" and \"quiz\"", m.Kind)}}
+			Msg: fmt.Sprintf("the kind %q is none of %s", m.Kind, kindNames(Kinds))}}
 	}
 	var errs []error
 	if err := e.loadTexts(root); err != nil {
 		errs = append(errs, err)
 	}
-	switch e.kind {
-	case KindQuiz:
+	if e.Traits().Data {
 		for i := range e.Quiz {
 			e.Suite.Tests = append(e.Suite.Tests, harness.Test{Name: fmt.Sprintf("case%d", i+1), Case: i + 1, Points: 1})
 		}
@@ -444,7 +444,7 @@ func loadExercise(fsys fs.FS, dir string) (*Exercise, []error) {
 				Args: []any{"Points", e.Points, "Cases", len(e.Quiz)},
 				Msg:  fmt.Sprintf("points is %d, but the quiz has %d cases, each worth 1 point", e.Points, len(e.Quiz))})
 		}
-	default:
+	} else {
 		sfile := path.Join(root, "testdata", "suite.json")
 		if err := readStrict(fsys, sfile, &e.Suite); err != nil {
 			errs = append(errs, err)
@@ -454,6 +454,18 @@ func loadExercise(fsys fs.FS, dir string) (*Exercise, []error) {
 		}
 	}
 	return e, errs
+}
+
+// kindNames lists kinds for a message: "trace" and "quiz".
+func kindNames(kinds []Kind) string {
+	names := make([]string, len(kinds))
+	for i, k := range kinds {
+		names[i] = strconv.Quote(string(k))
+	}
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
 // validID reports an id that differs from its folder or cannot serve as a

@@ -33,9 +33,11 @@ const (
 	PerCase
 )
 
-// Traits are what an exercise kind offers the learner and how it is
-// graded. Front ends ask an exercise's traits, never its kind or the
-// shape of its data, so that a new kind is one entry in traits.
+// Traits are what an exercise kind offers the learner, what it is made
+// of and how it is graded. Every package but this file asks an
+// exercise's traits, never its kind (a test holds the code to that), so
+// that each rule that differs by kind has one owner and a new kind is
+// one entry in traits.
 type Traits struct {
 	// Editor says the learner writes Go code: the page offers an editor
 	// of the exercise's files.
@@ -47,6 +49,12 @@ type Traits struct {
 	// Try says the learner can run traces of their own on their code
 	// and on the reference (kurs try, the page's "Try a trace").
 	Try bool
+	// Data says the exercise is data, not code: its cases are in
+	// quiz.LANG.md and its answers in exercise.json, and the course
+	// makes its reference, its test driver and its suite from them. It
+	// has no solution/, no testdata/ and no misconceptions, which are
+	// wrong versions of a reference's code.
+	Data bool
 	// ExplainAll says every test of a result is explained, not only the
 	// first that fails: each case of a quiz is a question of its own.
 	ExplainAll bool
@@ -57,7 +65,7 @@ type Traits struct {
 // traits are the traits of each kind.
 var traits = map[Kind]Traits{
 	KindTrace: {Editor: true, Try: true, Scoring: AllOrNothing},
-	KindQuiz:  {Answers: true, ExplainAll: true, Scoring: PerCase},
+	KindQuiz:  {Answers: true, Data: true, ExplainAll: true, Scoring: PerCase},
 }
 
 // Traits returns what exercises of kind k offer; the zero Traits for a

@@ -299,7 +299,7 @@ func (e *Exercise) BehaviourHash() (string, error) {
 	// The test program's files as Tests returns them, read directly: Tests
 	// also derives the API check, which parses the reference, and a
 	// learner's first check pays for this hash.
-	if e.Kind() != KindQuiz {
+	if !e.Traits().Data {
 		driver, err := goFiles(e.fsys, "testdata")
 		if err != nil {
 			return "", err

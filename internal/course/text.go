@@ -270,7 +270,7 @@ func (e *Exercise) loadTexts(dir string) error {
 		for i, n := range lines {
 			e.lines[fmt.Sprintf("hints.%s.%d", lang, i)] = n
 		}
-		if e.kind != KindQuiz {
+		if !e.Traits().Data {
 			continue
 		}
 		name = "quiz." + lang + ".md"
@@ -281,7 +281,7 @@ func (e *Exercise) loadTexts(dir string) error {
 			return err
 		}
 	}
-	if e.kind != KindQuiz {
+	if !e.Traits().Data {
 		return nil
 	}
 	n := 0
