@@ -54,22 +54,21 @@ type exCode struct {
 
 func (e *exCode) dir() string { return path.Join("exercises", e.ex.ID) }
 
-// code checks each exercise by its kind: this is the one place that
-// decides what an exercise of each kind must have. A quiz is data, checked
-// as such; the reference of a trace exercise is parsed, its traces are
-// checked against the reference's API, and a generated driver against the
-// description it comes from.
+// code checks each exercise by what its kind is made of: this is the one
+// place that decides what an exercise must have. An exercise that is data
+// (a quiz) is checked as such; the reference of a code exercise is
+// parsed, its traces are checked against the reference's API, and a
+// generated driver against the description it comes from.
 func (v *validator) code(c *course.Course) map[string]*exCode {
 	codes := map[string]*exCode{}
 	for _, ex := range c.Exercises {
 		e := &exCode{ex: ex, unrunnable: map[string]bool{}}
 		codes[ex.ID] = e
-		switch ex.Kind() {
-		case course.KindQuiz:
+		if ex.Traits().Data {
 			v.quiz(ex)
 			e.solution, _ = ex.Solution()
 			e.parsed = e.solution != nil
-		case course.KindTrace:
+		} else {
 			v.trace(e)
 		}
 	}

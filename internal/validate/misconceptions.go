@@ -66,7 +66,7 @@ func (v *validator) misconceptions(ctx context.Context, c *course.Course, codes 
 		e := codes[ex.ID]
 		list, err := ex.Misconceptions()
 		v.misconceptionErrors(err)
-		if ex.Kind() == course.KindQuiz {
+		if ex.Traits().Data {
 			for _, m := range list {
 				v.add(path.Join("exercises", ex.ID, course.MisconceptionsDir, m.ID), 0, MisconceptionInQuiz, "Name", m.ID)
 			}

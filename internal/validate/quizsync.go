@@ -31,9 +31,10 @@ func (v *validator) quizSync(c *course.Course) {
 			lines := strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n")
 			for _, id := range l.Exercises {
 				ex, ok := c.Exercise(id)
-				if !ok || ex.Kind() != course.KindQuiz {
+				if !ok {
 					continue
 				}
+				// Only an exercise that is data has cases.
 				for i, qc := range ex.Quiz {
 					v.quizCaseSync(file, lines, ex, i, qc, lang)
 				}

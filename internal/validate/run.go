@@ -331,9 +331,9 @@ func (v *validator) referenceResult(e *exCode, res *checker.Result) {
 // failLine returns where a test the reference fails is written: the step
 // whose expectation the reference does not meet (or "new", when New
 // already differs), else the test; a quiz's case is its answer in
-// exercise.json, since a quiz has no suite.json.
+// exercise.json, since an exercise that is data has no suite.json.
 func (v *validator) failLine(e *exCode, t *checker.Test) (string, int) {
-	if e.ex.Kind() == course.KindQuiz {
+	if e.ex.Traits().Data {
 		file := path.Join(e.dir(), "exercise.json")
 		if f := t.Failure; f != nil && f.Case > 0 {
 			return file, v.at(file, "answers."+strconv.Itoa(f.Case-1))
@@ -365,7 +365,7 @@ func (v *validator) failLine(e *exCode, t *checker.Test) (string, int) {
 // declaration, the reference's first file.
 func (e *exCode) declaredAt(name string) string {
 	dir := path.Join(e.dir(), "solution")
-	if len(e.solution) == 0 || e.ex.Kind() == course.KindQuiz {
+	if len(e.solution) == 0 || e.ex.Traits().Data {
 		return dir + "/"
 	}
 	fset := token.NewFileSet()

@@ -250,7 +250,7 @@ func (v *validator) texts(c *course.Course) {
 			}
 		}
 		if _, err := fs.Stat(v.fsys, path.Join(dir, "testdata", "api.go")); err == nil {
-			v.add(path.Join(dir, "testdata", "api.go"), 0, Obsolete, "Kind", string(ex.Kind()))
+			v.add(path.Join(dir, "testdata", "api.go"), 0, Obsolete, "Kind", string(ex.Kind()), "Data", ex.Traits().Data)
 		}
 	}
 }
@@ -335,7 +335,7 @@ func (v *validator) quiz(ex *course.Exercise) {
 	}
 	for _, f := range []string{"solution", "testdata"} {
 		if _, err := fs.Stat(v.fsys, path.Join(dir, f)); err == nil {
-			v.add(path.Join(dir, f)+"/", 0, Obsolete, "Kind", string(course.KindQuiz))
+			v.add(path.Join(dir, f)+"/", 0, Obsolete, "Kind", string(ex.Kind()), "Data", ex.Traits().Data)
 		}
 	}
 }

@@ -19,7 +19,7 @@ const titleMax = 80
 // quiz case's title is its heading in quiz.LANG.md.
 func (v *validator) testTitles(c *course.Course) {
 	for _, ex := range c.Exercises {
-		if ex.Kind() == course.KindQuiz {
+		if ex.Traits().Data {
 			v.caseTitles(ex)
 			continue
 		}

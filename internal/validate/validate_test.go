@@ -490,7 +490,9 @@ func TestMetadataKeys(t *testing.T) {
 // TestQuizProblems plants the mistakes a quiz can have: an option without
 // its explanation in one language, a right answer that is not an option,
 // a task that does not say where the cases go, a quiz file that is not laid
-// out as it must be, and Go that a quiz does not use.
+// out as it must be, and Go that a quiz does not use; and, beside it, an
+// API check that a trace exercise does not use. Each obsolete file is told
+// why, by what its exercise is made of.
 func TestQuizProblems(t *testing.T) {
 	t.Parallel()
 	m := mapCourse(t, "testdata/weak")
@@ -517,9 +519,11 @@ func TestQuizProblems(t *testing.T) {
 	m["exercises/pick/solution/pick.go"] = &fstest.MapFile{Data: []byte("package pick\n\nvar Answer = [2]string{\"A\", \"A\"}\n")}
 	quiz("bad", `["A", "A"]`)
 	m["exercises/bad/quiz.en.md"].Data = []byte("Intro.\n\n## Case 1\n\nWhich?\n\n### A\n\nThis.\n\n> Because.\n")
+	m["exercises/clamp/testdata/api.go"] = &fstest.MapFile{Data: []byte("package clamp\n")}
 	r := run(t, m, Options{})
 	assert.Equal(t, []string{
 		"exercises/bad/quiz.en.md:1 markdown",
+		"exercises/clamp/testdata/api.go:0 obsolete",
 		"exercises/clamp/testdata/suite.json:3 few_random",
 		"exercises/pick/exercise.json:7 quiz_answer",
 		"exercises/pick/quiz.de.md:11 quiz_why",
@@ -532,6 +536,20 @@ func TestQuizProblems(t *testing.T) {
 			assert.Equal(t, []any{"Case", 1, "Lang", "de", "Letter", "B"}, p.Args)
 		case QuizAnswer:
 			assert.Equal(t, []any{"Case", 2, "Answer", "E", "Options", "A, B"}, p.Args)
+		case Obsolete:
+			want := map[string]string{
+				"de": "eine Übung der Art quiz braucht das nicht: Referenzantwort und Tests eines Quiz ergeben sich aus exercise.json",
+				"en": "a quiz exercise does not use this: a quiz's reference answer and tests follow from exercise.json",
+			}
+			if p.File == "exercises/clamp/testdata/api.go" {
+				want = map[string]string{
+					"de": "eine Übung der Art trace braucht das nicht: die API-Prüfung wird aus der Referenzlösung abgeleitet",
+					"en": "a trace exercise does not use this: the API check is derived from the reference solution",
+				}
+			}
+			for lang, w := range want {
+				assert.Contains(t, i18n.New(lang).T("validate.problem_obsolete", p.Args...), w, p.File)
+			}
 		}
 	}
 }
