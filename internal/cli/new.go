@@ -98,7 +98,7 @@ func scaffoldNew(e *env, o *newOptions, args []string) error {
 		courseFlag = " --course " + shellWord(e.g.course)
 	}
 	next := key("validate.new_next_", what)
-	if what == "exercise" && course.Kind(kind) == course.KindQuiz {
+	if what == "exercise" && course.Kind(kind).Traits().Data {
 		next = "validate.new_next_quiz"
 	}
 	fmt.Fprintln(e.Out, e.p.T(next, "ID", id, "Course", courseFlag))

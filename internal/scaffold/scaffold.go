@@ -233,7 +233,7 @@ func exerciseFiles(id string, kind course.Kind, t texts) ([]File, error) {
 	order := []string{"$schema", "id", "kind", "points", "title", "imports"}
 	data := map[string]string{"ID": id, "Doc": t["skeleton_doc"][lang0], "Todo": t["todo"][lang0]}
 	var files []File
-	if kind == course.KindQuiz {
+	if kind.Traits().Data {
 		m["imports"] = []string{}
 		answers := []string{t["answer"][lang0]}
 		m["answers"] = answers
