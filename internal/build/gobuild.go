@@ -142,7 +142,9 @@ func (b *Builder) Race(parent context.Context, dir string, mod map[string][]byte
 		args[len(args)-1] += " " + linker.flag
 		env = append(env, linker.env...)
 	}
-	cmd := sandbox.Command(ctx, sandbox.Policy{Memory: buildMemory, FileSize: buildFileSize},
+	// Started by the launcher program, as a direct build is, not by kurs
+	// started again.
+	cmd := sandbox.Command(ctx, sandbox.Policy{Memory: buildMemory, FileSize: buildFileSize, Launcher: b.launcher(ctx)},
 		goCmd, append(args, "-o", prog, "./internal/run")...)
 	cmd.Dir = dir
 	gotmp := filepath.Join(dir, ".gotmp-race")
