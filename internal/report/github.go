@@ -123,7 +123,8 @@ const summaryMessages = 768 << 10
 // line that a result points at, or "" when it points at none: the file of
 // a refused import, directive or package clause, the first position in
 // compiler output, the near miss of a name the API check missed (see
-// NearMissAt), or the frame of the first failing test's panic. Every
+// NearMissAt), the frame of the first failing test's panic, or the
+// learner's innermost frame when the program crashed (see crashFrame). Every
 // output that points into the learner's code asks it: the annotations,
 // JUnit and the page's marked line.
 func Position(res *checker.Result) (file string, line int) {
@@ -137,10 +138,35 @@ func Position(res *checker.Result) (file string, line int) {
 				return m[1], line
 			}
 		}
+		if pr.Kind == checker.ProblemCrash {
+			return crashFrame(pr.Detail, res.Exercise)
+		}
 		return NearMissAt(pr)
 	}
-	if t := res.FirstFailure(); t != nil && t.Failure != nil {
+	switch t := res.FirstFailure(); {
+	case t == nil:
+	case t.Failure != nil:
 		return frame(t.Failure.Frame)
+	case t.Crashed:
+		return crashFrame(res.Crash, res.Exercise)
+	}
+	return "", 0
+}
+
+// crashFrame returns the innermost frame in the learner's code of a crash
+// report as the checker keeps it (see checker.Result.Crash): the first
+// "\tFILE:LINE" whose file lies in the exercise's folder. The checker has
+// dropped the runtime's and the harness's frames; the folder leaves out
+// anything else, so that the position is always the learner's own line.
+func crashFrame(crash, exercise string) (string, int) {
+	for l := range strings.SplitSeq(crash, "\n") {
+		loc, ok := strings.CutPrefix(l, "\t")
+		if !ok || !strings.HasPrefix(loc, exercise+"/") || strings.Contains(loc[len(exercise)+1:], "/") {
+			continue
+		}
+		if file, line := frame(loc); strings.HasSuffix(file, ".go") && line > 0 {
+			return file, line
+		}
 	}
 	return "", 0
 }

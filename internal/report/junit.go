@@ -6,8 +6,10 @@ import (
 	"go/token"
 	"io"
 	"path"
+	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/kurs-course/kurs/checker"
@@ -211,7 +213,7 @@ func BatchJUnit(w io.Writer, p *i18n.Printer, b *Batch, exercises []*course.Exer
 						if kind == "" {
 							kind = "failure"
 						}
-						c.Failure = &junitProblem{Message: firstLine(p, t.Message), Type: kind, Text: t.Message}
+						c.Failure = &junitProblem{Message: firstLine(p, departure(t.Message)), Type: kind, Text: t.Message}
 					}
 					s.Cases = append(s.Cases, c)
 				}
@@ -311,24 +313,64 @@ func errorCases(p *i18n.Printer, g Graded, pos string) []junitCase {
 // testCase returns the testcase of a hidden test that ran (or should have):
 // a failure names the step that failed, its text shows the trace after the
 // learner's file and line, relative to the repository root dir, when the
-// test panicked there.
+// test panicked there or the program crashed during it.
 func testCase(p *i18n.Printer, g Graded, t *checker.Test, dir string) junitCase {
 	c := junitCase{Name: t.Name, Classname: g.Result.Exercise}
 	if t.Status == checker.Pass {
 		return c
 	}
 	msg := textsafe.Text(p, Test(p, g.Exercise, g.Result, t), textsafe.TestMax)
-	kind := "missing" // the program ended before the test reported
-	pos := ""
-	if t.Failure != nil {
+	// How it failed: the harness's kind of failure; for a test that sent
+	// nothing, the document's word ("crash" while it ran, "not_run").
+	kind := failure(t)
+	var file string
+	var line int
+	switch {
+	case t.Failure != nil:
 		kind = t.Failure.Kind
-		if file, line := frame(t.Failure.Frame); file != "" {
-			pos = at(path.Join(dir, textsafe.Line(p, file, textsafe.ValueMax)), line)
-		}
+		file, line = frame(t.Failure.Frame)
+	case t.Crashed:
+		file, line = crashFrame(g.Result.Crash, g.Result.Exercise)
 	}
-	c.Failure = &junitProblem{Message: firstLine(p, msg), Type: kind, Text: withPosition(pos, msg)}
+	pos := ""
+	if file != "" {
+		pos = at(path.Join(dir, textsafe.Line(p, file, textsafe.ValueMax)), line)
+	}
+	c.Failure = &junitProblem{Message: firstLine(p, departure(msg)), Type: kind, Text: withPosition(pos, msg)}
 	return c
 }
+
+// departure returns a failing test's text from the line that names the
+// step where the learner's code departed: without the header of a random
+// trace ("Random trace no. 3 (seed 42), cut down from 81 steps to
+// these:"), which says which trace, not what went wrong. It reads the
+// text alone, in either language, so that a class's JUnit, made from the
+// document, gives the same message.
+func departure(msg string) string {
+	first, rest, ok := strings.Cut(msg, "\n")
+	if ok && randomHeader().MatchString(first) {
+		return rest
+	}
+	return msg
+}
+
+// randomHeader matches the first line of a random trace's explanation
+// (trace.random, trace.random_unshrunk) in every language kurs speaks.
+var randomHeader = sync.OnceValue(func() *regexp.Regexp {
+	const mark = "\x00"
+	var alts []string
+	for _, lang := range i18n.Languages {
+		p := i18n.New(lang)
+		for _, id := range []string{"trace.random", "trace.random_unshrunk"} {
+			parts := strings.Split(p.T(id, "Index", mark, "Seed", mark, "Original", mark), mark)
+			for i := range parts {
+				parts[i] = regexp.QuoteMeta(parts[i])
+			}
+			alts = append(alts, strings.Join(parts, `[0-9]+`))
+		}
+	}
+	return regexp.MustCompile(`^(?:` + strings.Join(alts, "|") + `)$`)
+})
 
 // seconds formats a duration as JUnit's time attribute wants it.
 func seconds(d time.Duration) string { return fmt.Sprintf("%.3f", d.Seconds()) }

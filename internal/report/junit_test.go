@@ -5,6 +5,7 @@ import (
 	"encoding/xml"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -329,4 +330,101 @@ func TestJUnitAPINamesWhatIsMissing(t *testing.T) {
 	assert.Contains(t, msg, "Name000 is missing")
 	assert.NotContains(t, msg, "\n")
 	assert.Less(t, len(msg), textsafe.ValueMax+200, "bounded")
+}
+
+// departedAndCrashed returns the fixture's circuitbreaker twice: failing
+// a random trace at its fifth step, and crashed during its first test
+// by a goroutine of the learner's that panicked in a helper file, with
+// the crash report as the checker keeps it.
+func departedAndCrashed(t *testing.T) (random, crashed []report.Graded) {
+	t.Helper()
+	random = fixture(t)[:1]
+	res := *random[0].Result
+	res.Tests = slices.Clone(res.Tests)
+	last := len(res.Tests) - 1
+	res.Tests[last] = checker.Test{Name: res.Tests[last].Name, Status: checker.Fail, Failure: &harness.Failure{Kind: harness.Panicked,
+		New: []float64{3, 6}, Done: []harness.Done{{Call: "Failure(31)"}, {Call: "Failure(32)"}, {Call: "Failure(32)"}, {Call: "Allow(39)"}},
+		Step: 5, Call: "Failure(39)", Panic: "probe failed", Frame: "github.com/kurs-course/kurs/circuitbreaker/circuitbreaker.go:37",
+		Seed: 42, Index: 2, Original: 81}}
+	random[0].Result = &res
+
+	crashed = fixture(t)[:1]
+	cr := *crashed[0].Result
+	cr.Crash = "panic: assignment to entry in nil map\n" +
+		"circuitbreaker.explode.func1(…)\n\tcircuitbreaker/helper.go:9\n" +
+		"created by github.com/kurs-course/kurs/circuitbreaker.explode in goroutine 7\n\tcircuitbreaker/helper.go:7"
+	cr.Tests = nil
+	for i, st := range crashed[0].Exercise.Suite.Tests {
+		cr.Tests = append(cr.Tests, checker.Test{Name: st.Name, Status: checker.Fail, Crashed: i == 0, Missing: i > 0})
+	}
+	crashed[0].Result = &cr
+	return random, crashed
+}
+
+// TestJUnitMessageNamesTheDeparture: a random trace's failure says in its
+// message, which a CI viewer shows alone, the step where the code
+// departed, as the learner's text does under the trace's header; in a
+// class's JUnit, made from the document, too.
+func TestJUnitMessageNamesTheDeparture(t *testing.T) {
+	random, _ := departedAndCrashed(t)
+	for lang, want := range map[string]string{
+		"en": "Step 5, Failure(39), panicked: probe failed (at circuitbreaker/circuitbreaker.go:37)",
+		"de": "Schritt 5, Failure(39), löste eine Panic aus: probe failed (bei circuitbreaker/circuitbreaker.go:37)",
+	} {
+		doc := junit(t, lang, random)
+		cases := doc.Suites[0].Cases
+		f := cases[len(cases)-1].Failure
+		require.NotNil(t, f, lang)
+		assert.Equal(t, want, f.Message, lang)
+		assert.Regexp(t, `^ws/circuitbreaker/circuitbreaker\.go:37\n(Random trace no\. 3 \(seed 42\)|Zufallsspur Nr\. 3 \(Startwert 42\)), `, f.Text,
+			"%s: the text keeps which trace it was", lang)
+
+		p := i18n.New(lang)
+		b := &report.Batch{Version: report.Version, Course: "sha256:c0ffee", Kurs: "v1.2.0+0123456789ab", Seed: 7, ExerciseIDs: []string{"circuitbreaker"},
+			Submissions: []report.Entry{{ID: "ada", Document: report.NewDocumentFor(p, random, report.Teacher)}}}
+		var out bytes.Buffer
+		require.NoError(t, report.BatchJUnit(&out, p, b, exercisesOf(random)))
+		var class xmlSuites
+		require.NoError(t, xml.Unmarshal(out.Bytes(), &class), out.String())
+		cases = class.Suites[0].Cases
+		require.NotNil(t, cases[len(cases)-1].Failure, lang)
+		assert.Equal(t, want, cases[len(cases)-1].Failure.Message, "%s: a class's JUnit says the same", lang)
+	}
+}
+
+// TestCrashPointsAtTheLearnersLine: a program that crashed during a test
+// points, in JUnit, the document and GitHub's annotations, at the
+// learner's innermost frame of the crash report: the line that panicked,
+// not where its goroutine was started.
+func TestCrashPointsAtTheLearnersLine(t *testing.T) {
+	_, crashed := departedAndCrashed(t)
+	file, line := report.Position(crashed[0].Result)
+	assert.Equal(t, "circuitbreaker/helper.go", file)
+	assert.Equal(t, 9, line)
+
+	doc := junit(t, "en", crashed)
+	props := map[string]string{}
+	for _, p := range doc.Suites[0].Properties {
+		props[p.Name] = p.Value
+	}
+	assert.Equal(t, "ws/circuitbreaker/helper.go", props["file"])
+	assert.Equal(t, "9", props["line"])
+	first := doc.Suites[0].Cases[0].Failure
+	require.NotNil(t, first)
+	assert.Equal(t, "crash", first.Type)
+	assert.True(t, strings.HasPrefix(first.Text, "ws/circuitbreaker/helper.go:9\n"), first.Text)
+	assert.Equal(t, "not_run", doc.Suites[0].Cases[1].Failure.Type)
+
+	d := report.NewDocument(i18n.New("de"), crashed)
+	assert.Equal(t, "circuitbreaker/helper.go", d.Exercises[0].File)
+	assert.Equal(t, 9, d.Exercises[0].Line)
+
+	var gh bytes.Buffer
+	require.NoError(t, report.GitHub(&gh, i18n.New("en"), crashed, "ws"))
+	assert.Regexp(t, `(?m)^::error file=ws/circuitbreaker/helper\.go,line=9,`, gh.String())
+
+	// A frame outside the exercise's folder is nobody's line to fix.
+	crashed[0].Result.Crash = "panic: boom\nmain.main()\n\trun/main.go:12"
+	file, _ = report.Position(crashed[0].Result)
+	assert.Empty(t, file)
 }

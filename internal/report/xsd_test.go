@@ -49,8 +49,9 @@ func validJUnit(t *testing.T, docs map[string][]byte) {
 	require.NoError(t, err, "JUnit that the schema rejects:\n%s", out)
 }
 
-// TestJUnitValidates: the JUnit of a failing, a non-building, a crashing,
-// a passing and a hostile submission, in both languages, validates against
+// TestJUnitValidates: the JUnit of a failing, a non-building, a crashing
+// (before its first test and during one), one failing a random trace, a
+// passing and a hostile submission, in both languages, validates against
 // the schema of what Jenkins xunit accepts (testdata/junit.xsd).
 func TestJUnitValidates(t *testing.T) {
 	graded := fixture(t)
@@ -66,10 +67,11 @@ func TestJUnitValidates(t *testing.T) {
 		ok.Tests = append(ok.Tests, checker.Test{Name: st.Name, Status: checker.Pass})
 	}
 	passed[0].Result = &ok
+	random, crashedDuring := departedAndCrashed(t)
 
 	docs := map[string][]byte{}
 	for _, lang := range []string{"en", "de"} {
-		for name, g := range map[string][]report.Graded{"fixture": graded, "crashed": crashed, "passed": passed, "hostile": hostile(t), "api": apiDiffers(t)} {
+		for name, g := range map[string][]report.Graded{"fixture": graded, "crashed": crashed, "passed": passed, "hostile": hostile(t), "api": apiDiffers(t), "random": random, "crashed-during": crashedDuring} {
 			var b bytes.Buffer
 			require.NoError(t, report.JUnit(&b, i18n.New(lang), g, fixtureRun))
 			docs[name+"-"+lang] = b.Bytes()
