@@ -99,7 +99,7 @@ func TestTeacherTexts(t *testing.T) {
 		graded[2].Result = &quiz
 		want := map[string][2]string{
 			"en": {`message="Case 2: the submission gives no answer."`, `message="Case 2: no answer yet. Put one of the letters A–D into Answer."`},
-			"de": {`message="Fall 2: die Abgabe gibt keine Antwort."`, `message="Fall 2: noch keine Antwort. Trage einen der Buchstaben A–D in Answer ein."`},
+			"de": {`message="Fall 2: Die Abgabe gibt keine Antwort."`, `message="Fall 2: noch keine Antwort. Trage einen der Buchstaben A–D in Answer ein."`},
 		}[lang]
 		class := &report.Batch{Version: report.Version, Course: "sha256:c0ffee", Kurs: "v1.2.0+0123456789ab", Seed: 7, ExerciseIDs: b.ExerciseIDs,
 			Submissions: []report.Entry{{ID: "ada", Document: report.NewDocumentFor(p, graded, report.Teacher)}}}
