@@ -103,8 +103,8 @@ func TestClassReportInBrowser(t *testing.T) {
 			assert.Equal(t, "133", eval(`String(document.querySelectorAll("#pass-rates rect.none")[1].getBBox().width)`))
 			assert.Equal(t, "0", eval(`String(document.querySelectorAll("#pass-rates rect.fail")[1].getBBox().width)`))
 			rates := map[string]string{
-				"en": "17% passed, 50% failed, 17% not testable, 17% not attempted | 67% passed, 33% not attempted",
-				"de": "17 % bestanden, 50 % nicht bestanden, 17 % nicht testbar, 17 % nicht bearbeitet | 67 % bestanden, 33 % nicht bearbeitet",
+				"en": "17% passed, 50% failed, 17% not testable, 17% not attempted yet | 67% passed, 33% not attempted yet",
+				"de": "17 % bestanden, 50 % nicht bestanden, 17 % nicht testbar, 17 % noch nicht bearbeitet | 67 % bestanden, 33 % noch nicht bearbeitet",
 			}[lang]
 			// A sixth each is 17 % each, rounded on its own, although the
 			// labels then add up to 101 %; the shares fill each bar.

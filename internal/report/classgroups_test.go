@@ -50,7 +50,7 @@ func TestClassByMisconception(t *testing.T) {
 			"14% fail first at the test “The task&#39;s example with New(2) (seed/worked-example)”, at step 2 (one more test fails too)",
 			"<h4>Not testable</h4>",
 			"14% do not compile",
-			"<h4>No attempt yet</h4>",
+			"<h4>Not attempted yet</h4>",
 			"14% hand in the unchanged skeleton",
 			"14% hand in no code",
 			// The bar splits the class as the groups do: the skeleton
@@ -60,15 +60,15 @@ func TestClassByMisconception(t *testing.T) {
 			`<rect class="fail" x="57" y="0" width="172" height="20"/>`,
 			`<rect class="error" x="229" y="0" width="57" height="20"/>`,
 			`<rect class="none" x="286" y="0" width="114" height="20"/>`,
-			"14% passed, 43% failed, 14% not testable, 29% not attempted",
+			"14% passed, 43% failed, 14% not testable, 29% not attempted yet",
 		}},
 		{"de", []string{
 			"29 % zeigen die Fehlvorstellung „Add setzt den Zähler, statt zu addieren“",
 			"14 % geben das unveränderte Gerüst ab",
 			"Andere Fehler, nach Verhalten gruppiert",
 			"<h4>Nicht testbar</h4>",
-			"<h4>Noch kein Versuch</h4>",
-			"14 % bestanden, 43 % nicht bestanden, 14 % nicht testbar, 29 % nicht bearbeitet",
+			"<h4>Noch nicht bearbeitet</h4>",
+			"14 % bestanden, 43 % nicht bestanden, 14 % nicht testbar, 29 % noch nicht bearbeitet",
 		}},
 	} {
 		var out bytes.Buffer
@@ -141,10 +141,10 @@ func TestClassQuizUnanswered(t *testing.T) {
 			"25% choose B in Case 1",
 			"<h4>Cases left unanswered</h4>",
 			"50% leave Case 2 unanswered</span>\n<div class=\"subs\"><a class=\"id\" href=\"#s3\">cy</a> <a class=\"id\" href=\"#s4\">dee</a>",
-			"<h4>No attempt yet</h4>",
+			"<h4>Not attempted yet</h4>",
 			"25% hand in the unchanged skeleton",
 			"25% have answered no case yet</span>\n<div class=\"subs\"><a class=\"id\" href=\"#s2\">bob</a>",
-			"0% passed, 50% failed, 50% not attempted",
+			"0% passed, 50% failed, 50% not attempted yet",
 			// The table agrees.
 			`<tr id="s1"><td class="id">ada</td><td class="fail">✗ 0/2 (skeleton)</td>`,
 			`<tr id="s2"><td class="id">bob</td><td class="fail">✗ 0/2 (no answer)</td>`,
@@ -156,7 +156,7 @@ func TestClassQuizUnanswered(t *testing.T) {
 			"50 % lassen Fall 2 unbeantwortet",
 			"25 % geben das unveränderte Gerüst ab",
 			"25 % haben noch keinen Fall beantwortet",
-			"0 % bestanden, 50 % nicht bestanden, 50 % nicht bearbeitet",
+			"0 % bestanden, 50 % nicht bestanden, 50 % noch nicht bearbeitet",
 			`<td class="fail">✗ 0/2 (keine Antwort)</td>`,
 		}, []string{"wählen – in", "wählen  in"}},
 	} {

@@ -10,7 +10,8 @@ import (
 	"github.com/kurs-course/kurs/internal/textsafe"
 )
 
-// classDetails writes, per exercise of the batch, its pass rate and what
+// classDetails writes, per exercise of the batch, its pass rate, the shares
+// the report's bar draws (failed, not testable, not attempted yet), and what
 // its failing submissions show, grouped and worded as the class report
 // groups them (see classGroupsOf), every group with the submissions in
 // it, in lines of at most width columns (no limit when width is not
@@ -36,6 +37,13 @@ func classDetails(w io.Writer, p *i18n.Printer, b *Batch, exercises []*course.Ex
 		lines = append(lines, "")
 		lines = append(lines, wrapHanging(heading, "", "  ", width)...)
 		lines = append(lines, wrapHanging(rate, "  ", "    ", width)...)
+		if n.Pass < total {
+			// The shares the report's bar draws, named as its legend
+			// names them: one name for each.
+			counts := []int{n.Pass, n.Fail, n.Error, n.None}
+			split := rateLabelOf(p, counts, func(i int) string { return share(counts[i]) })
+			lines = append(lines, wrapHanging(split, "  ", "    ", width)...)
+		}
 		for _, sec := range ce.Sections {
 			for _, g := range sec.Groups {
 				ids := make([]string, len(g.Subs))
