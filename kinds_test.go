@@ -47,10 +47,11 @@ var kindSections = [][2]string{
 }
 
 // TestKindsComparedOnlyInRegistry fails on a comparison of an exercise
-// kind with a constant kind (course.KindQuiz, course.Kind("quiz"), a
-// constant of its own), or a switch case on one, in any non-test Go file
-// outside the kind registry. It reads types, not names, so that neither a
-// renamed import nor a new or renamed kind escapes it.
+// kind, or of a kind made a string, with a constant (course.KindQuiz,
+// course.Kind("quiz"), "quiz", a constant of its own), or a switch on a
+// kind with constant cases, in any non-test Go file outside the kind
+// registry. It reads types, not names, so that neither a renamed import
+// nor a new or renamed kind escapes it.
 func TestKindsComparedOnlyInRegistry(t *testing.T) {
 	for _, at := range kindUses(t).comparisons {
 		t.Errorf("%s compares an exercise's kind with a kind: ask its Traits instead, or move the rule into %s", at, strings.Join(kindRegistry, ", "))
@@ -210,10 +211,22 @@ func scanKinds() (kindsFound, error) {
 				seen++
 			}
 		}
-		// A comparison with "" asks whether a kind is given, not which.
-		constKind := func(e ast.Expr) bool {
-			tv, ok := info.Types[e]
-			return ok && tv.Value != nil && isCourseType(tv.Type, "Kind") && constant.StringVal(tv.Value) != ""
+		// kindValued reports whether e is a kind, or a kind converted
+		// (string(k)).
+		var kindValued func(e ast.Expr) bool
+		kindValued = func(e ast.Expr) bool {
+			e = ast.Unparen(e)
+			if isCourseType(info.Types[e].Type, "Kind") {
+				return true
+			}
+			call, ok := e.(*ast.CallExpr)
+			return ok && len(call.Args) == 1 && info.Types[call.Fun].IsType() && kindValued(call.Args[0])
+		}
+		// named reports whether e is a constant that can name a kind; a
+		// comparison with "" asks whether a kind is given, not which.
+		named := func(e ast.Expr) bool {
+			v := info.Types[e].Value
+			return v != nil && v.Kind() == constant.String && constant.StringVal(v) != ""
 		}
 		for _, f := range files {
 			rel, err := filepath.Rel(root, fset.Position(f.Pos()).Filename)
@@ -223,21 +236,28 @@ func scanKinds() (kindsFound, error) {
 			rel = filepath.ToSlash(rel)
 			registry := slices.Contains(kindRegistry, rel)
 			ast.Inspect(f, func(n ast.Node) bool {
-				var compared []ast.Expr
+				var compared []ast.Expr // constants a kind is compared with
 				switch n := n.(type) {
 				case *ast.BinaryExpr:
-					if n.Op == token.EQL || n.Op == token.NEQ {
+					if n.Op != token.EQL && n.Op != token.NEQ {
+						break
+					}
+					if kindValued(n.X) || kindValued(n.Y) {
 						compared = []ast.Expr{n.X, n.Y}
 					}
-				case *ast.CaseClause:
-					compared = n.List
+				case *ast.SwitchStmt:
+					if n.Tag != nil && kindValued(n.Tag) {
+						for _, c := range n.Body.List {
+							compared = append(compared, c.(*ast.CaseClause).List...)
+						}
+					}
 				case *ast.SelectorExpr:
 					if s := info.Selections[n]; s != nil && s.Kind() == types.FieldVal && s.Obj().Name() == dataTrait && isCourseType(s.Recv(), "Traits") {
 						readers[rel] = true
 					}
 				}
 				for _, e := range compared {
-					if constKind(e) && !registry {
+					if named(e) && !registry {
 						found.comparisons = append(found.comparisons, rel+":"+strconv.Itoa(fset.Position(e.Pos()).Line))
 					}
 				}
