@@ -38,6 +38,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/chromedp/cdproto/input"
@@ -189,7 +190,7 @@ type tty struct {
 	master  *os.File
 	seen    chan time.Time // when a verdict's line arrived
 	exited  chan struct{}
-	mu      chan struct{}
+	mu      sync.Mutex   // guards history
 	history bytes.Buffer // what the terminal showed, to explain a failure
 }
 
@@ -201,7 +202,7 @@ func startTTY(kurs string, args ...string) (*tty, error) {
 	}
 	defer slave.Close()
 	t := &tty{cmd: exec.Command(kurs, args...), master: master, seen: make(chan time.Time, 16),
-		exited: make(chan struct{}), mu: make(chan struct{}, 1)}
+		exited: make(chan struct{})}
 	t.cmd.Stdin, t.cmd.Stdout, t.cmd.Stderr = slave, slave, slave
 	t.cmd.Env = append(os.Environ(), "TERM=xterm-256color")
 	t.cmd.SysProcAttr = ttyAttr()
@@ -226,9 +227,9 @@ func (t *tty) read() {
 	for {
 		n, err := t.master.Read(buf)
 		now := time.Now()
-		t.mu <- struct{}{}
+		t.mu.Lock()
 		t.history.Write(buf[:n])
-		<-t.mu
+		t.mu.Unlock()
 		for _, b := range buf[:n] {
 			if b != '\n' {
 				line = append(line, b)
@@ -254,8 +255,8 @@ func (t *tty) await() (time.Time, error) {
 		}
 	case <-time.After(benchutil.Patience):
 	}
-	t.mu <- struct{}{}
-	defer func() { <-t.mu }()
+	t.mu.Lock()
+	defer t.mu.Unlock()
 	h := t.history.String()
 	return time.Time{}, fmt.Errorf("no verdict on the terminal; it showed:\n%s", h[max(0, len(h)-2000):])
 }
