@@ -90,6 +90,11 @@ type Builder struct {
 	// instead of maxObjects.
 	runObjects atomic.Pointer[string]
 	objectsCap int64
+	// runGoCache is the go build cache of this run's race builds, made
+	// once (raceGoCache), after raceBuilt: a race build succeeded with the
+	// cache's own.
+	runGoCache func() string
+	raceBuilt  atomic.Bool
 
 	trimMu   sync.Mutex
 	lastTrim time.Time

@@ -134,7 +134,7 @@ func (b *Builder) Race(parent context.Context, dir string, mod map[string][]byte
 	ctx, cancel := context.WithTimeout(parent, learnerTimeout)
 	defer cancel()
 	args := append([]string{"build", "-trimpath", "-tags=" + harness.LearnerTag}, raceFlags...)
-	env := append(b.Env(), "CGO_ENABLED=1")
+	env := append(b.Env(), "CGO_ENABLED=1", "GOCACHE="+b.raceGoCache())
 	// The link goes through extld, which spares the C compiler the Go
 	// linker's questions it answered before; the program is the same.
 	linker, viaExtld := b.raceLinker(ctx, dir)
@@ -159,6 +159,7 @@ func (b *Builder) Race(parent context.Context, dir string, mod map[string][]byte
 	if err != nil {
 		return "", errors.New("race build: " + err.Error() + ": " + string(bytes.TrimSpace(out)))
 	}
+	b.raceBuilt.Store(true)
 	if viaExtld {
 		linker.keep()
 	}

@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -174,13 +175,90 @@ func (b *Builder) KeepObjectsForRun() error {
 	if !b.runObjects.CompareAndSwap(nil, &dir) {
 		return os.Remove(dir)
 	}
+	var goCache string
+	b.runGoCache = sync.OnceValue(func() string {
+		goCache = b.linkGoCache()
+		return goCache
+	})
 	b.bg.Add(1)
 	go func() {
 		defer b.bg.Done()
 		<-b.ctx.Done()
 		os.RemoveAll(dir)
+		b.runGoCache() // made by now, if ever: no more builds run
+		if goCache != "" {
+			os.RemoveAll(goCache)
+		}
 	}()
 	return nil
+}
+
+// raceGoCache returns the go build cache for a race detector's build: in a
+// run that keeps its objects for itself (KeepObjectsForRun), once a race
+// build of this Builder has succeeded with the cache's own, so that the
+// standard library built for the race detector is there, the run's own
+// (linkGoCache); else the cache's.
+func (b *Builder) raceGoCache() string {
+	if b.runGoCache != nil && b.raceBuilt.Load() {
+		if dir := b.runGoCache(); dir != "" {
+			return dir
+		}
+	}
+	return b.goCache()
+}
+
+// linkGoCache makes the go build cache of a kurs grade run's race builds
+// after its first: a new folder run-* inside the cache's go-build, which
+// is a hard link of every file there. The go command finds the standard
+// library built for the race detector as in the cache's, and what it
+// writes for a submission alone (some 180 KiB a submission, which no
+// later build uses) goes into the run's folder, removed at Close. The
+// run's first race build, made with the cache's own, leaves its share
+// there, once a run. Links share the files' data and cost no room. It
+// returns "" where that cannot be made (the cache's go-build is used
+// then), and removes the folders of runs that ended without Close a day
+// ago.
+func (b *Builder) linkGoCache() string {
+	if err := b.ensureGoCache(); err != nil {
+		return ""
+	}
+	src, err := filepath.EvalSymlinks(b.goCache())
+	if err != nil {
+		return ""
+	}
+	if old, _ := filepath.Glob(filepath.Join(src, "run-*")); len(old) > 0 {
+		for _, d := range old {
+			if info, err := os.Lstat(d); err == nil && info.IsDir() && time.Since(info.ModTime()) > 24*time.Hour {
+				os.RemoveAll(d)
+			}
+		}
+	}
+	dst, err := os.MkdirTemp(src, "run-")
+	if err != nil {
+		return ""
+	}
+	err = filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		switch {
+		case rel == ".":
+			return nil
+		case d.IsDir() && strings.HasPrefix(rel, "run-"):
+			return fs.SkipDir // this run's folder and other runs'
+		case d.IsDir():
+			return os.Mkdir(filepath.Join(dst, rel), 0o700)
+		case d.Type().IsRegular():
+			return os.Link(p, filepath.Join(dst, rel))
+		}
+		return nil // links are go's business, not the run's
+	})
+	if err != nil {
+		os.RemoveAll(dst)
+		return ""
+	}
+	return dst
 }
 
 // objectsDir returns the folder of kept objects: the cache's, or the

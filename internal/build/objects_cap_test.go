@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -183,4 +185,50 @@ func TestObjectsForRunLeaveNothing(t *testing.T) {
 	assert.Zero(t, objectsSize(filepath.Join(b.Dir(), "objects")), "nothing in the cache")
 	require.NoError(t, b.Close())
 	assert.NoDirExists(t, run, "gone with the run")
+}
+
+// kurs grade's race builds after its first write what only their
+// submission uses into a go build cache of the run's own, which goes with
+// the run: the cache's go-build gains none of it. (The first uses the
+// cache's own, so that the standard library built for the race detector
+// stays there for the next run.) Grading 1,000 distinct submissions once
+// added some 180 KiB each there; bench/cachegrowth measures the whole.
+func TestGradeRunLeavesNoGoBuildEntries(t *testing.T) {
+	if _, err := exec.LookPath("gcc"); err != nil {
+		t.Skip("no C compiler: no race detector")
+	}
+	b := newBuilder(t)
+	require.NoError(t, b.KeepObjectsForRun())
+	ctx := context.Background()
+	var made []string
+	for _, hello := range []string{`"graded one"`, `"graded two"`, `"graded three"`} {
+		mod := withLearner(strings.Replace(learnerSrc, `"one"`, hello+` + "`+t.Name()+fmt.Sprint(time.Now().UnixNano())+`"[:0]`, 1))
+		prog, err := b.Race(ctx, module1(t, mod), mod)
+		require.NoError(t, err, "race build")
+		assert.Equal(t, strings.Trim(hello, `"`), run(t, prog))
+	}
+	run := b.raceGoCache()
+	shared, err := filepath.EvalSymlinks(b.goCache())
+	require.NoError(t, err)
+	require.True(t, strings.HasPrefix(run, shared+string(filepath.Separator)+"run-"), "the run's go cache %s", run)
+	// What the run wrote is in files of its own (one link); what it found
+	// is linked from the cache's.
+	require.NoError(t, filepath.WalkDir(run, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || !d.Type().IsRegular() {
+			return err
+		}
+		info, err := d.Info()
+		if err == nil && info.Sys().(*syscall.Stat_t).Nlink == 1 {
+			rel, _ := filepath.Rel(run, p)
+			made = append(made, rel)
+		}
+		return err
+	}))
+	require.NotEmpty(t, made, "the race builds wrote nothing")
+	require.NoError(t, b.Close())
+	assert.NoDirExists(t, run, "the run's go cache outlives the run")
+	for _, rel := range made {
+		assert.NoFileExists(t, filepath.Join(shared, rel), "the cache's go-build got an entry of the run")
+	}
+	t.Logf("%d entries of the run's own, none in the cache's go-build", len(made))
 }
