@@ -113,7 +113,9 @@ func (v *verdicts) add(name string, want, got checker.Status, d time.Duration, j
 // output add, and check those parts' verdicts too.
 func TestCorpus(t *testing.T) {
 	c := testkit.Course(t)
-	testkit.Warm(t, c, testBuild)
+	// The judges, the kit and the launcher before the rounds start side
+	// by side; no case is a reference, so the references are not checked.
+	require.NoError(t, (&checker.Checker{Build: testBuild}).Warm(context.Background(), c.Exercises))
 	entries, err := os.ReadDir(corpusDir)
 	require.NoError(t, err)
 
