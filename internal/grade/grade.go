@@ -23,6 +23,7 @@ import (
 	"github.com/kurs-course/kurs/i18n"
 	"github.com/kurs-course/kurs/internal/course"
 	"github.com/kurs-course/kurs/internal/report"
+	"github.com/kurs-course/kurs/internal/session"
 	"github.com/kurs-course/kurs/internal/workspace"
 )
 
@@ -293,9 +294,9 @@ func (g *Grader) checkAll(ctx context.Context, s Submission) ([]report.Graded, [
 	for k, j := range at {
 		steady(results[k])
 		graded[j].Result = results[k]
-		// An untouched skeleton is no attempt; a file that cannot be
-		// compared counts as one.
-		graded[j].Untouched, _ = ws.Untouched(g.Exercises[j])
+		// An untouched skeleton is no attempt, as the session decides it
+		// for kurs check; a file that cannot be compared is an attempt.
+		graded[j].Untouched, _ = session.Untouched(ws, g.Exercises[j])
 	}
 	return graded, nil
 }

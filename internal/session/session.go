@@ -1,6 +1,8 @@
 // Package session is the learner's loop over a workspace: which exercises
-// to check, one build for all of them, the outcome recorded as the
-// learner's progress, and the last result of each exercise. kurs check,
+// to check, checked together (each verdict from a program of its own), the
+// outcome recorded as the learner's progress, and the last result of each
+// exercise; and, for every front end, whether an exercise's files are
+// still its skeleton. kurs check,
 // kurs watch and kurs serve run their checks through a Session, so that
 // they decide alike and record alike; they only render what it returns
 // (with internal/report) and take the learner's input.
@@ -83,7 +85,7 @@ func (s *Session) Select(exs []*course.Exercise, asked bool) (todo, untouched []
 	}
 	begun := map[string]bool{}
 	for _, ex := range exs {
-		u, err := s.ws.Untouched(ex)
+		u, err := Untouched(s.ws, ex)
 		if err != nil {
 			return nil, nil, fmt.Errorf("%s: %w", ex.ID, err)
 		}
@@ -111,7 +113,17 @@ func (s *Session) untouched(ex *course.Exercise) (bool, error) {
 	if begun {
 		return false, nil
 	}
-	return s.ws.Untouched(ex)
+	return Untouched(s.ws, ex)
+}
+
+// Untouched reports whether the files of ex in ws are its skeleton, byte
+// for byte: no attempt yet, for which the explanation names no
+// misconception and no failure is recorded. Check answers it in each
+// Outcome; kurs grade, which checks submissions without a session (it
+// keeps no progress in them), asks here, so that one rule decides both.
+// Code that only behaves as the skeleton does is an attempt.
+func Untouched(ws *workspace.Workspace, ex *course.Exercise) (bool, error) {
+	return ws.Untouched(ex)
 }
 
 // Check checks exs with one build of the learner's program, records the
