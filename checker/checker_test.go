@@ -21,8 +21,8 @@ import (
 	"github.com/kurs-course/kurs/checker"
 	"github.com/kurs-course/kurs/i18n"
 	"github.com/kurs-course/kurs/internal/course"
+	"github.com/kurs-course/kurs/internal/explain"
 	"github.com/kurs-course/kurs/internal/harness"
-	"github.com/kurs-course/kurs/internal/report"
 
 	refcb "github.com/kurs-course/kurs/exercises/circuitbreaker/solution"
 )
@@ -219,7 +219,7 @@ func TestSkeletonFails(t *testing.T) {
 							assertFailure(t, &tr, res)
 						}
 					}
-					assert.NotEmpty(t, report.Message(i18n.New(lang), ex, res))
+					assert.NotEmpty(t, explain.Message(i18n.New(lang), ex, res))
 				})
 			}
 		})
@@ -329,7 +329,7 @@ func init() {
 	assert.Equal(t, checker.ProblemCrash, res.Problem.Kind)
 	assert.True(t, res.Truncated)
 	assert.Contains(t, res.Problem.Detail, "boom in init")
-	assert.Contains(t, report.Message(i18n.New("en"), ex, res), "boom in init")
+	assert.Contains(t, explain.Message(i18n.New("en"), ex, res), "boom in init")
 }
 
 // spinning is a breaker whose init starts goroutines that spin forever and
@@ -510,7 +510,7 @@ func TestSameSeedSameResult(t *testing.T) {
 	a, b := run(7), run(7)
 	assert.Equal(t, a.Tests, b.Tests, "the same seed gave other results")
 	assert.Equal(t, a.Seed, b.Seed)
-	assert.Equal(t, report.Message(i18n.New("en"), ex, a), report.Message(i18n.New("en"), ex, b))
+	assert.Equal(t, explain.Message(i18n.New("en"), ex, a), explain.Message(i18n.New("en"), ex, b))
 
 	other := run(8)
 	assert.Equal(t, uint64(8), other.Seed)
@@ -583,7 +583,7 @@ func TestRandomFailureIsShrunk(t *testing.T) {
 	assert.Equal(t, len(f.Done)+1, f.Step)
 	replay(t, f)
 
-	msg := report.Message(i18n.New("en"), ex, res)
+	msg := explain.Message(i18n.New("en"), ex, res)
 	assert.Contains(t, msg, fmt.Sprintf("cut down from %d steps", f.Original))
 	assert.Contains(t, msg, f.Call)
 	t.Logf("random trace %d shrunk from %d to %d steps:\n%s", f.Index, f.Original, f.Step, msg)
@@ -624,7 +624,7 @@ func TestTimeoutReportsStep(t *testing.T) {
 		assert.Equal(t, checker.Fail, tr.Status, tr.Name)
 		assert.True(t, tr.Missing, "%s ran after the time limit", tr.Name)
 	}
-	msg := report.Message(i18n.New("en"), ex, res)
+	msg := explain.Message(i18n.New("en"), ex, res)
 	assert.Contains(t, msg, "Allow(8)")
 	assert.Contains(t, msg, "time limit")
 }
@@ -652,7 +652,7 @@ func TestRandomTimeoutNamesTrace(t *testing.T) {
 	assert.Regexp(t, `^Allow\(\d+\)$`, f.Call)
 	assert.Equal(t, uint64(checker.DefaultSeed), f.Seed)
 	assert.Equal(t, "State()", f.Observe)
-	assert.Contains(t, report.Message(i18n.New("en"), ex, res), "Random trace no.")
+	assert.Contains(t, explain.Message(i18n.New("en"), ex, res), "Random trace no.")
 }
 
 func TestPanicReportsLearnerFrame(t *testing.T) {
@@ -689,7 +689,7 @@ func TestPanicReportsLearnerFrame(t *testing.T) {
 			pos := fmt.Sprintf("circuitbreaker/circuitbreaker.go:%d", line)
 			assert.True(t, strings.HasSuffix(f.Frame, pos), "frame %q, want …%s", f.Frame, pos)
 			for _, lang := range []string{"en", "de"} {
-				msg := report.Message(i18n.New(lang), ex, res)
+				msg := explain.Message(i18n.New(lang), ex, res)
 				assert.Contains(t, msg, pos)
 				assert.NotContains(t, msg, "github.com/kurs-course", "the learner's position is shown relative to the workspace")
 			}

@@ -9,8 +9,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/kurs-course/kurs/checker"
+	"github.com/kurs-course/kurs/internal/explain"
 	"github.com/kurs-course/kurs/internal/harness"
-	"github.com/kurs-course/kurs/internal/report"
 )
 
 // backoffOverflows is the backoff that computes 2ⁿ as 1<<n: Attempt()
@@ -45,7 +45,7 @@ func TestLongTraceShowsTheStepsAroundTheDeparture(t *testing.T) {
 		shown := strings.Count(first, "<tr class=")
 		// New, the row that counts the others, the steps before the
 		// departure, the departure and three steps after it.
-		assert.Equal(t, report.AroundSteps+6, shown, "the rows shown at first")
+		assert.Equal(t, explain.AroundSteps+6, shown, "the rows shown at first")
 		assert.Contains(t, first, `<tr class="earlier">`)
 		assert.Contains(t, first, `<tr class="failing"><td class="n" data-label="`)
 		assert.Equal(t, 1, strings.Count(first, `<tr class="failing">`))
@@ -53,7 +53,7 @@ func TestLongTraceShowsTheStepsAroundTheDeparture(t *testing.T) {
 		assert.Contains(t, all, "64")
 		assert.NotContains(t, first+after, `class="drawing-box"`, "the drawing of 64 steps waits with them")
 		assert.Contains(t, all, `class="drawing-box"`)
-		for n := 1; n < 64-report.AroundSteps; n++ {
+		for n := 1; n < 64-explain.AroundSteps; n++ {
 			assert.NotContains(t, first, `>`+strconv.Itoa(n)+`</td><td class="call"`, "step %d shown at first", n)
 		}
 	}

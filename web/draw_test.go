@@ -13,8 +13,8 @@ import (
 
 	"github.com/kurs-course/kurs/checker"
 	"github.com/kurs-course/kurs/i18n"
+	"github.com/kurs-course/kurs/internal/explain"
 	"github.com/kurs-course/kurs/internal/harness"
-	"github.com/kurs-course/kurs/internal/report"
 )
 
 // breakerLate is the seed's trace New(3, 5) as a breaker that probes one
@@ -181,25 +181,25 @@ func TestDrawNothingToDraw(t *testing.T) {
 // writes them.
 func TestTraceViewSideBySide(t *testing.T) {
 	p := i18n.New("en")
-	explain := func(f *harness.Failure) *traceView {
+	viewOf := func(f *harness.Failure) *traceView {
 		res := &checker.Result{Status: checker.Fail, Tests: []checker.Test{{Name: "seed", Status: checker.Fail, Failure: f}}}
-		te := report.ExplainTest(p, nil, res, &res.Tests[0])
+		te := explain.ExplainTest(p, nil, res, &res.Tests[0])
 		require.NotNil(t, te.Trace)
 		return newTraceView(p, te.Trace)
 	}
-	tv := explain(breakerLate)
+	tv := viewOf(breakerLate)
 	require.Len(t, tv.Rows, 9, "New, seven steps that ran, the failing one")
 	require.Len(t, tv.Columns, 2, "returns and State()")
 	assert.Equal(t, "New(3, 5)", tv.Rows[0].Call)
-	assert.Equal(t, traceRow{Kind: report.RowStep, N: "7", Call: "Allow(8)",
+	assert.Equal(t, traceRow{Kind: explain.RowStep, N: "7", Call: "Allow(8)",
 		Want: []cellView{{Value: "false"}, {Value: `"open"`}}, Got: []cellView{{Value: "false"}, {Value: `"open"`}},
 		Side: `→ false, State() = "open"`}, tv.Rows[7])
 	last := tv.Rows[8]
-	assert.Equal(t, report.RowFailing, last.Kind)
+	assert.Equal(t, explain.RowFailing, last.Kind)
 	assert.Equal(t, []cellView{{Value: "true"}, {Value: `"half_open"`}}, last.Want)
 	assert.Equal(t, []cellView{{Value: "false", Bad: true}, {Value: `"open"`, Bad: true}}, last.Got)
 
-	tv = explain(bucketNoCap)
+	tv = viewOf(bucketNoCap)
 	assert.False(t, tv.Rows[8].Got[0].Bad, "both returned true")
 	assert.True(t, tv.Rows[8].Got[1].Bad)
 
@@ -208,7 +208,7 @@ func TestTraceViewSideBySide(t *testing.T) {
 	f.Done = f.Done[:6]
 	f.Step, f.Call, f.Want.Ret, f.Got.Ret = 7, "Allow(8)", "", ""
 	f.Want.Obs, f.Got.Obs = "open", "closed"
-	tv = explain(&f)
+	tv = viewOf(&f)
 	assert.Len(t, tv.Columns, 1)
 	assert.Len(t, tv.Rows[len(tv.Rows)-1].Got, 1)
 }

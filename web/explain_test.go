@@ -13,8 +13,8 @@ import (
 	"github.com/kurs-course/kurs/checker"
 	"github.com/kurs-course/kurs/i18n"
 	"github.com/kurs-course/kurs/internal/course"
+	"github.com/kurs-course/kurs/internal/explain"
 	"github.com/kurs-course/kurs/internal/harness"
-	"github.com/kurs-course/kurs/internal/report"
 )
 
 // The page and kurs check explain a failing test alike: the same headline,
@@ -194,7 +194,7 @@ func assertSameExplanation(t *testing.T, ts *testServer, ex *course.Exercise, re
 	for _, lang := range i18n.Languages {
 		p := i18n.New(lang)
 		var b strings.Builder
-		require.NoError(t, report.WriteText(&b, p, []report.Graded{{Exercise: ex, Result: res}}, report.TextOptions{}))
+		require.NoError(t, explain.WriteText(&b, p, []explain.Graded{{Exercise: ex, Result: res}}, explain.TextOptions{}))
 		code, frag := ts.get(t, "/exercise/"+ex.ID+"/result?lang="+lang)
 		require.Equal(t, 200, code)
 		text, page := fromText(t, p, b.String()), fromPage(t, p, frag)
@@ -266,7 +266,7 @@ func TestPageExplainsAsCheckDoes(t *testing.T) {
 	// The observation after Failure(1) panics: the step is Failure(1).
 	panicked := &harness.Failure{Kind: harness.Panicked, New: []float64{3, 5}, Step: 2, Call: "State()", Observe: "State()",
 		Done:  []harness.Done{{Call: "Failure(0)", Got: harness.Result{Obs: "closed"}}},
-		Panic: "boom", Frame: report.ModulePath + "/circuitbreaker/circuitbreaker.go:12"}
+		Panic: "boom", Frame: explain.ModulePath + "/circuitbreaker/circuitbreaker.go:12"}
 	st = show(panicked)
 	assert.Equal(t, 2, st.Step)
 	assert.Contains(t, st.Headline, "Failure(1)")

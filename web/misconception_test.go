@@ -10,8 +10,8 @@ import (
 	"github.com/kurs-course/kurs/checker"
 	"github.com/kurs-course/kurs/i18n"
 	"github.com/kurs-course/kurs/internal/course"
+	"github.com/kurs-course/kurs/internal/explain"
 	"github.com/kurs-course/kurs/internal/harness"
-	"github.com/kurs-course/kurs/internal/report"
 )
 
 // TestResultNamesMisconception: a result that behaves as a recorded
@@ -51,7 +51,7 @@ func TestResultNamesMisconception(t *testing.T) {
 	}
 	for _, lang := range []string{"en", "de"} {
 		p := i18n.New(lang)
-		v := newResultView(p, ex, res, report.Options{})
+		v := newResultView(p, ex, res, explain.Options{})
 		require.NotNil(t, v.Misconception, lang)
 		assert.Equal(t, p.T("misconception.named", "Title", m.Title.In(lang)), v.Misconception.Line)
 		assert.Contains(t, string(v.Misconception.Explanation), "capacity", lang)

@@ -16,7 +16,7 @@ import (
 	"github.com/kurs-course/kurs/checker"
 	"github.com/kurs-course/kurs/i18n"
 	"github.com/kurs-course/kurs/internal/course"
-	"github.com/kurs-course/kurs/internal/report"
+	"github.com/kurs-course/kurs/internal/explain"
 	"github.com/kurs-course/kurs/internal/session"
 	"github.com/kurs-course/kurs/internal/try"
 	"github.com/kurs-course/kurs/internal/workspace"
@@ -449,7 +449,7 @@ func (s *Server) exerciseData(p *i18n.Printer, ex *course.Exercise, full bool) (
 	d := &exerciseData{
 		ID: ex.ID, Title: ex.Title.In(p.Lang()), Lesson: ex.Lesson, Summary: summary,
 		Dir: s.ws.ExerciseDir(ex.ID), Points: ex.Points, Passed: st.SolutionOpen(ex),
-		Scoring: report.Scoring(p, ex),
+		Scoring: explain.Scoring(p, ex),
 	}
 	if l, ok := s.course.Lesson(ex.Lesson); ok {
 		d.Lesson, d.LessonTitle = lessonID(l, p.Lang()), l.Title.In(p.Lang())

@@ -10,11 +10,11 @@ import (
 	"github.com/kurs-course/kurs/checker"
 	"github.com/kurs-course/kurs/i18n"
 	"github.com/kurs-course/kurs/internal/course"
-	"github.com/kurs-course/kurs/internal/report"
+	"github.com/kurs-course/kurs/internal/explain"
 )
 
-// The page explains a result as kurs check does: package report turns the
-// result into an explanation (report.Explain), and this file only lays
+// The page explains a result as kurs check does: package explain turns the
+// result into an explanation (explain.Explain), and this file only lays
 // that explanation out as HTML. The headline, the step, the values, which
 // steps are elided and which are greyed all come from the explanation, so
 // the page and the terminal cannot disagree.
@@ -58,7 +58,7 @@ type testView struct {
 	Detail   string
 	Step     int // the step that departed, -1 for none
 	// Trace is the trace as the page shows it at first: for a long one,
-	// the steps around the departure (report.Trace.Around); All is then
+	// the steps around the departure (explain.Trace.Around); All is then
 	// the whole trace, shown on request, and Steps the number of its
 	// steps.
 	Trace *traceView
@@ -70,7 +70,7 @@ type testView struct {
 	Caption string // says what the drawing shows
 }
 
-// traceView is report.Trace laid out as a table: the step, the call, and
+// traceView is explain.Trace laid out as a table: the step, the call, and
 // for each side (expected, your code) the same value columns.
 type traceView struct {
 	ID string // "trace" for the first table of the page
@@ -90,9 +90,9 @@ type columnView struct {
 	WantLabel, GotLabel string
 }
 
-// traceRow is one row of report.Trace.
+// traceRow is one row of explain.Trace.
 type traceRow struct {
-	Kind      report.RowKind
+	Kind      explain.RowKind
 	N         string
 	Call      string
 	Want, Got []cellView
@@ -118,7 +118,7 @@ func (s *Server) resultView(p *i18n.Printer, ex *course.Exercise) *resultView {
 	if res == nil {
 		return nil
 	}
-	v := newResultView(p, ex, res, report.Options{Untouched: last.Untouched})
+	v := newResultView(p, ex, res, explain.Options{Untouched: last.Untouched})
 	if m := v.Misconception; m != nil {
 		m.Explanation = s.markdown(m.source)
 	}
@@ -127,17 +127,17 @@ func (s *Server) resultView(p *i18n.Printer, ex *course.Exercise) *resultView {
 	return v
 }
 
-// duration writes a check's duration as report.Duration does, as the
+// duration writes a check's duration as explain.Duration does, as the
 // reader writes it ("0.4 s", in German "0,4 s"), with no-break spaces: a
 // line of the page never ends between a number and its unit.
 func duration(p *i18n.Printer, d time.Duration) string {
-	return strings.ReplaceAll(report.Duration(p, d), " ", "\u00a0")
+	return strings.ReplaceAll(explain.Duration(p, d), " ", "\u00a0")
 }
 
-// newResultView lays out report.Explain's explanation of res, made with
+// newResultView lays out explain.Explain's explanation of res, made with
 // opt: the same explanation as in the terminal.
-func newResultView(p *i18n.Printer, ex *course.Exercise, res *checker.Result, opt report.Options) *resultView {
-	e := report.Explain(p, ex, res, opt)
+func newResultView(p *i18n.Printer, ex *course.Exercise, res *checker.Result, opt explain.Options) *resultView {
+	e := explain.Explain(p, ex, res, opt)
 	v := &resultView{
 		Status:   string(e.Status),
 		Summary:  e.Summary,
@@ -180,7 +180,7 @@ func newResultView(p *i18n.Printer, ex *course.Exercise, res *checker.Result, op
 		if first != nil && first.Name == t.Name && t.Trace != nil {
 			// The drawing shows the steps over time; it needs every
 			// step, including those the table elides.
-			f := report.Bound(p, first.Failure)
+			f := explain.Bound(p, first.Failure)
 			tv.Drawing, tv.Caption = drawing(p, f)
 		}
 		v.Tests = append(v.Tests, tv)
@@ -190,7 +190,7 @@ func newResultView(p *i18n.Printer, ex *course.Exercise, res *checker.Result, op
 
 // newTraceView lays out a trace: the returned value's column only when a
 // step returns something, then one column per observation, on each side.
-func newTraceView(p *i18n.Printer, tr *report.Trace) *traceView {
+func newTraceView(p *i18n.Printer, tr *explain.Trace) *traceView {
 	want, got := p.T("web.trace.want"), p.T("web.trace.got")
 	tv := &traceView{StepHead: p.T("web.trace.step"), CallHead: p.T("web.trace.call"), WantHead: want, GotHead: got}
 	if tr.Returns {
@@ -206,14 +206,14 @@ func newTraceView(p *i18n.Printer, tr *report.Trace) *traceView {
 	for _, r := range tr.Rows {
 		row := traceRow{Kind: r.Kind, N: strconv.Itoa(r.N), Call: r.Call}
 		switch r.Kind {
-		case report.RowNew:
+		case explain.RowNew:
 			row.N = ""
 			row.Want, row.Got = cells(tr, &r)
 			row.Side = side(tr, &r)
-		case report.RowStep:
+		case explain.RowStep:
 			row.Want, row.Got = cells(tr, &r)
 			row.Side = side(tr, &r)
-		case report.RowFailing:
+		case explain.RowFailing:
 			if r.N == 0 {
 				row.N = ""
 			}
@@ -233,10 +233,10 @@ func newTraceView(p *i18n.Printer, tr *report.Trace) *traceView {
 					row.Got[0] = cellView{Value: what, Bad: true}
 				}
 			}
-		case report.RowElided:
+		case explain.RowElided:
 			row.N, row.Call = "⋮", ""
 			row.Note = p.T("trace.elided", "Count", r.Elided)
-		case report.RowAfter:
+		case explain.RowAfter:
 			if !after {
 				row.Note = p.T("trace.after")
 				after = true
@@ -248,22 +248,22 @@ func newTraceView(p *i18n.Printer, tr *report.Trace) *traceView {
 }
 
 // rowEarlier is the row of a cut trace that stands for the steps left
-// out before the departure (see report.Trace.Around).
-const rowEarlier report.RowKind = "earlier"
+// out before the departure (see explain.Trace.Around).
+const rowEarlier explain.RowKind = "earlier"
 
 // insertEarlier puts the row that counts the hidden steps after the
 // constructor's.
 func (tv *traceView) insertEarlier(p *i18n.Printer, hidden int) {
 	at := 0
-	if len(tv.Rows) > 0 && tv.Rows[0].Kind == report.RowNew {
+	if len(tv.Rows) > 0 && tv.Rows[0].Kind == explain.RowNew {
 		at = 1
 	}
 	tv.Rows = slices.Insert(tv.Rows, at, traceRow{Kind: rowEarlier, N: "⋮", Note: p.T("web.trace.earlier", "Count", hidden)})
 }
 
 // cells returns a row's values on each side, one per column of tr.
-func cells(tr *report.Trace, r *report.Row) (want, got []cellView) {
-	add := func(c report.Cell) {
+func cells(tr *explain.Trace, r *explain.Row) (want, got []cellView) {
+	add := func(c explain.Cell) {
 		want = append(want, cellView{Value: c.Want})
 		got = append(got, cellView{Value: c.Got, Bad: c.Differs})
 	}
@@ -271,7 +271,7 @@ func cells(tr *report.Trace, r *report.Row) (want, got []cellView) {
 		add(r.Ret)
 	}
 	for i := range tr.Observe {
-		var c report.Cell
+		var c explain.Cell
 		if i < len(r.Obs) {
 			c = r.Obs[i]
 		}
@@ -282,7 +282,7 @@ func cells(tr *report.Trace, r *report.Row) (want, got []cellView) {
 
 // side writes the values of a step whose two sides agree as kurs check
 // does: the returned value, then each observation by its name.
-func side(tr *report.Trace, r *report.Row) string {
+func side(tr *explain.Trace, r *explain.Row) string {
 	var parts []string
 	if tr.Returns && r.Ret.Got != "" {
 		parts = append(parts, r.Ret.Got)

@@ -10,8 +10,8 @@ import (
 	"github.com/kurs-course/kurs/checker"
 	"github.com/kurs-course/kurs/i18n"
 	"github.com/kurs-course/kurs/internal/course"
+	"github.com/kurs-course/kurs/internal/explain"
 	"github.com/kurs-course/kurs/internal/harness"
-	"github.com/kurs-course/kurs/internal/report"
 )
 
 // TestResultViewBoundsLearnerValues gives the page a result whose values
@@ -29,7 +29,7 @@ func TestResultViewBoundsLearnerValues(t *testing.T) {
 			{Name: "panic", Status: checker.Fail, Failure: &harness.Failure{Kind: harness.Panicked, Step: 1, Call: "Failure(0)", Panic: evil + huge}}}}
 	for lang, note := range map[string]string{"en": "more bytes not shown]", "de": "weitere Bytes nicht angezeigt]"} {
 		p := i18n.New(lang)
-		v := newResultView(p, ex, res, report.Options{})
+		v := newResultView(p, ex, res, explain.Options{})
 		require.NotEmpty(t, v.Tests)
 		tr := v.Tests[0].Trace
 		require.NotNil(t, tr)
@@ -57,7 +57,7 @@ func TestResultViewBoundsLearnerValues(t *testing.T) {
 		assert.Contains(t, value(2, 1, 0), `\x1b]0;pwned\a`)
 
 		res.Tests[0], res.Tests[1] = res.Tests[1], res.Tests[0]
-		v = newResultView(p, ex, res, report.Options{})
+		v = newResultView(p, ex, res, explain.Options{})
 		res.Tests[0], res.Tests[1] = res.Tests[1], res.Tests[0]
 		assert.Less(t, len(v.Tests[0].Headline), 2<<10)
 		assert.Contains(t, v.Tests[0].Headline, note)

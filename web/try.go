@@ -8,7 +8,7 @@ import (
 
 	"github.com/kurs-course/kurs/i18n"
 	"github.com/kurs-course/kurs/internal/course"
-	"github.com/kurs-course/kurs/internal/report"
+	"github.com/kurs-course/kurs/internal/explain"
 	"github.com/kurs-course/kurs/internal/textsafe"
 	"github.com/kurs-course/kurs/internal/try"
 )
@@ -112,7 +112,7 @@ func (s *Server) tryView(ctx context.Context, p *i18n.Printer, ex *course.Exerci
 		return nil, err
 	}
 	if c.Problem != nil {
-		v.Problem = report.Problem(p, c.Problem)
+		v.Problem = explain.Problem(p, c.Problem)
 		return v, nil
 	}
 	for _, row := range c.Rows {

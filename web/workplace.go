@@ -20,8 +20,8 @@ import (
 	"github.com/kurs-course/kurs/checker"
 	"github.com/kurs-course/kurs/i18n"
 	"github.com/kurs-course/kurs/internal/course"
+	"github.com/kurs-course/kurs/internal/explain"
 	"github.com/kurs-course/kurs/internal/harness"
-	"github.com/kurs-course/kurs/internal/report"
 	"github.com/kurs-course/kurs/internal/workspace"
 )
 
@@ -50,7 +50,7 @@ type codeMark struct {
 	Method string // the method the failing step calls, when the line is its declaration
 }
 
-// markOf returns the line a result points at (report.Position: where the
+// markOf returns the line a result points at (explain.Position: where the
 // build or the static checks stopped, the near miss of a name the API
 // check missed, where a panic happened), or else the declaration of the
 // method that the first failing step calls. It returns the zero codeMark
@@ -59,7 +59,7 @@ func (s *Server) markOf(ex *course.Exercise, res *checker.Result) codeMark {
 	if res == nil || res.Status == checker.Pass {
 		return codeMark{}
 	}
-	if file, line := report.Position(res); file != "" && line > 0 {
+	if file, line := explain.Position(res); file != "" && line > 0 {
 		return codeMark{File: file, Line: line}
 	}
 	t := res.FirstFailure()

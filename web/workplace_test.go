@@ -19,7 +19,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/kurs-course/kurs/i18n"
-	"github.com/kurs-course/kurs/internal/report"
+	"github.com/kurs-course/kurs/internal/explain"
 )
 
 // backups returns the backups of one file of the workspace.
@@ -120,11 +120,11 @@ func TestQuizInThePage(t *testing.T) {
 
 	// The scoring rule, in the words of kurs check, in both languages.
 	for lang, page := range map[string]string{"en": page, "de": de} {
-		assert.Contains(t, page, `<p class="scoring" id="scoring">`+template.HTMLEscapeString(report.Scoring(i18n.New(lang), ex))+`</p>`, lang)
+		assert.Contains(t, page, `<p class="scoring" id="scoring">`+template.HTMLEscapeString(explain.Scoring(i18n.New(lang), ex))+`</p>`, lang)
 	}
 	_, cb := ts.get(t, "/exercise/circuitbreaker?lang=de")
 	cbEx, _ := ts.course.Exercise("circuitbreaker")
-	assert.Contains(t, cb, template.HTMLEscapeString(report.Scoring(i18n.New("de"), cbEx)), "all or nothing for code")
+	assert.Contains(t, cb, template.HTMLEscapeString(explain.Scoring(i18n.New("de"), cbEx)), "all or nothing for code")
 
 	// Two wrong answers: both explained, and no case counted as a test
 	// that fails.

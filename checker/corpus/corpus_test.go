@@ -21,6 +21,7 @@ import (
 	"github.com/kurs-course/kurs/checker"
 	"github.com/kurs-course/kurs/i18n"
 	"github.com/kurs-course/kurs/internal/course"
+	"github.com/kurs-course/kurs/internal/explain"
 	"github.com/kurs-course/kurs/internal/report"
 	"github.com/kurs-course/kurs/internal/testkit"
 )
@@ -254,7 +255,7 @@ func checkRound(t *testing.T, round []corpusCase, table *verdicts, tmp string, t
 func checkCase(t *testing.T, ex *course.Exercise, name string, wantStatus checker.Status, res *checker.Result, table *verdicts) {
 	require.NotNil(t, res)
 	var junit bytes.Buffer
-	require.NoError(t, report.JUnit(&junit, i18n.New("en"), []report.Graded{{Exercise: ex, Result: res}},
+	require.NoError(t, report.JUnit(&junit, i18n.New("en"), []explain.Graded{{Exercise: ex, Result: res}},
 		report.Run{Course: "sha256:c0ffee", Seed: res.Seed, Dir: "submissions/" + name}))
 	table.add(name+"/"+ex.ID, wantStatus, res.Status, res.Duration, junit.Bytes())
 
@@ -263,8 +264,8 @@ func checkCase(t *testing.T, ex *course.Exercise, name string, wantStatus checke
 	if !assert.Equal(t, wantStatus, res.Status, "verdict; result:\n%s", testkit.Describe(res)) {
 		return
 	}
-	en := report.Message(i18n.New("en"), ex, res)
-	de := report.Message(i18n.New("de"), ex, res)
+	en := explain.Message(i18n.New("en"), ex, res)
+	de := explain.Message(i18n.New("de"), ex, res)
 	assert.NotEmpty(t, en)
 	assert.NotEmpty(t, de)
 	assert.NotEqual(t, en, de, "the English and German messages are the same")

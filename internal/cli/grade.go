@@ -19,6 +19,7 @@ import (
 	"github.com/kurs-course/kurs/checker"
 	"github.com/kurs-course/kurs/i18n"
 	"github.com/kurs-course/kurs/internal/course"
+	"github.com/kurs-course/kurs/internal/explain"
 	"github.com/kurs-course/kurs/internal/grade"
 	"github.com/kurs-course/kurs/internal/report"
 	"github.com/kurs-course/kurs/internal/termdoc"
@@ -291,7 +292,7 @@ func gradeOne(e *env, f *gradeFlags, format report.Format, ck *checker.Checker, 
 	}
 	run := report.Run{Course: hash, Kurs: e.kursBuild(), Seed: ck.Seed, Elapsed: time.Since(start), Started: stamp, Dir: e.repoPath(dir), Verbose: f.verbose}
 	graded := results[0].Graded
-	write := func(w func(io.Writer, *i18n.Printer, []report.Graded, report.Run) error) func(io.Writer) error {
+	write := func(w func(io.Writer, *i18n.Printer, []explain.Graded, report.Run) error) func(io.Writer) error {
 		return func(out io.Writer) error { return w(out, e.p, graded, run) }
 	}
 	err = e.emit(f, write(format.Single), write(registered(textFormat).Single))
@@ -336,7 +337,7 @@ func gradeBatch(e *env, f *gradeFlags, format report.Format, ck *checker.Checker
 		bar.stop()
 		return err // the context has ended, which exit reports
 	}
-	fmt.Fprintln(e.Err, e.p.T("grade.batch_done", "Count", len(subs), "Elapsed", report.Duration(e.p, time.Since(start))))
+	fmt.Fprintln(e.Err, e.p.T("grade.batch_done", "Count", len(subs), "Elapsed", explain.Duration(e.p, time.Since(start))))
 
 	doc := grade.NewDocument(e.p, hash, e.kursBuild(), ck.Seed, exs, results)
 	if shards > 0 {

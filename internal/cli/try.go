@@ -10,7 +10,7 @@ import (
 
 	"github.com/kurs-course/kurs/checker"
 	"github.com/kurs-course/kurs/internal/course"
-	"github.com/kurs-course/kurs/internal/report"
+	"github.com/kurs-course/kurs/internal/explain"
 	"github.com/kurs-course/kurs/internal/termdoc"
 	"github.com/kurs-course/kurs/internal/textsafe"
 	"github.com/kurs-course/kurs/internal/try"
@@ -57,7 +57,7 @@ func runTry(e *env, o *tryOptions, args []string) error {
 		return err
 	}
 	if c.Problem != nil {
-		return &failedError{report.Problem(e.p, c.Problem)}
+		return &failedError{explain.Problem(e.p, c.Problem)}
 	}
 	e.showTry(ex, c)
 	if c.First >= 0 {

@@ -12,7 +12,7 @@ import (
 
 	"github.com/kurs-course/kurs"
 	"github.com/kurs-course/kurs/checker"
-	"github.com/kurs-course/kurs/internal/report"
+	"github.com/kurs-course/kurs/internal/explain"
 	"github.com/kurs-course/kurs/internal/validate"
 )
 
@@ -155,14 +155,14 @@ func (e *env) problemText(p validate.Problem) string {
 	if f := p.Failure; f != nil {
 		switch {
 		case f.Test != nil:
-			detail = report.Test(e.p, f.Exercise, f.Result, f.Test)
+			detail = explain.Test(e.p, f.Exercise, f.Result, f.Test)
 		case f.Result != nil && f.Result.Problem != nil:
 			pr := *f.Result.Problem
 			pr.File, pr.Line = p.File, p.Line
 			if p.Detail != "" {
 				pr.Detail = p.Detail
 			}
-			detail = report.Problem(e.p, &pr)
+			detail = explain.Problem(e.p, &pr)
 		}
 	}
 	if detail = strings.TrimRight(detail, "\n"); detail != "" {
@@ -212,7 +212,7 @@ func (e *env) mutantReport(rep *validate.Report, jobs int) {
 		}
 		fmt.Fprintf(e.Out, "  %-16s %s\n", s.Exercise, e.p.T("validate.mutants_line",
 			"Mutants", s.Mutants, "Killed", s.Killed, "Survived", len(s.Survivors), "Equivalent", len(s.Equivalent),
-			"Invalid", s.Invalid, "Score", fmt.Sprintf("%.0f", 100*s.Score()), "Duration", report.Duration(e.p, s.Duration)))
+			"Invalid", s.Invalid, "Score", fmt.Sprintf("%.0f", 100*s.Score()), "Duration", explain.Duration(e.p, s.Duration)))
 		for _, q := range s.Equivalent {
 			fmt.Fprintf(e.Out, "      %s\n", e.p.T("validate.mutants_equivalent", "Mutant", q.ID, "Why", q.Why))
 		}
@@ -227,5 +227,5 @@ func (e *env) mutantReport(rep *validate.Report, jobs int) {
 		score = 100 * float64(killed) / float64(counted)
 	}
 	fmt.Fprintln(e.Out, e.p.T("validate.mutants_total", "Score", fmt.Sprintf("%.0f", score), "Killed", killed,
-		"Counted", counted, "Duration", report.Duration(e.p, rep.MutantTime), "Jobs", jobs))
+		"Counted", counted, "Duration", explain.Duration(e.p, rep.MutantTime), "Jobs", jobs))
 }

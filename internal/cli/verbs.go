@@ -13,7 +13,7 @@ import (
 	"github.com/kurs-course/kurs/checker"
 	"github.com/kurs-course/kurs/i18n"
 	"github.com/kurs-course/kurs/internal/course"
-	"github.com/kurs-course/kurs/internal/report"
+	"github.com/kurs-course/kurs/internal/explain"
 	"github.com/kurs-course/kurs/internal/session"
 	"github.com/kurs-course/kurs/internal/termdoc"
 	"github.com/kurs-course/kurs/internal/workspace"
@@ -203,7 +203,7 @@ func check(e *env, f *checkFlags, names []string) error {
 		return err
 	}
 	graded := gradedOf(outs)
-	if err := report.WriteText(e.Out, e.p, graded, report.TextOptions{Verbose: f.verbose, Full: f.full, Color: e.stdout().Color(), Width: e.stdout().TextWidth()}); err != nil {
+	if err := explain.WriteText(e.Out, e.p, graded, explain.TextOptions{Verbose: f.verbose, Full: f.full, Color: e.stdout().Color(), Width: e.stdout().TextWidth()}); err != nil {
 		return err
 	}
 	if len(untouched) > 0 {
@@ -217,16 +217,16 @@ func check(e *env, f *checkFlags, names []string) error {
 }
 
 // gradedOf returns the outcomes as report explains them.
-func gradedOf(outs []session.Outcome) []report.Graded {
-	graded := make([]report.Graded, len(outs))
+func gradedOf(outs []session.Outcome) []explain.Graded {
+	graded := make([]explain.Graded, len(outs))
 	for i, o := range outs {
-		graded[i] = report.Graded{Exercise: o.Exercise, Result: o.Result, Untouched: o.Untouched}
+		graded[i] = explain.Graded{Exercise: o.Exercise, Result: o.Result, Untouched: o.Untouched}
 	}
 	return graded
 }
 
 // failed returns errFailed when an exercise does not pass, else nil.
-func failed(graded []report.Graded) error {
+func failed(graded []explain.Graded) error {
 	for _, g := range graded {
 		if g.Result.Status != checker.Pass {
 			return errFailed

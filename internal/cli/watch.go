@@ -16,7 +16,7 @@ import (
 
 	"github.com/kurs-course/kurs/checker"
 	"github.com/kurs-course/kurs/internal/course"
-	"github.com/kurs-course/kurs/internal/report"
+	"github.com/kurs-course/kurs/internal/explain"
 	"github.com/kurs-course/kurs/internal/session"
 	"github.com/kurs-course/kurs/internal/termdoc"
 	"github.com/kurs-course/kurs/internal/watch"
@@ -265,7 +265,7 @@ func (s *watchRun) checkAndShow(ctx context.Context, exs []*course.Exercise) boo
 	}
 	graded := gradedOf(outs)
 	var b strings.Builder
-	_ = report.WriteText(&b, s.e.p, graded, report.TextOptions{Verbose: s.verbose, Color: s.scr.color, Width: s.scr.wrap()})
+	_ = explain.WriteText(&b, s.e.p, graded, explain.TextOptions{Verbose: s.verbose, Color: s.scr.color, Width: s.scr.wrap()})
 	focusPassed, celebrated := false, false
 	for _, o := range outs {
 		if o.Result.Status != checker.Pass {

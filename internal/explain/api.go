@@ -1,4 +1,4 @@
-package report
+package explain
 
 import (
 	"bytes"
@@ -134,10 +134,10 @@ func nearMissLine(l string, declared []string) (name, near string) {
 	return "", ""
 }
 
-// NearMissAt returns where the first near miss of a name the API check
+// nearMissAt returns where the first near miss of a name the API check
 // missed is declared in the learner's files ("circuitbreaker/cb.go", 12),
 // for the page to mark that line; "" and 0 when there is none.
-func NearMissAt(pr *checker.Problem) (file string, line int) {
+func nearMissAt(pr *checker.Problem) (file string, line int) {
 	if pr == nil || pr.Kind != checker.ProblemAPI {
 		return "", 0
 	}

@@ -1,12 +1,10 @@
-package report
+package explain
 
 import (
-	"bytes"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 
 	"github.com/kurs-course/kurs/checker"
 	"github.com/kurs-course/kurs/i18n"
@@ -164,24 +162,23 @@ func TestNearMissWhere(t *testing.T) {
 		apiLinesFor(en, Teacher, "cannot use &Answer (value of type *[2]string) as *[4]string value in variable declaration", nil, nil))
 
 	pr := &checker.Problem{Kind: checker.ProblemAPI, Detail: detail, Declared: declared, DeclaredAt: at}
-	file, line := NearMissAt(pr)
+	file, line := nearMissAt(pr)
 	assert.Equal(t, "cb/cb.go", file)
 	assert.Equal(t, 16, line, "the first line's near miss")
-	var annotations bytes.Buffer
-	res := &checker.Result{Exercise: "circuitbreaker", Status: checker.Error, Problem: pr}
-	require.NoError(t, GitHub(&annotations, i18n.New("en"), []Graded{{Result: res}}, ""))
-	assert.Contains(t, annotations.String(), "file=cb/cb.go,line=16", "the annotation stands at the misspelling")
+	file, line = Position(&checker.Result{Exercise: "circuitbreaker", Status: checker.Error, Problem: pr})
+	assert.Equal(t, "cb/cb.go", file, "an annotation, JUnit and the page stand at the misspelling")
+	assert.Equal(t, 16, line)
 	pr.Detail = "(*CircuitBreaker).Success undefined (type *CircuitBreaker has no method Success)"
-	file, line = NearMissAt(pr)
+	file, line = nearMissAt(pr)
 	assert.Equal(t, "", file, "no near miss of Success")
 	assert.Zero(t, line)
 	pr.Detail = "undefined: New"
 	pr.DeclaredAt = map[string]string{"Nwe": "cb/we:ird.go:9"}
-	file, line = NearMissAt(pr)
+	file, line = nearMissAt(pr)
 	assert.Equal(t, "cb/we:ird.go", file, "a colon in the file's name")
 	assert.Equal(t, 9, line)
 	pr.Kind, pr.Detail = checker.ProblemCompile, detail
-	_, line = NearMissAt(pr)
+	_, line = nearMissAt(pr)
 	assert.Zero(t, line, "a compile problem's lines have their own positions")
 }
 
@@ -194,7 +191,7 @@ func TestAPILinesCaseWhereAndOnce(t *testing.T) {
 	declared := []string{"CircuitBreaker", "CircuitBreaker.allow"}
 	at := map[string]string{"CircuitBreaker": "cb/cb.go:3", "CircuitBreaker.allow": "cb/cb.go:24"}
 	assert.Equal(t, "method Allow of *CircuitBreaker is missing (there is allow in cb/cb.go:24: Go tells upper from lower case, and only a name with a capital letter is exported)", apiLines(en, method, declared, at))
-	file, line := NearMissAt(&checker.Problem{Kind: checker.ProblemAPI, Detail: method, Declared: declared, DeclaredAt: at})
+	file, line := nearMissAt(&checker.Problem{Kind: checker.ProblemAPI, Detail: method, Declared: declared, DeclaredAt: at})
 	assert.Equal(t, "cb/cb.go", file)
 	assert.Equal(t, 24, line)
 

@@ -1,4 +1,4 @@
-package report
+package explain
 
 // AroundSteps is how many steps before the departure a trace shows when it
 // is cut (see Around).

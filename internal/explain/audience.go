@@ -1,4 +1,4 @@
-package report
+package explain
 
 import (
 	"github.com/kurs-course/kurs/checker"
@@ -30,7 +30,7 @@ const (
 // misconception when g's files were the skeleton.
 func MessageFor(p *i18n.Printer, g Graded, aud Audience) string {
 	if res := g.Result; aud == Teacher && res.Status == checker.Error {
-		return problem(p, res.Problem, Teacher, res.Exercise)
+		return ProblemFor(p, res.Problem, Teacher, res.Exercise)
 	}
 	return message(p, g.Exercise, g.Result, Options{Untouched: g.Untouched})
 }

@@ -1,4 +1,4 @@
-package report
+package explain
 
 import (
 	"github.com/kurs-course/kurs/i18n"

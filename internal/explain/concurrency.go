@@ -1,4 +1,4 @@
-package report
+package explain
 
 import (
 	"fmt"
@@ -10,12 +10,12 @@ import (
 	"github.com/kurs-course/kurs/internal/harness"
 )
 
-// Concurrency returns one line that says how the stress tests of an
+// concurrency returns one line that says how the stress tests of an
 // exercise used from several goroutines ran: with the race detector or
 // without it, and then why (see checker.Result.RaceSkipped): only the
 // reason that applies. It returns "" for other exercises and when no test
 // ran.
-func Concurrency(p *i18n.Printer, res *checker.Result) string {
+func concurrency(p *i18n.Printer, res *checker.Result) string {
 	switch res.Concurrency {
 	case checker.ConcurrencyRace:
 		return p.T("result.concurrency_race", "Goroutines", harness.StressGoroutines)
@@ -30,13 +30,13 @@ func Concurrency(p *i18n.Printer, res *checker.Result) string {
 	return ""
 }
 
-// ConcurrencyFor is Concurrency for aud: a Student, who cannot change how
+// ConcurrencyFor is concurrency for aud: a Student, who cannot change how
 // the grader runs, is not told why the race detector did not run.
 func ConcurrencyFor(p *i18n.Printer, res *checker.Result, aud Audience) string {
 	if aud == Student && res.Concurrency == checker.ConcurrencyStress {
 		return p.T("student.result.concurrency_stress", "Goroutines", harness.StressGoroutines)
 	}
-	return Concurrency(p, res)
+	return concurrency(p, res)
 }
 
 // maxRaceLines bounds the lines raceLines returns: the first races

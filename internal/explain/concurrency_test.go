@@ -1,4 +1,4 @@
-package report
+package explain
 
 import (
 	"fmt"
@@ -27,13 +27,13 @@ func TestConcurrencyReason(t *testing.T) {
 		{"", "16 goroutines, without the race detector.", "16 Goroutinen, ohne Race Detector.", "C compiler"},
 	} {
 		res := &checker.Result{Concurrency: checker.ConcurrencyStress, RaceSkipped: c.why}
-		got := Concurrency(en, res)
+		got := concurrency(en, res)
 		assert.Contains(t, got, c.en, c.why)
 		assert.NotContains(t, got, c.never, c.why)
-		assert.Contains(t, Concurrency(de, res), c.de, c.why)
+		assert.Contains(t, concurrency(de, res), c.de, c.why)
 	}
 	assert.Equal(t, "Concurrency: checked by a stress test with 16 goroutines and by the race detector.",
-		Concurrency(en, &checker.Result{Concurrency: checker.ConcurrencyRace}))
+		concurrency(en, &checker.Result{Concurrency: checker.ConcurrencyRace}))
 }
 
 // The race detector's reports, which the checker adds to the output of a

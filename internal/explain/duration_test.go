@@ -1,4 +1,4 @@
-package report_test
+package explain_test
 
 import (
 	"testing"
@@ -7,7 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 
 	"github.com/kurs-course/kurs/i18n"
-	"github.com/kurs-course/kurs/internal/report"
+	"github.com/kurs-course/kurs/internal/explain"
 )
 
 // TestDuration: durations as people write them, rounded to what matters
@@ -31,7 +31,7 @@ func TestDuration(t *testing.T) {
 		time.Hour + 4*time.Minute + 40*time.Second: {"1 h 5 min", "1 h 5 min"},
 		2*time.Hour + 20*time.Second:               {"2 h", "2 h"},
 	} {
-		assert.Equal(t, want[0], report.Duration(en, d), "%v in English", d)
-		assert.Equal(t, want[1], report.Duration(de, d), "%v in German", d)
+		assert.Equal(t, want[0], explain.Duration(en, d), "%v in English", d)
+		assert.Equal(t, want[1], explain.Duration(de, d), "%v in German", d)
 	}
 }

@@ -1,4 +1,4 @@
-package report
+package explain
 
 import (
 	"slices"
@@ -271,9 +271,9 @@ type Named struct {
 	Line string
 }
 
-// NameMisconception returns the misconception of ex that res shows, in p's
+// nameMisconception returns the misconception of ex that res shows, in p's
 // language, or nil (see Recognise).
-func NameMisconception(p *i18n.Printer, ex *course.Exercise, res *checker.Result) *Named {
+func nameMisconception(p *i18n.Printer, ex *course.Exercise, res *checker.Result) *Named {
 	r := Recognise(ex, res)
 	if r == nil {
 		return nil
@@ -304,37 +304,11 @@ func NameMisconception(p *i18n.Printer, ex *course.Exercise, res *checker.Result
 	return n
 }
 
-// misconceptionOf returns the misconception that g's result shows, in p's
-// language, or nil. An untouched skeleton shows none, whatever its result:
-// nobody has tried yet. Every explanation and format names a misconception
-// through it, so that this rule is applied in one place.
-func misconceptionOf(p *i18n.Printer, g Graded) *Named {
-	if g.Untouched {
-		return nil
-	}
-	return NameMisconception(p, g.Exercise, g.Result)
-}
-
-// nameMisconception adds the line that names the misconception of a
-// failing exercise to the text of its first failing testcase, where a CI's
-// test report shows the first difference (see misconceptionOf).
-func nameMisconception(p *i18n.Printer, g Graded, cases []junitCase) {
-	n := misconceptionOf(p, g)
-	if n == nil {
-		return
-	}
-	for i := range cases {
-		if f := cases[i].Failure; f != nil {
-			f.Text += "\n" + n.Line
-			return
-		}
-	}
-}
-
-// given returns the option a wrong quiz answer of the quiz ex chose, by
+// Given returns the option a wrong quiz answer of the quiz ex chose, by
 // its letter, or an answer that is no option as the learner wrote it (see
-// quizAnswer): the caller bounds and escapes it.
-func given(ex *course.Exercise, t *checker.Test) string {
+// quizAnswer), for the documents that count the options chosen: the
+// caller bounds and escapes it.
+func Given(ex *course.Exercise, t *checker.Test) string {
 	if t.Status == checker.Pass || t.Failure == nil || t.Failure.Kind != harness.Quiz {
 		return ""
 	}

@@ -1,9 +1,6 @@
-package report
+package explain
 
 import (
-	"bytes"
-	"encoding/json"
-	"strings"
 	"testing"
 	"testing/fstest"
 
@@ -11,7 +8,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/kurs-course/kurs/checker"
-	"github.com/kurs-course/kurs/i18n"
 	"github.com/kurs-course/kurs/internal/course"
 	"github.com/kurs-course/kurs/internal/harness"
 	"github.com/kurs-course/kurs/internal/scaffold"
@@ -84,58 +80,4 @@ func TestRecogniseMisconception(t *testing.T) {
 	pass := &checker.Result{Exercise: "counter", Status: checker.Pass, Tests: []checker.Test{
 		{Name: "seed/worked-example", Status: checker.Pass}, {Name: "random", Status: checker.Pass}}}
 	assert.Nil(t, Recognise(ex, pass))
-}
-
-// TestMisconceptionInEveryFormat: the text names the title and the
-// explanation, the JSON document the id and the same title, and JUnit,
-// GitHub and Gradescope the title, in the learner's language.
-func TestMisconceptionInEveryFormat(t *testing.T) {
-	ex := counterWithSignature(t)
-	for _, lang := range []string{"en", "de"} {
-		p := i18n.New(lang)
-		res := counterResult("3", true)
-		mc, _ := ex.Misconceptions()
-		want := mc[0].Title.In(lang)
-
-		text := Explain(p, ex, res, Options{}).Text(p, TextOptions{})
-		assert.Contains(t, text, p.T("misconception.named", "Title", want), lang)
-		assert.Contains(t, text, strings.SplitN(mc[0].Explanation.In(lang), "\n", 2)[0], lang)
-
-		doc := NewDocument(p, []Graded{{Exercise: ex, Result: res}})
-		var b bytes.Buffer
-		require.NoError(t, JSON(&b, doc))
-		var got struct {
-			Exercises []struct {
-				Misconception struct{ ID, Title string }
-			}
-		}
-		require.NoError(t, json.Unmarshal(b.Bytes(), &got))
-		assert.Equal(t, "add-sets-the-count", got.Exercises[0].Misconception.ID)
-		assert.Equal(t, want, got.Exercises[0].Misconception.Title, "JSON's title is the one kurs check shows")
-
-		for _, f := range []string{"junit", "github", "gradescope"} {
-			b.Reset()
-			format, ok := LookupFormat(f)
-			require.True(t, ok)
-			require.NoError(t, format.Single(&b, p, []Graded{{Exercise: ex, Result: res}}, Run{}), f)
-			assert.Contains(t, b.String(), want, "%s in %s", f, lang)
-		}
-		passed := NewDocument(p, []Graded{{Exercise: ex, Result: counterResult("4", true)}})
-		assert.Nil(t, passed.Exercises[0].Misconception, "another behaviour is not named")
-	}
-}
-
-// TestUnchangedSkeleton: an untouched skeleton is marked as no attempt in
-// the result document, and names no misconception; code that only behaves
-// as the skeleton does is an attempt.
-func TestUnchangedSkeleton(t *testing.T) {
-	ex := counterWithSignature(t)
-	res := counterResult("3", true)
-	res.Tests[0].Failure = &harness.Failure{Kind: harness.Mismatch, New: []float64{2}, Step: 0, Observe: "Value()",
-		Want: harness.Result{Obs: "2"}, Got: harness.Result{Obs: "0"}}
-	doc := NewDocument(i18n.New("en"), []Graded{{Exercise: ex, Result: res, Untouched: true}})
-	assert.True(t, doc.Exercises[0].Skeleton)
-	assert.Nil(t, doc.Exercises[0].Misconception)
-	doc = NewDocument(i18n.New("en"), []Graded{{Exercise: ex, Result: res}})
-	assert.False(t, doc.Exercises[0].Skeleton, "code that behaves as the skeleton is an attempt")
 }

@@ -1,7 +1,11 @@
-// Package report turns checker results into what people and machines read:
-// explanations in the learner's language, plain text, and the JSON result
-// document.
-package report
+// Package explain turns a checker result into what the learner reads:
+// the explanation of each failing test (the trace up to where the code
+// departed, the misconception it likely shows, why nothing could be
+// tested), in the learner's language, and its plain text, which kurs
+// check, kurs watch and the page show. The words may be a student's or a
+// teacher's (see Audience) for the grading documents of package report,
+// which build on this one; nothing here knows of them.
+package explain
 
 import (
 	"fmt"
@@ -82,7 +86,7 @@ type TestExplanation struct {
 	Title string
 	Kind  string // the test's kind in the learner's language, e.g. "edge case"
 	// Heading names the test above its explanation: its title, then its
-	// kind and id (see TestHeading).
+	// kind and id (see testHeading).
 	Heading string
 	Status  checker.Status
 	// Random says which random trace failed and from how many steps it
@@ -201,7 +205,7 @@ func Explain(p *i18n.Printer, ex *course.Exercise, res *checker.Result, opt Opti
 		e.Title = ex.Title.In(p.Lang())
 	}
 	if res.Status == checker.Error {
-		e.Problem = textsafe.Text(p, problem(p, res.Problem, opt.Audience, res.Exercise), textsafe.MessageMax)
+		e.Problem = textsafe.Text(p, ProblemFor(p, res.Problem, opt.Audience, res.Exercise), textsafe.MessageMax)
 		return e
 	}
 	quiz := ex != nil && ex.Traits().ExplainAll
@@ -209,7 +213,7 @@ func Explain(p *i18n.Printer, ex *course.Exercise, res *checker.Result, opt Opti
 	if quiz {
 		// A quiz counts cases, right or not, passed or not: its summary
 		// uses the word of its lines and of the page's badge.
-		e.Summary = QuizSummary(p, res)
+		e.Summary = quizSummary(p, res)
 	}
 	first := res.FirstFailure()
 	for i := range res.Tests {
@@ -224,7 +228,7 @@ func Explain(p *i18n.Printer, ex *course.Exercise, res *checker.Result, opt Opti
 		}
 	}
 	if res.Status == checker.Fail {
-		e.Misconception = misconceptionOf(p, Graded{Exercise: ex, Result: res, Untouched: opt.Untouched})
+		e.Misconception = Graded{Exercise: ex, Result: res, Untouched: opt.Untouched}.Misconception(p)
 		e.Output, e.OutputCut = textsafe.Text(p, res.Output, textsafe.OutputMax), res.Truncated
 		e.OutputTitle = p.T("output.printed")
 		if res.Concurrency == checker.ConcurrencyRace && strings.Contains(res.Output, "WARNING: DATA RACE") {
@@ -239,9 +243,9 @@ func Explain(p *i18n.Printer, ex *course.Exercise, res *checker.Result, opt Opti
 	return e
 }
 
-// QuizSummary returns one line on a quiz's result: how many cases are
+// quizSummary returns one line on a quiz's result: how many cases are
 // right.
-func QuizSummary(p *i18n.Printer, res *checker.Result) string {
+func quizSummary(p *i18n.Printer, res *checker.Result) string {
 	right := 0
 	for _, t := range res.Tests {
 		if t.Status == checker.Pass {
@@ -271,8 +275,8 @@ func ExplainTest(p *i18n.Printer, ex *course.Exercise, res *checker.Result, t *c
 // explainTest is ExplainTest in the words for aud (see wording): to a
 // teacher, an unanswered quiz case is the submission's, not a task.
 func explainTest(p *i18n.Printer, ex *course.Exercise, res *checker.Result, t *checker.Test, aud Audience) *TestExplanation {
-	te := &TestExplanation{Name: t.Name, Title: testTitle(p, ex, t.Name), Kind: TestKind(p, t.Name),
-		Heading: TestHeading(p, ex, t.Name), Status: t.Status, Step: -1}
+	te := &TestExplanation{Name: t.Name, Title: testTitle(p, ex, t.Name), Kind: testKind(p, t.Name),
+		Heading: testHeading(p, ex, t.Name), Status: t.Status, Step: -1}
 	if t.Status == checker.Pass {
 		if t.Note != nil && t.Note.Kind == harness.Quiz {
 			te.Headline = p.T("quiz.right", "Case", t.Note.Case, "Why", quizWhy(p, ex, t.Note))
@@ -397,11 +401,11 @@ func traceOf(p *i18n.Printer, f *harness.Failure, call string, inObserve bool, s
 		for i := range obs {
 			obs[i] = Cell{Want: value(p, wo[i]), Got: value(p, gobs[i])}
 			if compare {
-				obs[i].Differs = !SameValue(wo[i], gobs[i])
+				obs[i].Differs = !sameValue(wo[i], gobs[i])
 			}
 		}
 		if compare {
-			ret.Differs = !SameValue(want.Ret, got.Ret)
+			ret.Differs = !sameValue(want.Ret, got.Ret)
 			if !ret.Differs && want != got && !anyDiffers(obs) {
 				// Equal cell by cell, yet not as a whole: mark what is
 				// not written the same.
@@ -595,10 +599,10 @@ func splitTop(s string) []string {
 	return append(out, strings.TrimSpace(s[start:]))
 }
 
-// SameValue reports whether two values are equal as the judge compares
+// sameValue reports whether two values are equal as the judge compares
 // them (see harness.SameValue), so an explanation marks exactly the cells
 // the judge found different.
-func SameValue(a, b string) bool { return harness.SameValue(a, b) }
+func sameValue(a, b string) bool { return harness.SameValue(a, b) }
 
 // Side writes what a call returned and what was observed after it, one
 // value per observation, as the explanations do: `true, State() = "open"`.
@@ -619,7 +623,7 @@ func Side(p *i18n.Printer, observe string, r harness.Result) string {
 
 // SameResult reports whether two results are equal as the judge compares
 // them.
-func SameResult(a, b harness.Result) bool { return SameValue(a.Ret, b.Ret) && SameValue(a.Obs, b.Obs) }
+func SameResult(a, b harness.Result) bool { return sameValue(a.Ret, b.Ret) && sameValue(a.Obs, b.Obs) }
 
 // ModulePath is the module path under which kurs builds the learner's
 // package and its own; frames in panics and crash reports start with it.
@@ -629,11 +633,11 @@ const ModulePath = harness.Module
 // as the learner knows it: relative to the workspace.
 func Frame(frame string) string { return strings.TrimPrefix(frame, ModulePath+"/") }
 
-// TestKind returns what kind of test name is, in p's language: the
+// testKind returns what kind of test name is, in p's language: the
 // kind is the part of the id before its slash ("edge/wait-boundary" is an
 // edge case), and a quiz's "case2" is its case 2. It is empty for a test
 // of no known kind.
-func TestKind(p *i18n.Printer, name string) string {
+func testKind(p *i18n.Printer, name string) string {
 	kind, _, ok := strings.Cut(name, "/")
 	if !ok {
 		if n, err := strconv.Atoi(strings.TrimPrefix(name, "case")); err == nil && strings.HasPrefix(name, "case") {
@@ -648,13 +652,13 @@ func TestKind(p *i18n.Printer, name string) string {
 	return ""
 }
 
-// TestHeading names the test name of ex above its explanation, in p's
+// testHeading names the test name of ex above its explanation, in p's
 // language: its title, then its kind and its id ("Test: Only failures in
 // a row open the breaker (edge case, edge/failures-must-be-consecutive)"),
 // so that the learner reads what the test checks before its key. Without a
 // title it names the id and the kind.
-func TestHeading(p *i18n.Printer, ex *course.Exercise, name string) string {
-	title, kind := testTitle(p, ex, name), TestKind(p, name)
+func testHeading(p *i18n.Printer, ex *course.Exercise, name string) string {
+	title, kind := testTitle(p, ex, name), testKind(p, name)
 	if strings.EqualFold(kind, title) {
 		kind = "" // a quiz case: its title is its label, "Case 2"
 	}
@@ -719,15 +723,15 @@ func Summary(p *i18n.Printer, res *checker.Result) string {
 
 // Problem explains why an exercise could not be tested, to the learner.
 func Problem(p *i18n.Printer, pr *checker.Problem) string {
-	return problem(p, pr, Learner, "")
+	return ProblemFor(p, pr, Learner, "")
 }
 
-// problem explains why the exercise could not be tested to aud: to a
+// ProblemFor explains why the exercise could not be tested to aud: to a
 // teacher in the words of a teacher.problem.KIND message where there is
 // one (they speak about the submission, and tell no one what to do next),
 // to a student in those of a student.problem.KIND message (they speak
 // about the submission, and send no one to kurs), else in the learner's.
-func problem(p *i18n.Printer, pr *checker.Problem, aud Audience, exercise string) string {
+func ProblemFor(p *i18n.Printer, pr *checker.Problem, aud Audience, exercise string) string {
 	if pr == nil {
 		return p.T("problem.unknown")
 	}

@@ -1,4 +1,4 @@
-package report
+package explain
 
 import (
 	"fmt"
@@ -176,11 +176,11 @@ func TestQuizExplainsEveryCase(t *testing.T) {
 }
 
 func TestSameValueGuardsNaN(t *testing.T) {
-	assert.True(t, SameValue("1", "1.0000000000001"))
-	assert.False(t, SameValue("NaN", "1"))
-	assert.False(t, SameValue("1", "NaN"))
-	assert.True(t, SameValue("NaN", "NaN"), "the same text is the same value")
-	assert.False(t, SameValue("closed", "open"))
+	assert.True(t, sameValue("1", "1.0000000000001"))
+	assert.False(t, sameValue("NaN", "1"))
+	assert.False(t, sameValue("1", "NaN"))
+	assert.True(t, sameValue("NaN", "NaN"), "the same text is the same value")
+	assert.False(t, sameValue("closed", "open"))
 }
 
 // TestStateAfterNewIsShown: the row of New carries what the learner's
@@ -231,10 +231,10 @@ func TestTestsAreNamedByTitle(t *testing.T) {
 		assert.Contains(t, text, "\n    "+want.other+"\n    edge/no-title\n")
 	}
 	p := i18n.New("en")
-	assert.Equal(t, "Test edge/no-title (edge case)", TestHeading(p, ex, "edge/no-title"))
-	assert.Equal(t, "Test seed/x (worked example)", TestHeading(p, nil, "seed/x"), "no course, no title")
+	assert.Equal(t, "Test edge/no-title (edge case)", testHeading(p, ex, "edge/no-title"))
+	assert.Equal(t, "Test seed/x (worked example)", testHeading(p, nil, "seed/x"), "no course, no title")
 	quiz, _ := c.Exercise("lbquiz")
-	assert.Equal(t, "Test: Case 2 (case2)", TestHeading(p, quiz, "case2"), "a quiz case is its label")
+	assert.Equal(t, "Test: Case 2 (case2)", testHeading(p, quiz, "case2"), "a quiz case is its label")
 }
 
 // backoffOverflow is a failure at step 64 of 64 doublings, each returning

@@ -1,7 +1,8 @@
-package report_test
+package explain_test
 
 import (
 	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"testing"
@@ -10,13 +11,13 @@ import (
 	"github.com/kurs-course/kurs/checker"
 	"github.com/kurs-course/kurs/i18n"
 	"github.com/kurs-course/kurs/internal/course"
-	"github.com/kurs-course/kurs/internal/report"
+	"github.com/kurs-course/kurs/internal/explain"
 )
 
 // BenchmarkWrongSolution measures what a learner waits for when a check
 // fails: the check of a wrong token bucket (testdata/learners) and its
-// explanation and result document ("check"), the explanation and document
-// alone on the same result ("report"), and the report of a course read
+// explanation, rendered as kurs check shows it ("check"), the explanation
+// alone on the same result ("report"), and the explanation of a course read
 // afresh, the first check after start-up ("first-report"), and naming
 // the misconception alone ("recognise"). Naming a misconception must add
 // nothing a learner could notice: a check that names one costs at most
@@ -41,9 +42,12 @@ func BenchmarkWrongSolution(b *testing.B) {
 	}
 	ck := &checker.Checker{}
 	p := i18n.New("en")
-	explain := func(ex *course.Exercise, res *checker.Result) {
-		report.Explain(p, ex, res, report.Options{})
-		report.NewDocument(p, []report.Graded{{Exercise: ex, Result: res}})
+	// What kurs check shows: the explanation, rendered as text.
+	show := func(ex *course.Exercise, res *checker.Result) {
+		explain.Explain(p, ex, res, explain.Options{})
+		if err := explain.WriteText(io.Discard, p, []explain.Graded{{Exercise: ex, Result: res}}, explain.TextOptions{}); err != nil {
+			b.Fatal(err)
+		}
 	}
 	res, err := ck.Check(context.Background(), ex, dir)
 	if err != nil || res.Status != checker.Fail {
@@ -55,19 +59,19 @@ func BenchmarkWrongSolution(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			explain(ex, res)
+			show(ex, res)
 		}
 	})
 	b.Run("report", func(b *testing.B) {
 		for b.Loop() {
-			explain(ex, res)
+			show(ex, res)
 		}
 	})
 	// What naming alone adds to a check: recognising the misconception
 	// in the result, compared with "check" measured in the same run.
 	b.Run("recognise", func(b *testing.B) {
 		for b.Loop() {
-			if report.Recognise(ex, res) == nil {
+			if explain.Recognise(ex, res) == nil {
 				b.Fatal("the wrong token bucket is not named")
 			}
 		}
@@ -76,7 +80,7 @@ func BenchmarkWrongSolution(b *testing.B) {
 		for b.Loop() {
 			c, _ := course.Load(kurs.Content())
 			ex, _ := c.Exercise("tokenbucket")
-			explain(ex, res)
+			show(ex, res)
 		}
 	})
 }

@@ -1,4 +1,4 @@
-package report_test
+package explain_test
 
 import (
 	"context"
@@ -14,7 +14,7 @@ import (
 	"github.com/kurs-course/kurs/checker"
 	"github.com/kurs-course/kurs/i18n"
 	"github.com/kurs-course/kurs/internal/course"
-	"github.com/kurs-course/kurs/internal/report"
+	"github.com/kurs-course/kurs/internal/explain"
 )
 
 // checkRounds checks the learner's code of each item, files[i] for
@@ -127,7 +127,7 @@ func TestMisconceptionsRecognised(t *testing.T) {
 	}
 	named, wrong := 0, 0
 	for _, it := range items {
-		r := report.Recognise(it.ex, it.res)
+		r := explain.Recognise(it.ex, it.res)
 		if it.correct {
 			assert.Equal(t, checker.Pass, it.res.Status, it.name)
 			assert.Nil(t, r, "%s: a correct solution is named", it.name)
@@ -137,7 +137,7 @@ func TestMisconceptionsRecognised(t *testing.T) {
 		require.Equal(t, checker.Fail, it.res.Status, "%s is a wrong solution that compiles", it.name)
 		switch {
 		case r == nil:
-			t.Logf("%-45s not named (fails %v)", it.name, report.Signature(it.ex, it.res).Fail)
+			t.Logf("%-45s not named (fails %v)", it.name, explain.Signature(it.ex, it.res).Fail)
 		case r.Maybe:
 			t.Logf("%-45s might be %s", it.name, r.Misconception.ID)
 		default:
@@ -180,15 +180,15 @@ func TestSameNameUnderSeeds(t *testing.T) {
 				res, err := (&checker.Checker{Seed: seed}).Check(context.Background(), ex, dir)
 				require.NoError(t, err)
 				require.Equal(t, checker.Fail, res.Status, "seed %d", seed)
-				r := report.Recognise(ex, res)
-				require.NotNil(t, r, "seed %d: not named (fails %v)", seed, report.Signature(ex, res))
+				r := explain.Recognise(ex, res)
+				require.NotNil(t, r, "seed %d: not named (fails %v)", seed, explain.Signature(ex, res))
 				assert.Equal(t, k.want, r.Misconception.ID, "seed %d", seed)
 				assert.False(t, r.Maybe, "seed %d: named as unsure", seed)
-				msg := report.Message(i18n.New("en"), ex, res)
+				msg := explain.Message(i18n.New("en"), ex, res)
 				if k.want == "no-lock" {
 					require.NotEmpty(t, res.Races, "seed %d: no race found", seed)
 					assert.Regexp(t, `bulkheadpool/bulkheadpool\.go:\d+`, msg, "seed %d: the race report's file and line", seed)
-					e := report.Explain(i18n.New("en"), ex, res, report.Options{})
+					e := explain.Explain(i18n.New("en"), ex, res, explain.Options{})
 					assert.Contains(t, e.Output, "WARNING: DATA RACE", "seed %d: the race detector's report", seed)
 				}
 			}

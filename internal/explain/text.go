@@ -1,4 +1,4 @@
-package report
+package explain
 
 import (
 	"fmt"
@@ -38,11 +38,11 @@ const (
 	markEnd = string(textsafe.MarkEnd)
 )
 
-// Paint replaces the style marks in s, which the renderers write after
+// paint replaces the style marks in s, which the renderers write after
 // the learner's text in it was neutralised, with ANSI escapes when color
 // is set, and drops them otherwise. Styling never outlives its line, so a
 // cut or indented text cannot leave a terminal coloured.
-func Paint(s string, color bool) string {
+func paint(s string, color bool) string {
 	if !strings.ContainsFunc(s, isMark) {
 		return s
 	}
@@ -96,20 +96,20 @@ func WriteText(w io.Writer, p *i18n.Printer, graded []Graded, opt TextOptions) e
 			passed++
 		}
 		b.WriteString(e.marked(p, opt))
-		if c := Concurrency(p, g.Result); c != "" {
+		if c := concurrency(p, g.Result); c != "" {
 			b.WriteString(hanging("  ", c, opt.Width))
 		}
 	}
 	if len(graded) > 1 {
 		fmt.Fprintf(&b, "\n%s\n", p.T("result.total", "Count", len(graded), "Passed", passed, "Total", len(graded), "Score", score, "Max", maxScore))
 	}
-	_, err := io.WriteString(w, Paint(b.String(), opt.Color))
+	_, err := io.WriteString(w, paint(b.String(), opt.Color))
 	return err
 }
 
 // Text renders the explanation as kurs check shows it.
 func (e *Explanation) Text(p *i18n.Printer, opt TextOptions) string {
-	return Paint(e.marked(p, opt), opt.Color)
+	return paint(e.marked(p, opt), opt.Color)
 }
 
 // marked is Text with style marks where Text styles.
@@ -199,15 +199,15 @@ func (e *Explanation) marked(p *i18n.Printer, opt TextOptions) string {
 // terminal (width > 0), wrapped to width with its further lines two
 // columns in from where it began (see wrapHanging).
 func hanging(lead, s string, width int) string {
-	return strings.Join(wrapHanging(s, lead, lead+"  ", width), "\n") + "\n"
+	return strings.Join(WrapHanging(s, lead, lead+"  ", width), "\n") + "\n"
 }
 
-// wrapHanging breaks s, one line of kurs's own words, into lines of at
+// WrapHanging breaks s, one line of kurs's own words, into lines of at
 // most width columns, the first after first and the others after rest, so
 // that a long line does not fold under the margin. In a pipe (width not
 // positive) it stays one line, for grep; so it does where fewer than 20
 // columns would be left for words.
-func wrapHanging(s, first, rest string, width int) []string {
+func WrapHanging(s, first, rest string, width int) []string {
 	room := width - max(term.Width(first), term.Width(rest))
 	if width <= 0 || term.Width(first)+term.Width(s) <= width || room < 20 {
 		return []string{first + s}
@@ -229,7 +229,7 @@ func (t *TestExplanation) text(p *i18n.Printer, opt TextOptions) string {
 	if t.Random != "" {
 		b.WriteString(term.Fit(t.Random, opt.Width) + "\n")
 	}
-	b.WriteString(strings.Join(wrapHanging(t.Headline, "", "  ", opt.Width), "\n") + "\n")
+	b.WriteString(strings.Join(WrapHanging(t.Headline, "", "  ", opt.Width), "\n") + "\n")
 	if t.Detail != "" {
 		b.WriteString(term.Fit(indent(t.Detail, "  "), opt.Width) + "\n")
 	}
@@ -441,7 +441,7 @@ func message(p *i18n.Printer, ex *course.Exercise, res *checker.Result, opt Opti
 	parts := []string{e.Summary}
 	for i := range e.Tests {
 		if t := &e.Tests[i]; t.Status != checker.Pass || e.Quiz {
-			parts = append(parts, Paint(t.text(p, TextOptions{Full: true}), false))
+			parts = append(parts, paint(t.text(p, TextOptions{Full: true}), false))
 		}
 	}
 	parts = append(parts, e.Races...)
@@ -454,14 +454,15 @@ func message(p *i18n.Printer, ex *course.Exercise, res *checker.Result, opt Opti
 // Test explains one test's outcome; for a failed trace it shows the trace
 // up to the first difference. It is the text of ExplainTest.
 func Test(p *i18n.Printer, ex *course.Exercise, res *checker.Result, t *checker.Test) string {
-	return testFor(p, ex, res, t, Learner)
+	return TestFor(p, ex, res, t, Learner)
 }
 
-// testFor is Test in the words for aud (see explainTest).
-func testFor(p *i18n.Printer, ex *course.Exercise, res *checker.Result, t *checker.Test, aud Audience) string {
+// TestFor is Test in the words for aud (see explainTest): a document
+// for a class speaks to the teacher.
+func TestFor(p *i18n.Printer, ex *course.Exercise, res *checker.Result, t *checker.Test, aud Audience) string {
 	// A document keeps every step: it is read by tools and graders, who
 	// have no --full to ask for the rest.
-	return Paint(explainTest(p, ex, res, t, aud).text(p, TextOptions{Full: true}), false)
+	return paint(explainTest(p, ex, res, t, aud).text(p, TextOptions{Full: true}), false)
 }
 
 // explanation renders a misconception's explanation, Markdown, four

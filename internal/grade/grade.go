@@ -22,6 +22,7 @@ import (
 	"github.com/kurs-course/kurs/checker"
 	"github.com/kurs-course/kurs/i18n"
 	"github.com/kurs-course/kurs/internal/course"
+	"github.com/kurs-course/kurs/internal/explain"
 	"github.com/kurs-course/kurs/internal/report"
 	"github.com/kurs-course/kurs/internal/session"
 	"github.com/kurs-course/kurs/internal/workspace"
@@ -197,7 +198,7 @@ func (e *CheckError) Where() string {
 }
 
 // Run grades subs and returns their results in the same order, each with
-// one report.Graded per exercise in the order of g.Exercises.
+// one explain.Graded per exercise in the order of g.Exercises.
 //
 // Checks of all submissions share Jobs slots, one check per slot; a check
 // that hangs or blows up its memory holds its slot until the checker's
@@ -256,7 +257,7 @@ schedule:
 // checkAll checks every exercise of a submission together. A
 // failure of kurs itself becomes a result of kind internal for each
 // exercise, returned with an error for each.
-func (g *Grader) checkAll(ctx context.Context, s Submission) ([]report.Graded, []*CheckError) {
+func (g *Grader) checkAll(ctx context.Context, s Submission) ([]explain.Graded, []*CheckError) {
 	seed := g.Checker.Seed
 	if seed == 0 {
 		seed = checker.DefaultSeed
@@ -265,7 +266,7 @@ func (g *Grader) checkAll(ctx context.Context, s Submission) ([]report.Graded, [
 		return &checker.Result{Exercise: ex.ID, Status: checker.Error, MaxScore: ex.Points, Seed: seed,
 			Problem: &checker.Problem{Kind: kind, Detail: detail}}
 	}
-	graded := make([]report.Graded, len(g.Exercises))
+	graded := make([]explain.Graded, len(g.Exercises))
 	var jobs []checker.Job
 	var at []int
 	for j, ex := range g.Exercises {
@@ -311,14 +312,14 @@ type Entry = report.Entry
 // content hash is hash (see CourseHash) by the kurs build kurs (see
 // report.Run.Kurs), in the exercises exs, with
 // messages in p's language, written for the teacher (see
-// report.Teacher).
+// explain.Teacher).
 func NewDocument(p *i18n.Printer, hash, kurs string, seed uint64, exs []*course.Exercise, results []Result) *Document {
 	doc := &Document{Version: report.Version, Course: hash, Kurs: kurs, Seed: seed, Lang: p.Lang(), ExerciseIDs: []string{}, Submissions: []Entry{}}
 	for _, ex := range exs {
 		doc.ExerciseIDs = append(doc.ExerciseIDs, ex.ID)
 	}
 	for _, r := range results {
-		doc.Submissions = append(doc.Submissions, Entry{ID: r.ID, Document: report.NewDocumentFor(p, r.Graded, report.Teacher)})
+		doc.Submissions = append(doc.Submissions, Entry{ID: r.ID, Document: report.NewDocumentFor(p, r.Graded, explain.Teacher)})
 	}
 	return doc
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/kurs-course/kurs/i18n"
 	"github.com/kurs-course/kurs/internal/build"
 	"github.com/kurs-course/kurs/internal/course"
+	"github.com/kurs-course/kurs/internal/explain"
 	"github.com/kurs-course/kurs/internal/grade"
 	"github.com/kurs-course/kurs/internal/report"
 )
@@ -93,7 +94,7 @@ func rendered(t *testing.T, r grade.Result) string {
 	require.NoError(t, report.Gradescope(&b, p, r.Graded, run))
 	require.NoError(t, report.GitHub(&b, p, r.Graded, "ws"))
 	require.NoError(t, report.GitHubSummary(&b, p, r.Graded, run))
-	require.NoError(t, report.WriteText(&b, p, r.Graded, report.TextOptions{Verbose: true}))
+	require.NoError(t, explain.WriteText(&b, p, r.Graded, explain.TextOptions{Verbose: true}))
 	var exIDs []string
 	for _, g := range r.Graded {
 		exIDs = append(exIDs, g.Exercise.ID)

@@ -12,6 +12,7 @@ import (
 	"github.com/kurs-course/kurs/checker"
 	"github.com/kurs-course/kurs/i18n"
 	"github.com/kurs-course/kurs/internal/course"
+	"github.com/kurs-course/kurs/internal/explain"
 	"github.com/kurs-course/kurs/internal/report"
 )
 
@@ -22,9 +23,9 @@ var learnerAdvice = regexp.MustCompile(`kurs (init|check|hint)`)
 // untestable returns the fixture with every way an exercise cannot be
 // tested that has a teacher's wording: no file, a refused import, a
 // silent crash, a hang in init, a file name kurs needs, a file not UTF-8.
-func untestable(t *testing.T) [][]report.Graded {
+func untestable(t *testing.T) [][]explain.Graded {
 	t.Helper()
-	var all [][]report.Graded
+	var all [][]explain.Graded
 	for _, pr := range []checker.Problem{
 		{Kind: checker.ProblemNoFiles},
 		{Kind: checker.ProblemImport, File: "circuitbreaker/a.go", Line: 3, Detail: "os/exec"},
@@ -60,7 +61,7 @@ func TestTeacherTexts(t *testing.T) {
 					b.ExerciseIDs = append(b.ExerciseIDs, g.Exercise.ID)
 				}
 			}
-			b.Submissions = append(b.Submissions, report.Entry{ID: string(rune('a' + i)), Document: report.NewDocumentFor(p, graded, report.Teacher)})
+			b.Submissions = append(b.Submissions, report.Entry{ID: string(rune('a' + i)), Document: report.NewDocumentFor(p, graded, explain.Teacher)})
 
 			var out bytes.Buffer
 			require.NoError(t, report.GitHub(&out, p, graded, "ws"))
@@ -85,7 +86,7 @@ func TestTeacherTexts(t *testing.T) {
 		assert.Contains(t, doc.String(), missing, "the batch document says what the submission lacks")
 
 		// The learner is still told what to do.
-		learner := report.Problem(p, &checker.Problem{Kind: checker.ProblemNoFiles})
+		learner := explain.Problem(p, &checker.Problem{Kind: checker.ProblemNoFiles})
 		assert.Regexp(t, learnerAdvice, learner)
 
 		// An unanswered quiz case: a class's JUnit speaks about the
@@ -102,7 +103,7 @@ func TestTeacherTexts(t *testing.T) {
 			"de": {`message="Fall 2: Die Abgabe gibt keine Antwort."`, `message="Fall 2: noch keine Antwort. Trage einen der Buchstaben A–D in Answer ein."`},
 		}[lang]
 		class := &report.Batch{Version: report.Version, Course: "sha256:c0ffee", Kurs: "v1.2.0+0123456789ab", Seed: 7, ExerciseIDs: b.ExerciseIDs,
-			Submissions: []report.Entry{{ID: "ada", Document: report.NewDocumentFor(p, graded, report.Teacher)}}}
+			Submissions: []report.Entry{{ID: "ada", Document: report.NewDocumentFor(p, graded, explain.Teacher)}}}
 		var classJUnit, own bytes.Buffer
 		require.NoError(t, report.BatchJUnit(&classJUnit, p, class, exs))
 		assert.Contains(t, classJUnit.String(), want[0], lang)
@@ -123,12 +124,12 @@ func TestPackageNamesTheExpectedName(t *testing.T) {
 			"circuitbreaker/a.go:1: das Paket heißt ratelimit, nicht circuitbreaker wie das Verzeichnis der Übung."},
 	} {
 		p := i18n.New(lang)
-		assert.Equal(t, want[0], report.Problem(p, pr))
+		assert.Equal(t, want[0], explain.Problem(p, pr))
 		graded := fixture(t)
 		res := *graded[0].Result
 		res.Status, res.Score, res.Problem, res.Tests = checker.Error, 0, pr, nil
 		graded[0].Result = &res
-		doc := report.NewDocumentFor(p, graded, report.Teacher)
+		doc := report.NewDocumentFor(p, graded, explain.Teacher)
 		assert.Equal(t, want[1], doc.Exercises[0].Message, lang)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/kurs-course/kurs/checker"
+	"github.com/kurs-course/kurs/internal/explain"
 )
 
 // Batch is the result document of a batch, `kurs grade --submissions DIR
@@ -69,7 +70,7 @@ func (b *Batch) Rows() []Submission {
 			if ex.Problem != "" {
 				res.Problem = &checker.Problem{Kind: checker.ProblemKind(ex.Problem)}
 			}
-			subs[i].Graded = append(subs[i].Graded, Graded{Result: res, Untouched: ex.Skeleton, Unanswered: ex.Unanswered})
+			subs[i].Graded = append(subs[i].Graded, explain.Graded{Result: res, Untouched: ex.Skeleton, Unanswered: ex.Unanswered})
 		}
 	}
 	return subs

@@ -11,10 +11,11 @@ import (
 
 	"github.com/kurs-course/kurs/i18n"
 	"github.com/kurs-course/kurs/internal/course"
+	"github.com/kurs-course/kurs/internal/explain"
 	"github.com/kurs-course/kurs/internal/report"
 )
 
-func exercisesOf(graded []report.Graded) []*course.Exercise {
+func exercisesOf(graded []explain.Graded) []*course.Exercise {
 	var exs []*course.Exercise
 	for _, g := range graded {
 		exs = append(exs, g.Exercise)
@@ -32,8 +33,8 @@ func junitBatch(t *testing.T, lang string) *report.Batch {
 	for _, g := range fixture(t) {
 		b.ExerciseIDs = append(b.ExerciseIDs, g.Exercise.ID)
 	}
-	add := func(id string, graded []report.Graded) {
-		b.Submissions = append(b.Submissions, report.Entry{ID: id, Document: report.NewDocumentFor(p, graded, report.Teacher)})
+	add := func(id string, graded []explain.Graded) {
+		b.Submissions = append(b.Submissions, report.Entry{ID: id, Document: report.NewDocumentFor(p, graded, explain.Teacher)})
 	}
 	add("alice", fixture(t))
 	add("bob", untestable(t)[0])

@@ -25,7 +25,7 @@ var classTemplate = sync.OnceValue(func() *template.Template { return template.M
 // report shows per exercise; the rest are counted together.
 const classGroups = 5
 
-// Class writes the class report of a batch: one HTML file that opens
+// classReport writes the class report of a batch: one HTML file that opens
 // offline (inline SVG and CSS, no script, nothing loaded from elsewhere)
 // with the distribution of the total scores, the pass rate of each
 // exercise and, per exercise, what the failing submissions show (see
@@ -36,7 +36,7 @@ const classGroups = 5
 //
 // The report depends on nothing but the batch, so the merged documents of
 // shards give the same bytes as one run.
-func Class(w io.Writer, p *i18n.Printer, b *Batch, exercises []*course.Exercise) error {
+func classReport(w io.Writer, p *i18n.Printer, b *Batch, exercises []*course.Exercise) error {
 	v := newClassView(p, b, exercises)
 	return classTemplate().Execute(w, v)
 }
@@ -134,7 +134,7 @@ func newClassView(p *i18n.Printer, b *Batch, exercises []*course.Exercise) *clas
 		Title: p.T("grade.class_title"),
 		Summary: p.T("grade.class_summary", "Count", total,
 			"Exercises", p.T("grade.class_summary_exercises", "Count", len(b.ExerciseIDs))),
-		Course:      GradedBy(p, b.Course, b.Kurs),
+		Course:      gradedBy(p, b.Course, b.Kurs),
 		Seed:        classSeed(p, b.Seed),
 		Empty:       total == 0,
 		ExerciseIDs: b.ExerciseIDs,

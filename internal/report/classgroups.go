@@ -8,6 +8,7 @@ import (
 	"github.com/kurs-course/kurs/checker"
 	"github.com/kurs-course/kurs/i18n"
 	"github.com/kurs-course/kurs/internal/course"
+	"github.com/kurs-course/kurs/internal/explain"
 	"github.com/kurs-course/kurs/internal/harness"
 	"github.com/kurs-course/kurs/internal/textsafe"
 )
@@ -219,12 +220,12 @@ func behaviour(p *i18n.Printer, ex *course.Exercise, x *Exercise) (key, text str
 	// Code that fails only the stress tests fails them where the
 	// scheduler happened to interleave its goroutines: the step says
 	// nothing, and the submissions belong in one group.
-	if stress := StressTests(ex); len(stress) > 0 && !slices.ContainsFunc(x.Tests, func(t TestCase) bool {
+	if stress := explain.StressTests(ex); len(stress) > 0 && !slices.ContainsFunc(x.Tests, func(t TestCase) bool {
 		return t.Status != string(checker.Pass) && !stress[t.Name]
 	}) {
 		return "stress", p.T("grade.class_group_stress")
 	}
-	name := nested(p, textsafe.Line(p, TestLabel(p, ex, t.Name), textsafe.ValueMax))
+	name := nested(p, textsafe.Line(p, explain.TestLabel(p, ex, t.Name), textsafe.ValueMax))
 	// A panic, the time limit or a crash is named: it is not a wrong
 	// answer, and the tests after a crash did not run at all. The
 	// messages by how the test failed: with no step, at the

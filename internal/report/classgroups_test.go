@@ -72,7 +72,7 @@ func TestClassByMisconception(t *testing.T) {
 		}},
 	} {
 		var out bytes.Buffer
-		require.NoError(t, Class(&out, i18n.New(c.lang), b, []*course.Exercise{ex}))
+		require.NoError(t, classReport(&out, i18n.New(c.lang), b, []*course.Exercise{ex}))
 		for _, w := range c.wants {
 			assert.Contains(t, out.String(), w, c.lang)
 		}
@@ -96,13 +96,13 @@ func TestClassAPIApart(t *testing.T) {
 		"de": {"50 % lassen sich kompilieren, aber ihre API ist nicht die der Übung", "50 % lassen sich nicht kompilieren"},
 	} {
 		var out bytes.Buffer
-		require.NoError(t, Class(&out, i18n.New(lang), b, nil))
+		require.NoError(t, classReport(&out, i18n.New(lang), b, nil))
 		for _, w := range wants {
 			assert.Contains(t, out.String(), w, lang)
 		}
 	}
 	var table bytes.Buffer
-	require.NoError(t, Table(&table, i18n.New("en"), b.ExerciseIDs, b.Rows(), 80))
+	require.NoError(t, classTable(&table, i18n.New("en"), b.ExerciseIDs, b.Rows(), 80))
 	assert.Regexp(t, `(?m)^ada +✗ 0/4 \(API differs\) +0/4$`, table.String())
 	assert.Regexp(t, `(?m)^bob +✗ 0/4 \(does not build\) +0/4$`, table.String())
 }
@@ -161,7 +161,7 @@ func TestClassQuizUnanswered(t *testing.T) {
 		}, []string{"wählen – in", "wählen  in"}},
 	} {
 		var out bytes.Buffer
-		require.NoError(t, Class(&out, i18n.New(c.lang), b, []*course.Exercise{ex}))
+		require.NoError(t, classReport(&out, i18n.New(c.lang), b, []*course.Exercise{ex}))
 		for _, w := range c.wants {
 			assert.Contains(t, out.String(), w, c.lang)
 		}
@@ -219,7 +219,7 @@ func TestClassQuizByCase(t *testing.T) {
 		}},
 	} {
 		var out bytes.Buffer
-		require.NoError(t, Class(&out, i18n.New(c.lang), b, []*course.Exercise{ex}))
+		require.NoError(t, classReport(&out, i18n.New(c.lang), b, []*course.Exercise{ex}))
 		html := out.String()
 		last := -1
 		for _, w := range c.wants {

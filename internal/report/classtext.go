@@ -7,6 +7,7 @@ import (
 
 	"github.com/kurs-course/kurs/i18n"
 	"github.com/kurs-course/kurs/internal/course"
+	"github.com/kurs-course/kurs/internal/explain"
 	"github.com/kurs-course/kurs/internal/textsafe"
 )
 
@@ -35,14 +36,14 @@ func classDetails(w io.Writer, p *i18n.Printer, b *Batch, exercises []*course.Ex
 		}
 		rate := classRate(p, n.Pass, total, share(n.Pass))
 		lines = append(lines, "")
-		lines = append(lines, wrapHanging(heading, "", "  ", width)...)
-		lines = append(lines, wrapHanging(rate, "  ", "    ", width)...)
+		lines = append(lines, explain.WrapHanging(heading, "", "  ", width)...)
+		lines = append(lines, explain.WrapHanging(rate, "  ", "    ", width)...)
 		if n.Pass < total {
 			// The shares the report's bar draws, named as its legend
 			// names them: one name for each.
 			counts := []int{n.Pass, n.Fail, n.Error, n.None}
 			split := rateLabelOf(p, counts, func(i int) string { return share(counts[i]) })
-			lines = append(lines, wrapHanging(split, "  ", "    ", width)...)
+			lines = append(lines, explain.WrapHanging(split, "  ", "    ", width)...)
 		}
 		for _, sec := range ce.Sections {
 			for _, g := range sec.Groups {
@@ -54,8 +55,8 @@ func classDetails(w io.Writer, p *i18n.Printer, b *Batch, exercises []*course.Ex
 				// quiz's answer, a test's message), which a terminal
 				// must not obey. The submissions follow on lines of
 				// their own: the words may end in a full stop.
-				lines = append(lines, wrapHanging(textsafe.EscapeLine(g.Text), "  ", "    ", width)...)
-				lines = append(lines, wrapHanging(strings.Join(ids, ", "), "      ", "      ", width)...)
+				lines = append(lines, explain.WrapHanging(textsafe.EscapeLine(g.Text), "  ", "    ", width)...)
+				lines = append(lines, explain.WrapHanging(strings.Join(ids, ", "), "      ", "      ", width)...)
 			}
 		}
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/kurs-course/kurs/checker"
 	"github.com/kurs-course/kurs/i18n"
+	"github.com/kurs-course/kurs/internal/explain"
 	"github.com/kurs-course/kurs/internal/termdoc"
 	"github.com/kurs-course/kurs/internal/textsafe"
 )
@@ -17,7 +18,7 @@ import (
 // its folder) and its graded exercises.
 type Submission struct {
 	ID     string
-	Graded []Graded
+	Graded []explain.Graded
 }
 
 // score returns the submission's score in exercise id and whether it was
@@ -116,7 +117,7 @@ func inert(s string) string {
 	return s
 }
 
-// Table writes a batch for people, in lines of at most width columns (no
+// classTable writes a batch for people, in lines of at most width columns (no
 // limit when width is not positive): one aligned row per submission with
 // each exercise's verdict and points, then how many submissions pass every
 // exercise. When the rows are too wide, the exercises' columns are headed
@@ -124,7 +125,7 @@ func inert(s string) string {
 // wide, each submission gets a block of its own with its exercises side by
 // side, in the same places in every block. Every form shows the same
 // cells.
-func Table(w io.Writer, p *i18n.Printer, exercises []string, subs []Submission, width int) error {
+func classTable(w io.Writer, p *i18n.Printer, exercises []string, subs []Submission, width int) error {
 	cells := make([][]string, len(subs))
 	ids := make([]string, len(subs))
 	totals := make([]string, len(subs))
@@ -182,7 +183,7 @@ func Table(w io.Writer, p *i18n.Printer, exercises []string, subs []Submission, 
 			return err
 		}
 	}
-	_, err := fmt.Fprintln(w, strings.Join(wrapHanging(p.T("grade.batch_total", "Total", len(subs), "Complete", complete), "", "", width), "\n"))
+	_, err := fmt.Fprintln(w, strings.Join(explain.WrapHanging(p.T("grade.batch_total", "Total", len(subs), "Complete", complete), "", "", width), "\n"))
 	return err
 }
 

@@ -14,6 +14,7 @@ import (
 
 	"github.com/kurs-course/kurs/checker"
 	"github.com/kurs-course/kurs/i18n"
+	"github.com/kurs-course/kurs/internal/explain"
 	"github.com/kurs-course/kurs/internal/report"
 )
 
@@ -99,7 +100,7 @@ func class() ([]string, []report.Submission) {
 			if m.problem != "" {
 				res.Problem = &checker.Problem{Kind: m.problem}
 			}
-			s.Graded = append(s.Graded, report.Graded{Result: res, Untouched: m.skeleton, Unanswered: m.none})
+			s.Graded = append(s.Graded, explain.Graded{Result: res, Untouched: m.skeleton, Unanswered: m.none})
 		}
 		return s
 	}

@@ -9,7 +9,7 @@ import (
 
 	"github.com/kurs-course/kurs/checker"
 	"github.com/kurs-course/kurs/i18n"
-	"github.com/kurs-course/kurs/internal/course"
+	"github.com/kurs-course/kurs/internal/explain"
 	"github.com/kurs-course/kurs/internal/harness"
 	"github.com/kurs-course/kurs/internal/textsafe"
 )
@@ -47,13 +47,13 @@ type Exercise struct {
 	// goroutines ran: "race+stress" or "stress" (see checker.Result).
 	Concurrency string `json:"concurrency,omitempty"`
 	// Misconception names the mistake a failing exercise's code most
-	// likely shows (see report.Recognise); absent when none matches.
+	// likely shows (see explain.Recognise); absent when none matches.
 	Misconception *MisconceptionRef `json:"misconception,omitempty"`
 	// Problem is why no test could run (checker.ProblemKind: "no_files",
 	// "compile", …) when the status is error.
 	Problem string `json:"problem,omitempty"`
 	// Skeleton reports a failing exercise whose files are its unchanged
-	// skeleton (see Graded.Untouched): no attempt yet.
+	// skeleton (see explain.Graded.Untouched): no attempt yet.
 	Skeleton bool `json:"skeleton,omitempty"`
 	// Unanswered reports a failing quiz with no case answered whose files
 	// are not the skeleton: no attempt yet either. The document says so
@@ -61,7 +61,7 @@ type Exercise struct {
 	// a merged class is drawn without the course.
 	Unanswered bool `json:"unanswered,omitempty"`
 	// File and Line are where in the learner's files the result points
-	// (see Position): a compile error, a refused import, the misspelt
+	// (see explain.Position): a compile error, a refused import, the misspelt
 	// name the API check missed, the panic of the first failing test. File
 	// is relative to the workspace or submission, slash-separated; both
 	// are absent when the result points nowhere, Line when only a file is
@@ -127,20 +127,6 @@ type Run struct {
 	Verbose bool
 }
 
-// Graded pairs an exercise with its result.
-type Graded struct {
-	Exercise *course.Exercise
-	Result   *checker.Result
-	// Untouched says the exercise's files were its skeleton, byte for
-	// byte, when they were checked (see workspace.Workspace.Untouched):
-	// no attempt yet. Whoever checked the files knows it; code that only
-	// behaves as the skeleton does is an attempt.
-	Untouched bool
-	// Unanswered says a batch's document marked the quiz as having no
-	// case answered (see Exercise.Unanswered), for the class's table.
-	Unanswered bool
-}
-
 // NewDocument builds the result document, with messages in p's language.
 // Its status is pass when every exercise passes, error when no exercise
 // could be tested at all (none built, or every one crashed before its first
@@ -151,13 +137,13 @@ type Graded struct {
 // exercise's message stays within textsafe.MessageMax, a test's within
 // textsafe.TestMax, and the tests of one exercise together within
 // textsafe.MessageMax: a value of megabytes gives a document of kilobytes.
-func NewDocument(p *i18n.Printer, graded []Graded) *Document {
-	return NewDocumentFor(p, graded, Learner)
+func NewDocument(p *i18n.Printer, graded []explain.Graded) *Document {
+	return NewDocumentFor(p, graded, explain.Learner)
 }
 
 // NewDocumentFor is NewDocument with messages for aud: a batch's
 // document, which the class report shows, speaks to the teacher.
-func NewDocumentFor(p *i18n.Printer, graded []Graded, aud Audience) *Document {
+func NewDocumentFor(p *i18n.Printer, graded []explain.Graded, aud explain.Audience) *Document {
 	doc := &Document{Version: Version, Status: string(checker.Pass), Exercises: []Exercise{}}
 	tested := false
 	for _, g := range graded {
@@ -167,11 +153,11 @@ func NewDocumentFor(p *i18n.Printer, graded []Graded, aud Audience) *Document {
 			Status:   string(res.Status),
 			Score:    res.Score,
 			MaxScore: res.MaxScore,
-			Message:  textsafe.Text(p, MessageFor(p, g, aud), textsafe.MessageMax),
+			Message:  textsafe.Text(p, explain.MessageFor(p, g, aud), textsafe.MessageMax),
 			Tests:    []TestCase{},
 		}
 		e.Concurrency = res.Concurrency
-		if file, line := Position(res); file != "" {
+		if file, line := explain.Position(res); file != "" {
 			e.File, e.Line = textsafe.Line(p, file, textsafe.ValueMax), line
 		}
 		if res.Status == checker.Error && res.Problem != nil {
@@ -184,16 +170,16 @@ func NewDocumentFor(p *i18n.Printer, graded []Graded, aud Audience) *Document {
 			// the class report counts only untouched skeletons apart, and
 			// names no misconception for them: nobody has tried yet.
 			e.Skeleton = g.Untouched
-			if n := misconceptionOf(p, g); n != nil {
+			if n := g.Misconception(p); n != nil {
 				e.Misconception = &MisconceptionRef{ID: n.ID, Title: n.Title, Maybe: n.Maybe}
 			}
 		}
 		budget := textsafe.MessageMax
 		for i := range res.Tests {
 			t := &res.Tests[i]
-			msg := textsafe.Text(p, testFor(p, g.Exercise, res, t, aud), min(textsafe.TestMax, budget))
+			msg := textsafe.Text(p, explain.TestFor(p, g.Exercise, res, t, aud), min(textsafe.TestMax, budget))
 			budget = max(0, budget-len(msg))
-			e.Tests = append(e.Tests, TestCase{Name: t.Name, Status: string(t.Status), Step: step(t), Failure: failure(t), Message: msg, Given: textsafe.Line(p, given(g.Exercise, t), textsafe.AnswerMax)})
+			e.Tests = append(e.Tests, TestCase{Name: t.Name, Status: string(t.Status), Step: step(t), Failure: failure(t), Message: msg, Given: textsafe.Line(p, explain.Given(g.Exercise, t), textsafe.AnswerMax)})
 		}
 		answers := g.Exercise != nil && g.Exercise.Traits().Answers
 		e.Unanswered = answers && res.Status == checker.Fail && !g.Untouched && unanswered(&e)
@@ -251,20 +237,20 @@ func JSON(w io.Writer, doc any) error {
 	return enc.Encode(doc)
 }
 
-// explain returns what a student reads about one exercise where a grading
+// studentText returns what a student reads about one exercise where a grading
 // platform shows one text per exercise (Gradescope): the explanation that
 // kurs check shows, with advice a student without kurs can follow (see
-// Student), without colour, in at most limit bytes. What the code
+// explain.Student), without colour, in at most limit bytes. What the code
 // printed gives way first, with the note on how much of it was cut; only
 // an explanation too long by itself is cut at its end.
-func explain(p *i18n.Printer, g Graded, limit int) string {
-	e := Explain(p, g.Exercise, g.Result, Options{Audience: Student, Untouched: g.Untouched})
+func studentText(p *i18n.Printer, g explain.Graded, limit int) string {
+	e := explain.Explain(p, g.Exercise, g.Result, explain.Options{Audience: explain.Student, Untouched: g.Untouched})
 	// The advice comes last, after the note on concurrency.
 	next := e.Next
 	e.Next = ""
 	render := func() string {
-		s := strings.TrimRight(e.Text(p, TextOptions{}), "\n")
-		if c := ConcurrencyFor(p, g.Result, Student); c != "" {
+		s := strings.TrimRight(e.Text(p, explain.TextOptions{}), "\n")
+		if c := explain.ConcurrencyFor(p, g.Result, explain.Student); c != "" {
 			s += "\n  " + c
 		}
 		if next != "" {

@@ -1,3 +1,8 @@
+// Package report writes the grading documents: the result document of
+// one submission and of a class (JSON), JUnit, Gradescope's results.json,
+// GitHub's annotations and job summary, the class's CSV, its table and
+// details in the terminal, and the teacher's class report in HTML. It
+// builds on package explain, which words each result.
 package report
 
 import (
@@ -7,6 +12,7 @@ import (
 
 	"github.com/kurs-course/kurs/i18n"
 	"github.com/kurs-course/kurs/internal/course"
+	"github.com/kurs-course/kurs/internal/explain"
 	"github.com/kurs-course/kurs/internal/termdoc"
 )
 
@@ -22,7 +28,7 @@ type Format struct {
 	Note string
 	// Single writes the results of one submission; nil when the format
 	// describes a class only.
-	Single func(w io.Writer, p *i18n.Printer, graded []Graded, run Run) error
+	Single func(w io.Writer, p *i18n.Printer, graded []explain.Graded, run Run) error
 	// Batch writes the results of a batch, from its document alone (so
 	// that merged shards give the bytes of one run); exercises gives the
 	// exercises' titles to formats that show them. Nil when the format
@@ -34,19 +40,19 @@ type Format struct {
 	Titles bool
 	// Summary, when set, writes Markdown on one submission for the job
 	// summary of the CI, which kurs grade appends it to.
-	Summary func(w io.Writer, p *i18n.Printer, graded []Graded, run Run) error
+	Summary func(w io.Writer, p *i18n.Printer, graded []explain.Graded, run Run) error
 }
 
 // formats are kurs grade's formats, in the order messages list them.
 // Adding a format is adding it here.
 var formats = []Format{
 	{Name: "json", Note: "grade.format_json", Single: singleJSON, Batch: batchJSON},
-	{Name: "junit", Single: JUnit, Batch: BatchJUnit, Titles: true},
+	{Name: "junit", Single: JUnit, Batch: batchJUnit, Titles: true},
 	{Name: "gradescope", Note: "grade.format_gradescope", Single: Gradescope},
 	{Name: "github", Note: "grade.format_github", Single: singleGitHub, Summary: GitHubSummary},
 	{Name: "csv", Batch: batchCSV},
 	{Name: "text", Single: singleText, Batch: batchText},
-	{Name: "html", Note: "grade.format_html", Batch: Class, Titles: true},
+	{Name: "html", Note: "grade.format_html", Batch: classReport, Titles: true},
 }
 
 // Formats returns every format, in the order messages list them.
@@ -85,7 +91,7 @@ func (f Format) serves(batch bool) bool {
 
 // singleJSON writes the result document of one submission, naming the
 // course that graded.
-func singleJSON(w io.Writer, p *i18n.Printer, graded []Graded, run Run) error {
+func singleJSON(w io.Writer, p *i18n.Printer, graded []explain.Graded, run Run) error {
 	d := NewDocument(p, graded)
 	d.Course, d.Kurs, d.Seed = run.Course, run.Kurs, run.Seed
 	return JSON(w, d)
@@ -98,11 +104,11 @@ func batchJSON(w io.Writer, _ *i18n.Printer, b *Batch, _ []*course.Exercise) err
 // singleGitHub writes the annotations, and a notice with the seed and
 // what graded: the job summary says them too, but a step without
 // $GITHUB_STEP_SUMMARY (another CI, a local run) has only stdout.
-func singleGitHub(w io.Writer, p *i18n.Printer, graded []Graded, run Run) error {
+func singleGitHub(w io.Writer, p *i18n.Printer, graded []explain.Graded, run Run) error {
 	if err := GitHub(w, p, graded, run.Dir); err != nil {
 		return err
 	}
-	_, err := fmt.Fprintf(w, "::notice title=kurs::%s\n", data(p.T("grade.seed", "Seed", run.Seed)+" "+GradedBy(p, run.Course, run.Kurs)))
+	_, err := fmt.Fprintf(w, "::notice title=kurs::%s\n", data(p.T("grade.seed", "Seed", run.Seed)+" "+gradedBy(p, run.Course, run.Kurs)))
 	return err
 }
 
@@ -112,20 +118,20 @@ func batchCSV(w io.Writer, _ *i18n.Printer, b *Batch, _ []*course.Exercise) erro
 
 // singleText writes what kurs check shows, the seed that repeats it, and
 // what graded.
-func singleText(w io.Writer, p *i18n.Printer, graded []Graded, run Run) error {
-	if err := WriteText(w, p, graded, TextOptions{Verbose: run.Verbose}); err != nil {
+func singleText(w io.Writer, p *i18n.Printer, graded []explain.Graded, run Run) error {
+	if err := explain.WriteText(w, p, graded, explain.TextOptions{Verbose: run.Verbose}); err != nil {
 		return err
 	}
 	if err := seedLine(w, p, run.Seed); err != nil {
 		return err
 	}
-	_, err := io.WriteString(w, GradedBy(p, run.Course, run.Kurs)+"\n")
+	_, err := io.WriteString(w, gradedBy(p, run.Course, run.Kurs)+"\n")
 	return err
 }
 
-// GradedBy names the course (its content hash) and the kurs build that
+// gradedBy names the course (its content hash) and the kurs build that
 // graded, as every format says it.
-func GradedBy(p *i18n.Printer, course, kurs string) string {
+func gradedBy(p *i18n.Printer, course, kurs string) string {
 	return p.T("grade.graded_by", "Course", course, "Kurs", kurs)
 }
 
@@ -151,13 +157,13 @@ type BatchTextOptions struct {
 	Exercises []*course.Exercise
 }
 
-// BatchText writes the batch's table (see Table), with opt.Verbose what
+// BatchText writes the batch's table (see classTable), with opt.Verbose what
 // the failing submissions show, the seed that repeats it and what graded:
 // what kurs
 // grade --submissions and kurs grade merge show in a terminal of that
 // width.
 func BatchText(w io.Writer, p *i18n.Printer, b *Batch, opt BatchTextOptions) error {
-	if err := Table(w, p, b.ExerciseIDs, b.Rows(), opt.Width); err != nil {
+	if err := classTable(w, p, b.ExerciseIDs, b.Rows(), opt.Width); err != nil {
 		return err
 	}
 	if opt.Verbose {
@@ -165,7 +171,7 @@ func BatchText(w io.Writer, p *i18n.Printer, b *Batch, opt BatchTextOptions) err
 			return err
 		}
 	}
-	lines := append(wrapHanging(classSeed(p, b.Seed), "", "", opt.Width), breakLong(wrapHanging(GradedBy(p, b.Course, b.Kurs), "", "", opt.Width), opt.Width)...)
+	lines := append(explain.WrapHanging(classSeed(p, b.Seed), "", "", opt.Width), breakLong(explain.WrapHanging(gradedBy(p, b.Course, b.Kurs), "", "", opt.Width), opt.Width)...)
 	_, err := io.WriteString(w, strings.Join(lines, "\n")+"\n")
 	return err
 }

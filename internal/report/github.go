@@ -4,13 +4,12 @@ import (
 	"fmt"
 	"io"
 	"path"
-	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/kurs-course/kurs/checker"
 	"github.com/kurs-course/kurs/i18n"
+	"github.com/kurs-course/kurs/internal/explain"
 	"github.com/kurs-course/kurs/internal/textsafe"
 )
 
@@ -28,7 +27,7 @@ import (
 // escaping, far below GitHub's 64 KB; what the learner's code returned,
 // panicked with or printed, and file names, are escaped and cut (see
 // package textsafe).
-func GitHub(w io.Writer, p *i18n.Printer, graded []Graded, dir string) error {
+func GitHub(w io.Writer, p *i18n.Printer, graded []explain.Graded, dir string) error {
 	var b strings.Builder
 	score, maxScore, passed := 0, 0, 0
 	errors, more := 0, []string(nil)
@@ -46,15 +45,15 @@ func GitHub(w io.Writer, p *i18n.Printer, graded []Graded, dir string) error {
 		}
 		errors++
 		var props []string
-		if file, line := Position(res); file != "" {
+		if file, line := explain.Position(res); file != "" {
 			props = append(props, "file="+property(path.Join(dir, fileProperty(p, file))))
 			if line > 0 {
 				props = append(props, "line="+strconv.Itoa(line))
 			}
 		}
-		title := fmt.Sprintf("%s: %s (%s)", res.Exercise, Summary(p, res), p.T("result.points", "Score", res.Score, "Max", res.MaxScore))
+		title := fmt.Sprintf("%s: %s (%s)", res.Exercise, explain.Summary(p, res), p.T("result.points", "Score", res.Score, "Max", res.MaxScore))
 		props = append(props, "title="+property(textsafe.EscapeLine(title)))
-		msg := textsafe.Text(p, MessageFor(p, g, Teacher), textsafe.TestMax)
+		msg := textsafe.Text(p, explain.MessageFor(p, g, explain.Teacher), textsafe.TestMax)
 		fmt.Fprintf(&b, "::error %s::%s\n", strings.Join(props, ","), data(msg))
 	}
 	if len(more) > 0 {
@@ -76,7 +75,7 @@ func GitHub(w io.Writer, p *i18n.Printer, graded []Graded, dir string) error {
 // and cut to textsafe.TestMax (see package textsafe), and all of them
 // together to summaryMessages, which leaves room for the table of a course
 // of hundreds of exercises.
-func GitHubSummary(w io.Writer, p *i18n.Printer, graded []Graded, run Run) error {
+func GitHubSummary(w io.Writer, p *i18n.Printer, graded []explain.Graded, run Run) error {
 	var b strings.Builder
 	score, maxScore, passed := 0, 0, 0
 	for _, g := range graded {
@@ -94,20 +93,20 @@ func GitHubSummary(w io.Writer, p *i18n.Printer, graded []Graded, run Run) error
 		if res.Status == checker.Pass {
 			mark = "✅"
 		}
-		fmt.Fprintf(&b, "| %s | `%s` %s | %d/%d | %s |\n", mark, res.Exercise, cell(g.Exercise.Title.In(p.Lang())), res.Score, res.MaxScore, cell(Summary(p, res)))
+		fmt.Fprintf(&b, "| %s | `%s` %s | %d/%d | %s |\n", mark, res.Exercise, cell(g.Exercise.Title.In(p.Lang())), res.Score, res.MaxScore, cell(explain.Summary(p, res)))
 	}
 	budget := summaryMessages
 	for _, g := range graded {
 		if g.Result.Status == checker.Pass {
 			continue
 		}
-		msg := textsafe.Text(p, MessageFor(p, g, Teacher), min(textsafe.TestMax, budget))
+		msg := textsafe.Text(p, explain.MessageFor(p, g, explain.Teacher), min(textsafe.TestMax, budget))
 		budget = max(0, budget-len(msg))
 		fence := codeFence(msg)
 		fmt.Fprintf(&b, "\n<details><summary><code>%s</code></summary>\n\n%stext\n%s\n%s\n\n</details>\n", g.Result.Exercise, fence, msg, fence)
 	}
 	fmt.Fprintf(&b, "\n%s\n", cell(p.T("grade.seed", "Seed", run.Seed)))
-	fmt.Fprintf(&b, "\n%s\n", cell(GradedBy(p, run.Course, run.Kurs)))
+	fmt.Fprintf(&b, "\n%s\n", cell(gradedBy(p, run.Course, run.Kurs)))
 	_, err := io.WriteString(w, b.String())
 	return err
 }
@@ -118,80 +117,6 @@ const maxErrors = 10
 // summaryMessages bounds the bytes of all messages in a job summary
 // together; GitHub takes up to 1 MiB.
 const summaryMessages = 768 << 10
-
-// Position returns the learner's file (relative to the workspace) and
-// line that a result points at, or "" when it points at none: the file of
-// a refused import, directive or package clause, the first position in
-// compiler output, the near miss of a name the API check missed (see
-// NearMissAt), the frame of the first failing test's panic, or the
-// learner's innermost frame when the program crashed (see crashFrame). Every
-// output that points into the learner's code asks it: the annotations,
-// JUnit and the page's marked line.
-func Position(res *checker.Result) (file string, line int) {
-	if pr := res.Problem; pr != nil {
-		if pr.File != "" {
-			return pr.File, pr.Line
-		}
-		if pr.Kind == checker.ProblemCompile || pr.Kind == checker.ProblemAPI {
-			if m := compilerPos().FindStringSubmatch(pr.Detail); m != nil {
-				line, _ = strconv.Atoi(m[2])
-				return m[1], line
-			}
-		}
-		if pr.Kind == checker.ProblemCrash {
-			return crashFrame(pr.Detail, res.Exercise)
-		}
-		return NearMissAt(pr)
-	}
-	switch t := res.FirstFailure(); {
-	case t == nil:
-	case t.Failure != nil:
-		return frame(t.Failure.Frame)
-	case t.Crashed:
-		return crashFrame(res.Crash, res.Exercise)
-	}
-	return "", 0
-}
-
-// crashFrame returns the innermost frame in the learner's code of a crash
-// report as the checker keeps it (see checker.Result.Crash): the first
-// "\tFILE:LINE" whose file lies in the exercise's folder. The checker has
-// dropped the runtime's and the harness's frames; the folder leaves out
-// anything else, so that the position is always the learner's own line.
-func crashFrame(crash, exercise string) (string, int) {
-	for l := range strings.SplitSeq(crash, "\n") {
-		loc, ok := strings.CutPrefix(l, "\t")
-		if !ok || !strings.HasPrefix(loc, exercise+"/") || strings.Contains(loc[len(exercise)+1:], "/") {
-			continue
-		}
-		if file, line := frame(loc); strings.HasSuffix(file, ".go") && line > 0 {
-			return file, line
-		}
-	}
-	return "", 0
-}
-
-// compilerPos finds the first FILE.go:LINE[:COL]: in compiler output, which
-// the checker has already made relative to the workspace. The file name
-// may hold anything but a line break, a colon and a comma too
-// ("we,ird:50%.go:3:5: …"): it ends at the first ".go:LINE".
-var compilerPos = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^[ \t]*(\S[^\n]*?\.go):(\d+)(?::\d+)?: `) })
-
-// frame splits the source position of a panic, as the harness reports it
-// ("github.com/kurs-course/kurs/circuitbreaker/circuitbreaker.go:43"), into
-// the file relative to the workspace and the line.
-func frame(f string) (string, int) {
-	f = strings.TrimPrefix(f, modulePrefix)
-	i := strings.LastIndex(f, ":")
-	if f == "" || i < 0 {
-		return "", 0
-	}
-	line, err := strconv.Atoi(f[i+1:])
-	if err != nil {
-		return "", 0
-	}
-	return f[:i], line
-}
 
 // data escapes the message of a workflow command, as the Actions toolkit
 // does: a message may span lines, a command may not.

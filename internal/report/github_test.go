@@ -11,6 +11,7 @@ import (
 
 	"github.com/kurs-course/kurs/checker"
 	"github.com/kurs-course/kurs/i18n"
+	"github.com/kurs-course/kurs/internal/explain"
 	"github.com/kurs-course/kurs/internal/report"
 )
 
@@ -60,7 +61,7 @@ func TestGitHubAnnotations(t *testing.T) {
 	assert.Equal(t, "course/ws/circuitbreaker/circuitbreaker.go", cb.props["file"], "the panic's file, inside the repository")
 	assert.Equal(t, "43", cb.props["line"])
 	assert.Equal(t, "circuitbreaker: 2 of 14 tests fail (0/4 points)", cb.props["title"])
-	assert.Equal(t, report.Message(p, graded[0].Exercise, graded[0].Result), cb.message, "the message survives escaping: newlines, %% and all")
+	assert.Equal(t, explain.Message(p, graded[0].Exercise, graded[0].Result), cb.message, "the message survives escaping: newlines, %% and all")
 	assert.Contains(t, cb.message, "100% broken")
 
 	assert.Equal(t, "course/ws/tokenbucket/tokenbucket.go", tb.props["file"], "a compile error points at the compiler's position")

@@ -8,6 +8,7 @@ import (
 
 	"github.com/kurs-course/kurs/checker"
 	"github.com/kurs-course/kurs/i18n"
+	"github.com/kurs-course/kurs/internal/explain"
 )
 
 // Gradescope's results.json, as its autograder specification describes it
@@ -63,7 +64,7 @@ type (
 // execution_time is the run's wall-clock time (run.Elapsed) in whole
 // seconds, rounded up; it is the only field that differs between two runs
 // on the same submission.
-func Gradescope(w io.Writer, p *i18n.Printer, graded []Graded, run Run) error {
+func Gradescope(w io.Writer, p *i18n.Printer, graded []explain.Graded, run Run) error {
 	encode := func(limit int) []byte {
 		var b bytes.Buffer
 		_ = JSON(&b, gradescope(p, graded, run, limit)) // a bytes.Buffer takes every write
@@ -90,7 +91,7 @@ func Gradescope(w io.Writer, p *i18n.Printer, graded []Graded, run Run) error {
 
 // gradescope builds the results with each test's output cut to limit
 // bytes.
-func gradescope(p *i18n.Printer, graded []Graded, run Run, limit int) gradescopeResults {
+func gradescope(p *i18n.Printer, graded []explain.Graded, run Run, limit int) gradescopeResults {
 	doc := gradescopeResults{
 		OutputFormat:     "text",
 		Visibility:       "visible",
@@ -107,7 +108,7 @@ func gradescope(p *i18n.Printer, graded []Graded, run Run, limit int) gradescope
 			Score:        res.Score,
 			MaxScore:     res.MaxScore,
 			Status:       "failed",
-			Output:       explain(p, g, limit),
+			Output:       studentText(p, g, limit),
 			OutputFormat: "text",
 			Visibility:   "visible",
 			Tags:         []string{res.Exercise, string(res.Status)},

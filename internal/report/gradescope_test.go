@@ -14,6 +14,7 @@ import (
 	"github.com/kurs-course/kurs/checker"
 	"github.com/kurs-course/kurs/i18n"
 	"github.com/kurs-course/kurs/internal/course"
+	"github.com/kurs-course/kurs/internal/explain"
 	"github.com/kurs-course/kurs/internal/report"
 )
 
@@ -144,7 +145,7 @@ func TestGradescopeFlood(t *testing.T) {
 			require.NoError(t, json.Unmarshal(b.Bytes(), &r))
 			got := r.Tests[0].Output
 			assert.LessOrEqual(t, len(got), 8<<10, "%s, %s", name, lang)
-			assert.Contains(t, got[:min(len(got), 1024)], report.Summary(p, graded[0].Result), "%s: the explanation comes first", name)
+			assert.Contains(t, got[:min(len(got), 1024)], explain.Summary(p, graded[0].Result), "%s: the explanation comes first", name)
 			assert.Contains(t, got, p.T("output.printed"), name)
 			assert.LessOrEqual(t, b.Len(), 8192, "%s, %s: the whole results.json", name, lang)
 			assert.Greater(t, b.Len(), 7<<10, "%s, %s: the output gives way only as far as it must", name, lang)
@@ -161,7 +162,7 @@ func TestGradescopeEveryExerciseFloods(t *testing.T) {
 	c, err := course.Load(os.DirFS("../.."))
 	require.NoError(t, err)
 	flood := strings.Repeat("flood \x1b[2J\"\\ <b>\n", 1<<17)
-	var graded []report.Graded
+	var graded []explain.Graded
 	for _, ex := range c.Exercises {
 		// Every test fails: the program died after printing.
 		res := &checker.Result{Exercise: ex.ID, Status: checker.Fail, MaxScore: ex.Points, Seed: fixtureSeed,
@@ -169,7 +170,7 @@ func TestGradescopeEveryExerciseFloods(t *testing.T) {
 		for _, st := range ex.Suite.Tests {
 			res.Tests = append(res.Tests, checker.Test{Name: st.Name, Status: checker.Fail, Missing: true, Crashed: true})
 		}
-		graded = append(graded, report.Graded{Exercise: ex, Result: res})
+		graded = append(graded, explain.Graded{Exercise: ex, Result: res})
 	}
 	require.Greater(t, len(graded), 10)
 	for _, lang := range i18n.Languages {

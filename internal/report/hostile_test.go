@@ -16,6 +16,7 @@ import (
 	"github.com/kurs-course/kurs/checker"
 	"github.com/kurs-course/kurs/i18n"
 	"github.com/kurs-course/kurs/internal/course"
+	"github.com/kurs-course/kurs/internal/explain"
 	"github.com/kurs-course/kurs/internal/harness"
 	"github.com/kurs-course/kurs/internal/report"
 	"github.com/kurs-course/kurs/internal/textsafe"
@@ -36,7 +37,7 @@ var huge = strings.Repeat("x", 3<<20)
 // names a file whose name holds ESC; the quiz answer is an escape
 // sequence; gateway's program crashed with escape sequences in its last
 // words.
-func hostile(t *testing.T) []report.Graded {
+func hostile(t *testing.T) []explain.Graded {
 	t.Helper()
 	c, err := course.Load(os.DirFS("../.."))
 	ex := func(id string) *course.Exercise {
@@ -73,7 +74,7 @@ func hostile(t *testing.T) []report.Graded {
 	for i, st := range gw.Suite.Tests {
 		gwRes.Tests = append(gwRes.Tests, checker.Test{Name: st.Name, Status: checker.Fail, Missing: true, Crashed: i == 0})
 	}
-	return []report.Graded{{Exercise: cb, Result: cbRes}, {Exercise: tb, Result: tbRes}, {Exercise: quiz, Result: quizRes}, {Exercise: gw, Result: gwRes}}
+	return []explain.Graded{{Exercise: cb, Result: cbRes}, {Exercise: tb, Result: tbRes}, {Exercise: quiz, Result: quizRes}, {Exercise: gw, Result: gwRes}}
 }
 
 // noControls fails when s holds a control character other than those in
@@ -104,7 +105,7 @@ func TestHostileText(t *testing.T) {
 	for _, lang := range i18n.Languages {
 		graded := hostile(t)
 		var b bytes.Buffer
-		require.NoError(t, report.WriteText(&b, i18n.New(lang), graded, report.TextOptions{Verbose: true}))
+		require.NoError(t, explain.WriteText(&b, i18n.New(lang), graded, explain.TextOptions{Verbose: true}))
 		logSize(t, lang, "text -v", b.Len())
 		noControls(t, "text", b.String(), "\n\t")
 		assert.Less(t, b.Len(), 1<<20, "text")
@@ -221,10 +222,10 @@ func TestHostileGitHub(t *testing.T) {
 func TestGitHubTenErrors(t *testing.T) {
 	c, err := course.Load(os.DirFS("../.."))
 	require.NoError(t, err)
-	var graded []report.Graded
+	var graded []explain.Graded
 	for n := 0; len(graded) < 13; n++ {
 		ex := c.Exercises[n%len(c.Exercises)]
-		graded = append(graded, report.Graded{Exercise: ex, Result: &checker.Result{Exercise: fmt.Sprintf("%s%d", ex.ID, n), Status: checker.Error,
+		graded = append(graded, explain.Graded{Exercise: ex, Result: &checker.Result{Exercise: fmt.Sprintf("%s%d", ex.ID, n), Status: checker.Error,
 			MaxScore: ex.Points, Problem: &checker.Problem{Kind: checker.ProblemNoFiles}}})
 	}
 	for _, lang := range i18n.Languages {
@@ -245,7 +246,7 @@ func TestGitHubTenErrors(t *testing.T) {
 func TestBound(t *testing.T) {
 	f := hostile(t)[0].Result.Tests[1].Failure
 	for _, lang := range i18n.Languages {
-		b := report.Bound(i18n.New(lang), f)
+		b := explain.Bound(i18n.New(lang), f)
 		for _, s := range []string{b.Got.Ret, b.Got.Obs, b.Done[0].Got.Obs, b.Done[1].Got.Obs} {
 			noControls(t, "bound", s, "")
 			assert.Less(t, len(s), 1<<10+64)
@@ -255,9 +256,9 @@ func TestBound(t *testing.T) {
 		assert.Equal(t, f.Step, b.Step)
 	}
 	assert.Len(t, f.Got.Obs, 3<<20, "the original is left alone")
-	assert.Nil(t, report.Bound(i18n.New("en"), nil))
+	assert.Nil(t, explain.Bound(i18n.New("en"), nil))
 	pf := hostile(t)[0].Result.Tests[0].Failure
-	b := report.Bound(i18n.New("en"), pf)
+	b := explain.Bound(i18n.New("en"), pf)
 	assert.Equal(t, `github.com/kurs-course/kurs/circuitbreaker/evil\x1b[2J.go:43`, b.Frame)
 	assert.True(t, strings.HasPrefix(b.Panic, `\x1b]0;pwned\x07\x1b[2J\x00\u009b[31m`), b.Panic[:40])
 	assert.Nil(t, b.Done)
@@ -271,7 +272,7 @@ func TestHostileExplain(t *testing.T) {
 		p := i18n.New(lang)
 		cb := graded[0]
 		for _, i := range []int{0, 1} {
-			msg := report.Test(p, cb.Exercise, cb.Result, &cb.Result.Tests[i])
+			msg := explain.Test(p, cb.Exercise, cb.Result, &cb.Result.Tests[i])
 			noControls(t, "test", msg, "\n")
 			for _, line := range strings.Split(msg, "\n") {
 				// A row shows a returned and an observed value.
@@ -279,11 +280,11 @@ func TestHostileExplain(t *testing.T) {
 			}
 			assert.Contains(t, msg, cutNote[lang])
 		}
-		rows := report.Test(p, cb.Exercise, cb.Result, &cb.Result.Tests[1])
+		rows := explain.Test(p, cb.Exercise, cb.Result, &cb.Result.Tests[1])
 		assert.True(t, strings.Contains(rows, `"[\x1b]0;pwned\a\x1b[2J\x00\u009b[31m\xff\xfe\x7f\r\u202exxx`), "a value is shown as Go writes it")
 		assert.Equal(t, 6, strings.Count(rows, cutNote[lang]), "two steps that ran, the failing one and the got line: 6 values cut")
 		for _, g := range graded[1:] {
-			msg := report.Message(p, g.Exercise, g.Result)
+			msg := explain.Message(p, g.Exercise, g.Result)
 			noControls(t, g.Result.Exercise, msg, "\n")
 			assert.Less(t, len(msg), 9<<10, g.Result.Exercise)
 			assert.Contains(t, msg, cutNote[lang], g.Result.Exercise)

@@ -15,6 +15,7 @@ import (
 	"github.com/kurs-course/kurs/checker"
 	"github.com/kurs-course/kurs/i18n"
 	"github.com/kurs-course/kurs/internal/course"
+	"github.com/kurs-course/kurs/internal/explain"
 	"github.com/kurs-course/kurs/internal/textsafe"
 )
 
@@ -97,7 +98,7 @@ const junitHost = "kurs"
 // textsafe.TestMax bytes and an exercise's system-out textsafe.OutputMax,
 // which keeps a document for a course of a dozen exercises at a few
 // megabytes at most, far below what GitLab reads (30 MB).
-func JUnit(w io.Writer, p *i18n.Printer, graded []Graded, run Run) error {
+func JUnit(w io.Writer, p *i18n.Printer, graded []explain.Graded, run Run) error {
 	doc := junitSuites{}
 	stamp := timestamp(run.Started)
 	for i, g := range graded {
@@ -113,7 +114,7 @@ func JUnit(w io.Writer, p *i18n.Printer, graded []Graded, run Run) error {
 				{"max_score", strconv.Itoa(res.MaxScore)},
 			},
 		}
-		file, line := Position(res)
+		file, line := explain.Position(res)
 		if file != "" {
 			file = path.Join(run.Dir, textsafe.Line(p, file, textsafe.ValueMax))
 			s.Properties = append(s.Properties, junitProperty{"file", file})
@@ -144,7 +145,7 @@ func JUnit(w io.Writer, p *i18n.Printer, graded []Graded, run Run) error {
 	return writeJUnit(w, doc)
 }
 
-// BatchJUnit writes a batch as JUnit XML, valid as JUnit is (see JUnit):
+// batchJUnit writes a batch as JUnit XML, valid as JUnit is (see JUnit):
 // one testsuite per submission and exercise, named "ID/EXERCISE" in the
 // package ID, its testcases of the class "ID.EXERCISE", so that a CI's
 // test report groups them by submission (GitLab by suite, Jenkins by
@@ -158,7 +159,7 @@ func JUnit(w io.Writer, p *i18n.Printer, graded []Graded, run Run) error {
 // The document has no durations: every time is 0, and the timestamp is
 // b.Written, else when the JUnit was written, the only part that differs
 // between two writes of one document.
-func BatchJUnit(w io.Writer, p *i18n.Printer, b *Batch, exercises []*course.Exercise) error {
+func batchJUnit(w io.Writer, p *i18n.Printer, b *Batch, exercises []*course.Exercise) error {
 	doc := junitSuites{Suites: []junitSuite{}}
 	stamp := timestamp(b.Written)
 	byID := map[string]*course.Exercise{}
@@ -284,7 +285,7 @@ func withPosition(pos, text string) string {
 // not be tested, each with the reason after the position pos. A crash or
 // hang before the first test also leaves every test of res.Tests missing;
 // the errors say so once each rather than twice.
-func errorCases(p *i18n.Printer, g Graded, pos string) []junitCase {
+func errorCases(p *i18n.Printer, g explain.Graded, pos string) []junitCase {
 	res := g.Result
 	kind := checker.ProblemInternal
 	if res.Problem != nil {
@@ -294,12 +295,12 @@ func errorCases(p *i18n.Printer, g Graded, pos string) []junitCase {
 	// failures, which speak to the learner (see testCase): the reasons
 	// are the teacher's, which send no one to kurs init, but the lines of
 	// an API that differs are the learner's ("rename it to New"). A
-	// class's JUnit speaks to the teacher throughout (see BatchJUnit).
-	aud := Teacher
+	// class's JUnit speaks to the teacher throughout (see batchJUnit).
+	aud := explain.Teacher
 	if kind == checker.ProblemAPI {
-		aud = Learner
+		aud = explain.Learner
 	}
-	msg := textsafe.Text(p, problem(p, res.Problem, aud, res.Exercise), textsafe.TestMax)
+	msg := textsafe.Text(p, explain.ProblemFor(p, res.Problem, aud, res.Exercise), textsafe.TestMax)
 	var cases []junitCase
 	for _, t := range g.Exercise.Suite.Tests {
 		cases = append(cases, junitCase{
@@ -314,24 +315,19 @@ func errorCases(p *i18n.Printer, g Graded, pos string) []junitCase {
 // a failure names the step that failed, its text shows the trace after the
 // learner's file and line, relative to the repository root dir, when the
 // test panicked there or the program crashed during it.
-func testCase(p *i18n.Printer, g Graded, t *checker.Test, dir string) junitCase {
+func testCase(p *i18n.Printer, g explain.Graded, t *checker.Test, dir string) junitCase {
 	c := junitCase{Name: t.Name, Classname: g.Result.Exercise}
 	if t.Status == checker.Pass {
 		return c
 	}
-	msg := textsafe.Text(p, Test(p, g.Exercise, g.Result, t), textsafe.TestMax)
+	msg := textsafe.Text(p, explain.Test(p, g.Exercise, g.Result, t), textsafe.TestMax)
 	// How it failed: the harness's kind of failure; for a test that sent
 	// nothing, the document's word ("crash" while it ran, "not_run").
 	kind := failure(t)
-	var file string
-	var line int
-	switch {
-	case t.Failure != nil:
+	if t.Failure != nil {
 		kind = t.Failure.Kind
-		file, line = frame(t.Failure.Frame)
-	case t.Crashed:
-		file, line = crashFrame(g.Result.Crash, g.Result.Exercise)
 	}
+	file, line := explain.TestPosition(g.Result, t)
 	pos := ""
 	if file != "" {
 		pos = at(path.Join(dir, textsafe.Line(p, file, textsafe.ValueMax)), line)
@@ -435,4 +431,20 @@ func missingShort(p *i18n.Printer, l string) string {
 func firstLine(p *i18n.Printer, s string) string {
 	s, _, _ = strings.Cut(s, "\n")
 	return textsafe.Line(p, strings.TrimSuffix(s, ":"), textsafe.ValueMax)
+}
+
+// nameMisconception adds the line that names the misconception of a
+// failing exercise to the text of its first failing testcase, where a CI's
+// test report shows the first difference (see explain.Graded.Misconception).
+func nameMisconception(p *i18n.Printer, g explain.Graded, cases []junitCase) {
+	n := g.Misconception(p)
+	if n == nil {
+		return
+	}
+	for i := range cases {
+		if f := cases[i].Failure; f != nil {
+			f.Text += "\n" + n.Line
+			return
+		}
+	}
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/kurs-course/kurs/checker"
 	"github.com/kurs-course/kurs/i18n"
 	"github.com/kurs-course/kurs/internal/course"
+	"github.com/kurs-course/kurs/internal/explain"
 	"github.com/kurs-course/kurs/internal/harness"
 	"github.com/kurs-course/kurs/internal/report"
 	"github.com/kurs-course/kurs/internal/textsafe"
@@ -33,7 +34,7 @@ const fixtureSeed = 7
 //     characters that XML cannot hold;
 //   - tokenbucket does not build (status error);
 //   - bulkheadquiz has case 1 right and case 2 wrong (1 of 2 points).
-func fixture(t *testing.T) []report.Graded {
+func fixture(t *testing.T) []explain.Graded {
 	t.Helper()
 	// Other exercises of the course, finished or not, are not these
 	// tests' business.
@@ -74,7 +75,7 @@ func fixture(t *testing.T) []report.Graded {
 			{Name: quiz.Suite.Tests[0].Name, Status: checker.Pass, Note: &harness.Failure{Kind: harness.Quiz, Pass: true, Case: 1, Given: "D"}},
 			{Name: quiz.Suite.Tests[1].Name, Status: checker.Fail, Failure: &harness.Failure{Kind: harness.Quiz, Case: 2, Given: "D"}},
 		}}
-	return []report.Graded{{Exercise: cb, Result: cbRes}, {Exercise: tb, Result: tbRes}, {Exercise: quiz, Result: quizRes}}
+	return []explain.Graded{{Exercise: cb, Result: cbRes}, {Exercise: tb, Result: tbRes}, {Exercise: quiz, Result: quizRes}}
 }
 
 // The parts of JUnit XML that GitLab and Jenkins read.
@@ -131,7 +132,7 @@ func passes(doc xmlSuites) int {
 	return n
 }
 
-func junit(t *testing.T, lang string, graded []report.Graded) xmlSuites {
+func junit(t *testing.T, lang string, graded []explain.Graded) xmlSuites {
 	t.Helper()
 	var b bytes.Buffer
 	require.NoError(t, report.JUnit(&b, i18n.New(lang), graded, fixtureRun))
@@ -250,7 +251,7 @@ func TestJUnitGerman(t *testing.T) {
 	assert.NotEqual(t, en.Message, de.Message)
 	assert.Regexp(t, `^Erste .* Schritt 4, Failure\(2\)$`, de.Message)
 	res := graded[0].Result
-	assert.Equal(t, report.Test(i18n.New("de"), graded[0].Exercise, res, &res.Tests[2]), de.Text)
+	assert.Equal(t, explain.Test(i18n.New("de"), graded[0].Exercise, res, &res.Tests[2]), de.Text)
 	assert.Equal(t, "Der Code lässt sich nicht kompilieren. Erster Fehler: tokenbucket/tokenbucket.go:15:38: invalid operation: (now - b.last) * b.rate (mismatched types int and float64)",
 		junit(t, "de", graded).Suites[1].Cases[0].Error.Message)
 }
@@ -275,7 +276,7 @@ func TestJUnitCrashIsErrorOnly(t *testing.T) {
 
 // apiDiffers returns the fixture's circuitbreaker as the API check
 // leaves code whose State is a field and whose New is called Nwe.
-func apiDiffers(t *testing.T) []report.Graded {
+func apiDiffers(t *testing.T) []explain.Graded {
 	t.Helper()
 	graded := fixture(t)[:1]
 	res := *graded[0].Result
@@ -310,7 +311,7 @@ func TestJUnitAPINamesWhatIsMissing(t *testing.T) {
 
 		p := i18n.New(lang)
 		b := &report.Batch{Version: report.Version, Course: "sha256:c0ffee", Kurs: "v1.2.0+0123456789ab", Seed: 7, ExerciseIDs: []string{"circuitbreaker"},
-			Submissions: []report.Entry{{ID: "ada", Document: report.NewDocumentFor(p, graded, report.Teacher)}}}
+			Submissions: []report.Entry{{ID: "ada", Document: report.NewDocumentFor(p, graded, explain.Teacher)}}}
 		var out bytes.Buffer
 		require.NoError(t, report.BatchJUnit(&out, p, b, exercisesOf(graded)))
 		var class xmlSuites
@@ -336,7 +337,7 @@ func TestJUnitAPINamesWhatIsMissing(t *testing.T) {
 // a random trace at its fifth step, and crashed during its first test
 // by a goroutine of the learner's that panicked in a helper file, with
 // the crash report as the checker keeps it.
-func departedAndCrashed(t *testing.T) (random, crashed []report.Graded) {
+func departedAndCrashed(t *testing.T) (random, crashed []explain.Graded) {
 	t.Helper()
 	random = fixture(t)[:1]
 	res := *random[0].Result
@@ -381,7 +382,7 @@ func TestJUnitMessageNamesTheDeparture(t *testing.T) {
 
 		p := i18n.New(lang)
 		b := &report.Batch{Version: report.Version, Course: "sha256:c0ffee", Kurs: "v1.2.0+0123456789ab", Seed: 7, ExerciseIDs: []string{"circuitbreaker"},
-			Submissions: []report.Entry{{ID: "ada", Document: report.NewDocumentFor(p, random, report.Teacher)}}}
+			Submissions: []report.Entry{{ID: "ada", Document: report.NewDocumentFor(p, random, explain.Teacher)}}}
 		var out bytes.Buffer
 		require.NoError(t, report.BatchJUnit(&out, p, b, exercisesOf(random)))
 		var class xmlSuites
@@ -398,7 +399,7 @@ func TestJUnitMessageNamesTheDeparture(t *testing.T) {
 // not where its goroutine was started.
 func TestCrashPointsAtTheLearnersLine(t *testing.T) {
 	_, crashed := departedAndCrashed(t)
-	file, line := report.Position(crashed[0].Result)
+	file, line := explain.Position(crashed[0].Result)
 	assert.Equal(t, "circuitbreaker/helper.go", file)
 	assert.Equal(t, 9, line)
 
@@ -425,6 +426,6 @@ func TestCrashPointsAtTheLearnersLine(t *testing.T) {
 
 	// A frame outside the exercise's folder is nobody's line to fix.
 	crashed[0].Result.Crash = "panic: boom\nmain.main()\n\trun/main.go:12"
-	file, _ = report.Position(crashed[0].Result)
+	file, _ = explain.Position(crashed[0].Result)
 	assert.Empty(t, file)
 }

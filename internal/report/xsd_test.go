@@ -14,6 +14,7 @@ import (
 
 	"github.com/kurs-course/kurs/checker"
 	"github.com/kurs-course/kurs/i18n"
+	"github.com/kurs-course/kurs/internal/explain"
 	"github.com/kurs-course/kurs/internal/report"
 )
 
@@ -71,7 +72,7 @@ func TestJUnitValidates(t *testing.T) {
 
 	docs := map[string][]byte{}
 	for _, lang := range []string{"en", "de"} {
-		for name, g := range map[string][]report.Graded{"fixture": graded, "crashed": crashed, "passed": passed, "hostile": hostile(t), "api": apiDiffers(t), "random": random, "crashed-during": crashedDuring} {
+		for name, g := range map[string][]explain.Graded{"fixture": graded, "crashed": crashed, "passed": passed, "hostile": hostile(t), "api": apiDiffers(t), "random": random, "crashed-during": crashedDuring} {
 			var b bytes.Buffer
 			require.NoError(t, report.JUnit(&b, i18n.New(lang), g, fixtureRun))
 			docs[name+"-"+lang] = b.Bytes()
@@ -93,7 +94,7 @@ func TestBatchJUnitValidates(t *testing.T) {
 		require.NoError(t, report.BatchJUnit(&without, i18n.New(lang), b, nil))
 		docs["class-nocourse-"+lang] = without.Bytes()
 		api := &report.Batch{Version: report.Version, Course: "sha256:c0ffee", Kurs: "v1.2.0+0123456789ab", Seed: 7, ExerciseIDs: []string{"circuitbreaker"},
-			Submissions: []report.Entry{{ID: "ada", Document: report.NewDocumentFor(i18n.New(lang), apiDiffers(t), report.Teacher)}}}
+			Submissions: []report.Entry{{ID: "ada", Document: report.NewDocumentFor(i18n.New(lang), apiDiffers(t), explain.Teacher)}}}
 		var class bytes.Buffer
 		require.NoError(t, report.BatchJUnit(&class, i18n.New(lang), api, exercisesOf(apiDiffers(t))))
 		docs["class-api-"+lang] = class.Bytes()

@@ -2,12 +2,12 @@
 // to check, checked together (each verdict from a program of its own), the
 // outcome recorded as the learner's progress, and the last result of each
 // exercise; and, for every front end, whether an exercise's files are
-// still its skeleton. kurs check,
-// kurs watch and kurs serve run their checks through a Session, so that
-// they decide alike and record alike; they only render what it returns
-// (with internal/report) and take the learner's input.
+// still its skeleton. kurs check, kurs watch and kurs serve run their
+// checks through a Session, so that they decide alike and record alike;
+// they only render what it returns (with internal/explain) and take the
+// learner's input.
 //
-// A Session does not render and does not watch files: internal/report
+// A Session does not render and does not watch files: internal/explain
 // explains a result, internal/watch notices saves.
 package session
 

@@ -17,8 +17,8 @@ import (
 	"github.com/kurs-course/kurs/checker"
 	"github.com/kurs-course/kurs/i18n"
 	"github.com/kurs-course/kurs/internal/course"
+	"github.com/kurs-course/kurs/internal/explain"
 	"github.com/kurs-course/kurs/internal/harness"
-	"github.com/kurs-course/kurs/internal/report"
 	"github.com/kurs-course/kurs/internal/textsafe"
 	"github.com/kurs-course/kurs/internal/workspace"
 )
@@ -77,7 +77,7 @@ type Answer struct {
 func (a Answer) Text(p *i18n.Printer, observe string) string {
 	switch {
 	case a.Result != nil:
-		return report.Side(p, observe, *a.Result)
+		return explain.Side(p, observe, *a.Result)
 	case a.Panicked && a.Frame != "":
 		return p.T("try.panic_at", "Value", textsafe.Line(p, a.Panic, textsafe.ValueMax),
 			"Frame", textsafe.Line(p, a.Frame, textsafe.ValueMax))
@@ -161,7 +161,7 @@ func Run(ctx context.Context, ck *checker.Checker, ex *course.Exercise, mine []c
 	if r := runs[1]; r.err != nil || r.problem != nil {
 		err := r.err
 		if err == nil {
-			err = fmt.Errorf("%s", report.Problem(i18n.New("en"), r.problem))
+			err = fmt.Errorf("%s", explain.Problem(i18n.New("en"), r.problem))
 		}
 		return nil, fmt.Errorf("the reference of %s: %w", ex.ID, err)
 	}
@@ -250,7 +250,7 @@ func answerAt(t tried, i int, learner bool) Answer {
 	case r.Panicked && r.PanicStep == i:
 		a := Answer{Panicked: true, Panic: r.Panic}
 		if learner {
-			a.Frame = report.Frame(r.Frame)
+			a.Frame = explain.Frame(r.Frame)
 		}
 		return a
 	case t.stopped && i == len(r.Results) && !r.Panicked:
@@ -276,7 +276,7 @@ func (a Answer) none() bool { return a.Result == nil && !a.Panicked && !a.Stoppe
 // panic, or both stopped.
 func same(a, b Answer) bool {
 	if a.Result != nil || b.Result != nil {
-		return a.Result != nil && b.Result != nil && report.SameResult(*a.Result, *b.Result)
+		return a.Result != nil && b.Result != nil && explain.SameResult(*a.Result, *b.Result)
 	}
 	return a.Panicked == b.Panicked && a.Panic == b.Panic && a.Stopped == b.Stopped
 }

@@ -10,8 +10,8 @@ import (
 
 	"github.com/kurs-course/kurs/checker"
 	"github.com/kurs-course/kurs/internal/course"
+	"github.com/kurs-course/kurs/internal/explain"
 	"github.com/kurs-course/kurs/internal/harness"
-	"github.com/kurs-course/kurs/internal/report"
 )
 
 // Kinds of problems with misconceptions (see course.Misconception).
@@ -145,7 +145,7 @@ func (v *validator) misconceptions(ctx context.Context, c *course.Course, codes 
 				complete = false
 				continue
 			}
-			sig := report.Signature(e.ex, r.res)
+			sig := explain.Signature(e.ex, r.res)
 			v.caughtBy(e, r.m, sig)
 			v.noteFails(e, sig)
 			for _, id := range ids {
@@ -191,7 +191,7 @@ func (v *validator) caughtBy(e *exCode, m *course.Misconception, sig *course.Sig
 		switch {
 		case !slices.ContainsFunc(e.ex.Suite.Tests, func(t harness.Test) bool { return t.Name == name }):
 			v.add(file, line, MisconceptionUnknownTest, "Name", m.ID, "Test", name)
-		case report.StressTests(e.ex)[name]:
+		case explain.StressTests(e.ex)[name]:
 			// Which stress test fails depends on scheduling: the
 			// signature says only whether one did.
 			if !sig.Stress {
@@ -291,7 +291,7 @@ func (v *validator) noteFails(e *exCode, sig *course.Signature) {
 		fails[n] = true
 	}
 	if sig.Stress {
-		for n := range report.StressTests(e.ex) {
+		for n := range explain.StressTests(e.ex) {
 			fails[n] = true
 		}
 	}
