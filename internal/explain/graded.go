@@ -16,12 +16,13 @@ type Graded struct {
 	Exercise *course.Exercise
 	Result   *checker.Result
 	// Untouched says the exercise's files were its skeleton, byte for
-	// byte, when they were checked (see workspace.Workspace.Untouched):
-	// no attempt yet. Whoever checked the files knows it; code that only
-	// behaves as the skeleton does is an attempt.
+	// byte, when they were checked (see session.Untouched): no attempt
+	// yet. Whoever checked the files knows it; code that only behaves as
+	// the skeleton does is an attempt.
 	Untouched bool
-	// Unanswered says a batch's document marked the quiz as having no
-	// case answered (see Exercise.Unanswered), for the class's table.
+	// Unanswered says a class's result document marked the quiz as
+	// having no case answered, for the class's table, which is drawn
+	// from the document alone.
 	Unanswered bool
 }
 
@@ -41,9 +42,9 @@ func (g Graded) Misconception(p *i18n.Printer) *Named {
 // a refused import, directive or package clause, the first position in
 // compiler output, the near miss of a name the API check missed (see
 // nearMissAt), the frame of the first failing test's panic, or the
-// learner's innermost frame when the program crashed (see crashFrame). Every
-// output that points into the learner's code asks it: the annotations,
-// JUnit and the page's marked line.
+// learner's innermost frame when the program crashed (see crashFrame).
+// Every output that points into the learner's code asks it: the
+// annotations, JUnit and the page's marked line.
 func Position(res *checker.Result) (file string, line int) {
 	if pr := res.Problem; pr != nil {
 		if pr.File != "" {
