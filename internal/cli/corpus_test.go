@@ -286,7 +286,7 @@ func limit(name string) string {
 // nothing may name. The corpus is graded as a class is, every case once:
 // every other case in a German class, the rest in an English one, so that
 // both languages name mistakes. Which misconception a result shows does
-// not depend on the language (report.Recognise has none), so grading
+// not depend on the language (explain.Recognise has none), so grading
 // every case in both languages only checked each twice. The test prints
 // a table per exercise: how many are named (likely or unsure), with a
 // wrong name, and correct solutions named. It requires at least 85 %
