@@ -257,6 +257,8 @@ type gradeDoc struct {
 			Failure string
 			Message *string
 			Given   string
+			File    string
+			Line    int
 		}
 	}
 }

@@ -95,6 +95,13 @@ type TestCase struct {
 	// Given is the option a wrong quiz answer chose ("" for none given),
 	// so the class report can count the wrong options.
 	Given string `json:"given,omitempty"`
+	// File and Line are where in the learner's files this failing test
+	// stopped (see explain.TestPosition): the frame of its panic, or the
+	// learner's innermost line when the program crashed during it; as the
+	// exercise's, relative to the workspace or submission. A class's
+	// JUnit puts them before the test's text, as one submission's does.
+	File string `json:"file,omitempty"`
+	Line int    `json:"line,omitempty"`
 }
 
 // Run is what the formats say about a grading run as a whole, and how
@@ -118,7 +125,8 @@ type Run struct {
 	// timestamp; zero means now.
 	Started time.Time
 	// Dir is the workspace's folder relative to the repository root,
-	// slash-separated, so that file names point into the repository; ""
+	// slash-separated, so that GitHub's annotations point into the
+	// repository (every other format names files from the workspace); ""
 	// or "." when the workspace is the root, or when it lies outside any
 	// repository.
 	Dir string
@@ -179,7 +187,11 @@ func NewDocumentFor(p *i18n.Printer, graded []explain.Graded, aud explain.Audien
 			t := &res.Tests[i]
 			msg := textsafe.Text(p, explain.TestFor(p, g.Exercise, res, t, aud), min(textsafe.TestMax, budget))
 			budget = max(0, budget-len(msg))
-			e.Tests = append(e.Tests, TestCase{Name: t.Name, Status: string(t.Status), Step: step(t), Failure: failure(t), Message: msg, Given: textsafe.Line(p, explain.Given(g.Exercise, t), textsafe.AnswerMax)})
+			c := TestCase{Name: t.Name, Status: string(t.Status), Step: step(t), Failure: failure(t), Message: msg, Given: textsafe.Line(p, explain.Given(g.Exercise, t), textsafe.AnswerMax)}
+			if file, line := explain.TestPosition(res, t); file != "" {
+				c.File, c.Line = textsafe.Line(p, file, textsafe.ValueMax), line
+			}
+			e.Tests = append(e.Tests, c)
 		}
 		answers := g.Exercise != nil && g.Exercise.Traits().Answers
 		e.Unanswered = answers && res.Status == checker.Fail && !g.Untouched && unanswered(&e)

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"go/token"
 	"io"
-	"path"
 	"regexp"
 	"strconv"
 	"strings"
@@ -85,7 +84,8 @@ const junitHost = "kurs"
 // error carrying the reason, so the counts are the same for every
 // submission. Each testsuite has the properties course, seed, score and
 // max_score, and file and line when the result points at the learner's
-// code; file names are relative to the repository root (run.Dir).
+// code; file names are relative to the workspace, as in the result
+// document and the panic's own message.
 //
 // Times: a testsuite has the time of its exercise's check and the
 // timestamp of the run's start (run.Started, else now). The hidden tests
@@ -116,7 +116,7 @@ func JUnit(w io.Writer, p *i18n.Printer, graded []explain.Graded, run Run) error
 		}
 		file, line := explain.Position(res)
 		if file != "" {
-			file = path.Join(run.Dir, textsafe.Line(p, file, textsafe.ValueMax))
+			file = textsafe.Line(p, file, textsafe.ValueMax)
 			s.Properties = append(s.Properties, junitProperty{"file", file})
 			if line > 0 {
 				s.Properties = append(s.Properties, junitProperty{"line", strconv.Itoa(line)})
@@ -129,7 +129,7 @@ func JUnit(w io.Writer, p *i18n.Printer, graded []explain.Graded, run Run) error
 			s.Cases = errorCases(p, g, at(file, line))
 		} else {
 			for i := range res.Tests {
-				s.Cases = append(s.Cases, testCase(p, g, &res.Tests[i], run.Dir))
+				s.Cases = append(s.Cases, testCase(p, g, &res.Tests[i]))
 			}
 			nameMisconception(p, g, s.Cases)
 		}
@@ -214,7 +214,7 @@ func batchJUnit(w io.Writer, p *i18n.Printer, b *Batch, exercises []*course.Exer
 						if kind == "" {
 							kind = "failure"
 						}
-						c.Failure = &junitProblem{Message: firstLine(p, departure(t.Message)), Type: kind, Text: t.Message}
+						c.Failure = &junitProblem{Message: firstLine(p, departure(t.Message)), Type: kind, Text: withPosition(at(t.File, t.Line), t.Message)}
 					}
 					s.Cases = append(s.Cases, c)
 				}
@@ -313,9 +313,9 @@ func errorCases(p *i18n.Printer, g explain.Graded, pos string) []junitCase {
 
 // testCase returns the testcase of a hidden test that ran (or should have):
 // a failure names the step that failed, its text shows the trace after the
-// learner's file and line, relative to the repository root dir, when the
-// test panicked there or the program crashed during it.
-func testCase(p *i18n.Printer, g explain.Graded, t *checker.Test, dir string) junitCase {
+// learner's file and line, relative to the workspace, when the test
+// panicked there or the program crashed during it.
+func testCase(p *i18n.Printer, g explain.Graded, t *checker.Test) junitCase {
 	c := junitCase{Name: t.Name, Classname: g.Result.Exercise}
 	if t.Status == checker.Pass {
 		return c
@@ -330,7 +330,7 @@ func testCase(p *i18n.Printer, g explain.Graded, t *checker.Test, dir string) ju
 	file, line := explain.TestPosition(g.Result, t)
 	pos := ""
 	if file != "" {
-		pos = at(path.Join(dir, textsafe.Line(p, file, textsafe.ValueMax)), line)
+		pos = at(textsafe.Line(p, file, textsafe.ValueMax), line)
 	}
 	c.Failure = &junitProblem{Message: firstLine(p, departure(msg)), Type: kind, Text: withPosition(pos, msg)}
 	return c

@@ -191,13 +191,13 @@ func TestJUnitFailuresNameTheStep(t *testing.T) {
 	require.NotNil(t, panicked)
 	assert.Equal(t, "panic", panicked.Type)
 	assert.Contains(t, panicked.Message, "Step 1, Failure(0), panicked: 100% broken")
-	assert.True(t, strings.HasPrefix(panicked.Text, "ws/circuitbreaker/circuitbreaker.go:43\n"),
-		"a panic points at the learner's file, relative to the repository: %q", panicked.Text)
+	assert.True(t, strings.HasPrefix(panicked.Text, "circuitbreaker/circuitbreaker.go:43\n"),
+		"a panic points at the learner's file, relative to the workspace as in the document: %q", panicked.Text)
 	cbProps := map[string]string{}
 	for _, p := range cb.Properties {
 		cbProps[p.Name] = p.Value
 	}
-	assert.Equal(t, "ws/circuitbreaker/circuitbreaker.go", cbProps["file"])
+	assert.Equal(t, "circuitbreaker/circuitbreaker.go", cbProps["file"])
 
 	mismatch := cb.Cases[2].Failure
 	require.NotNil(t, mismatch)
@@ -217,13 +217,13 @@ func TestJUnitFailuresNameTheStep(t *testing.T) {
 		assert.Equal(t, "The code does not build. First error: tokenbucket/tokenbucket.go:15:38: invalid operation: (now - b.last) * b.rate (mismatched types int and float64)", c.Error.Message,
 			"the message, which a CI viewer shows alone, has the compiler's first error")
 		assert.Contains(t, c.Error.Text, "mismatched types int and float64")
-		assert.True(t, strings.HasPrefix(c.Error.Text, "ws/tokenbucket/tokenbucket.go:15\n"), c.Error.Text)
+		assert.True(t, strings.HasPrefix(c.Error.Text, "tokenbucket/tokenbucket.go:15\n"), c.Error.Text)
 	}
 	tbProps := map[string]string{}
 	for _, p := range doc.Suites[1].Properties {
 		tbProps[p.Name] = p.Value
 	}
-	assert.Equal(t, "ws/tokenbucket/tokenbucket.go", tbProps["file"])
+	assert.Equal(t, "tokenbucket/tokenbucket.go", tbProps["file"])
 	assert.Equal(t, "15", tbProps["line"])
 
 	quiz := doc.Suites[2]
@@ -377,7 +377,7 @@ func TestJUnitMessageNamesTheDeparture(t *testing.T) {
 		f := cases[len(cases)-1].Failure
 		require.NotNil(t, f, lang)
 		assert.Equal(t, want, f.Message, lang)
-		assert.Regexp(t, `^ws/circuitbreaker/circuitbreaker\.go:37\n(Random trace no\. 3 \(seed 42\)|Zufallsspur Nr\. 3 \(Startwert 42\)), `, f.Text,
+		assert.Regexp(t, `^circuitbreaker/circuitbreaker\.go:37\n(Random trace no\. 3 \(seed 42\)|Zufallsspur Nr\. 3 \(Startwert 42\)), `, f.Text,
 			"%s: the text keeps which trace it was", lang)
 
 		p := i18n.New(lang)
@@ -390,6 +390,7 @@ func TestJUnitMessageNamesTheDeparture(t *testing.T) {
 		cases = class.Suites[0].Cases
 		require.NotNil(t, cases[len(cases)-1].Failure, lang)
 		assert.Equal(t, want, cases[len(cases)-1].Failure.Message, "%s: a class's JUnit says the same", lang)
+		assert.Equal(t, f.Text, cases[len(cases)-1].Failure.Text, "%s: and starts its text with the same position", lang)
 	}
 }
 
@@ -408,12 +409,12 @@ func TestCrashPointsAtTheLearnersLine(t *testing.T) {
 	for _, p := range doc.Suites[0].Properties {
 		props[p.Name] = p.Value
 	}
-	assert.Equal(t, "ws/circuitbreaker/helper.go", props["file"])
+	assert.Equal(t, "circuitbreaker/helper.go", props["file"])
 	assert.Equal(t, "9", props["line"])
 	first := doc.Suites[0].Cases[0].Failure
 	require.NotNil(t, first)
 	assert.Equal(t, "crash", first.Type)
-	assert.True(t, strings.HasPrefix(first.Text, "ws/circuitbreaker/helper.go:9\n"), first.Text)
+	assert.True(t, strings.HasPrefix(first.Text, "circuitbreaker/helper.go:9\n"), first.Text)
 	assert.Equal(t, "not_run", doc.Suites[0].Cases[1].Failure.Type)
 
 	d := report.NewDocument(i18n.New("de"), crashed)
