@@ -489,6 +489,8 @@ func TestMetadataKeys(t *testing.T) {
 
 // TestQuizProblems plants the mistakes a quiz can have: an option without
 // its explanation in one language, a right answer that is not an option,
+// fewer or more answers than cases (without the failing reference that
+// follows from them),
 // a task that does not say where the cases go, a quiz file that is not laid
 // out as it must be, and Go that a quiz does not use; and, beside it, an
 // API check that a trace exercise does not use. Each obsolete file is told
@@ -496,7 +498,7 @@ func TestMetadataKeys(t *testing.T) {
 func TestQuizProblems(t *testing.T) {
 	t.Parallel()
 	m := mapCourse(t, "testdata/weak")
-	m["lessons/main/lesson.json"].Data = []byte(`{"id": "main", "order": 1, "title": {"de": "Deckel", "en": "Ceiling"}, "exercises": ["clamp", "pick", "bad"]}`)
+	m["lessons/main/lesson.json"].Data = []byte(`{"id": "main", "order": 1, "title": {"de": "Deckel", "en": "Ceiling"}, "exercises": ["clamp", "pick", "bad", "few", "more"]}`)
 	quiz := func(id, answers string) {
 		m["exercises/"+id+"/exercise.json"] = &fstest.MapFile{Data: []byte(`{
   "id": "` + id + `",
@@ -519,12 +521,16 @@ func TestQuizProblems(t *testing.T) {
 	m["exercises/pick/solution/pick.go"] = &fstest.MapFile{Data: []byte("package pick\n\nvar Answer = [2]string{\"A\", \"A\"}\n")}
 	quiz("bad", `["A", "A"]`)
 	m["exercises/bad/quiz.en.md"].Data = []byte("Intro.\n\n## Case 1\n\nWhich?\n\n### A\n\nThis.\n\n> Because.\n")
+	quiz("few", `["A"]`)
+	quiz("more", "[\n    \"A\",\n    \"B\",\n    \"A\"\n  ]")
 	m["exercises/clamp/testdata/api.go"] = &fstest.MapFile{Data: []byte("package clamp\n")}
 	r := run(t, m, Options{})
 	assert.Equal(t, []string{
 		"exercises/bad/quiz.en.md:1 markdown",
 		"exercises/clamp/testdata/api.go:0 obsolete",
 		"exercises/clamp/testdata/suite.json:3 few_random",
+		"exercises/few/exercise.json:7 quiz_answers",
+		"exercises/more/exercise.json:10 quiz_answers_extra",
 		"exercises/pick/exercise.json:7 quiz_answer",
 		"exercises/pick/quiz.de.md:11 quiz_why",
 		"exercises/pick/solution/:0 obsolete",
@@ -536,6 +542,10 @@ func TestQuizProblems(t *testing.T) {
 			assert.Equal(t, []any{"Case", 1, "Lang", "de", "Letter", "B"}, p.Args)
 		case QuizAnswer:
 			assert.Equal(t, []any{"Case", 2, "Answer", "E", "Options", "A, B"}, p.Args)
+		case QuizAnswers:
+			assert.Equal(t, []any{"Want", 2, "Got", 1}, p.Args)
+		case QuizAnswersExtra:
+			assert.Equal(t, []any{"Want", 2, "Got", 3, "Extra", 1}, p.Args)
 		case Obsolete:
 			want := map[string]string{
 				"de": "eine Übung der Art quiz braucht das nicht: Referenzantwort und Tests eines Quiz ergeben sich aus exercise.json",
