@@ -80,6 +80,25 @@ func TestAuthoringNamesTheKindRegistry(t *testing.T) {
 			_, err := os.Stat(m[1])
 			assert.NoError(t, err, "%s, %q, names %s", doc, heading, m[1])
 		}
+		// A list item that names one Go file and functions in it, as
+		// "- `internal/course/course.go`: … (`loadExercise`) …": each
+		// function is declared there and reads the trait.
+		for _, item := range regexp.MustCompile(`(?m)^- `).Split(section, -1) {
+			file := regexp.MustCompile("^`([^` ]+\\.go)`:").FindStringSubmatch(item)
+			if file == nil {
+				continue
+			}
+			src, err := os.ReadFile(file[1])
+			require.NoError(t, err)
+			for _, fn := range regexp.MustCompile("`([A-Za-z_][A-Za-z0-9_]*)`").FindAllStringSubmatch(item, -1) {
+				decl := regexp.MustCompile(`(?m)^func (\([^)]*\) )?` + fn[1] + `[(\[]`).FindStringIndex(string(src))
+				if !assert.NotNil(t, decl, "%s, %q, names %s in %s, which does not declare it", doc, heading, fn[1], file[1]) {
+					continue
+				}
+				body, _, _ := strings.Cut(string(src[decl[0]:]), "\n}\n")
+				assert.True(t, strings.Contains(body, "Traits()."+dataTrait), "%s, %q, names %s in %s, which does not read the trait %s", doc, heading, fn[1], file[1], dataTrait)
+			}
+		}
 	}
 }
 
