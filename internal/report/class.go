@@ -195,11 +195,12 @@ func newClassView(p *i18n.Printer, b *Batch, exercises []*course.Exercise) *clas
 	for _, id := range b.ExerciseIDs {
 		ce, n := classGroupsOf(p, b, id, courseEx[id], classGroups, link, share)
 		ce.Title = titles[id]
-		// Each share in words is rounded on its own, so that equal
-		// counts read alike and each is true (3 of 9 is 33 %), even where
-		// they add up to 99 or 101 %; the bar's widths add up to it.
+		// The shares in words are the whole class split by the largest
+		// remainder, so that they add up to 100 % as the bar's widths
+		// add up to it (1, 2, 2 and 2 of 7: 14, 29, 29 and 28 %, not
+		// 101 %).
 		counts := []int{n.Pass, n.Fail, n.Error, n.None}
-		rateShare := func(i int) string { return share(counts[i]) }
+		rateShare := splitShares(p, counts, total)
 		ce.Rate = classRate(p, n.Pass, total, rateShare(0))
 		v.Exercises = append(v.Exercises, ce)
 
@@ -275,6 +276,15 @@ func apportion(counts []int, total, whole int) []int {
 		rem[best] = -1
 	}
 	return parts
+}
+
+// splitShares returns the shares of counts, which split a class of total
+// submissions, in whole percent by the largest remainder (see apportion),
+// worded: share(i) is the share of counts[i], and the shares add up to
+// 100 %.
+func splitShares(p *i18n.Printer, counts []int, total int) func(int) string {
+	pcts := apportion(counts, total, 100)
+	return func(i int) string { return p.T("grade.class_percent", "Percent", pcts[i]) }
 }
 
 // exerciseOf returns a submission's entry for exercise id, or nil.

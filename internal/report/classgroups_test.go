@@ -80,6 +80,35 @@ func TestClassByMisconception(t *testing.T) {
 	}
 }
 
+// TestClassSharesAddUp: the shares a pass-rate bar's label names add up
+// to 100 %, the points that rounding each down leaves going to the largest
+// remainders: 1, 2, 2 and 2 of 7 are 14, 29, 29 and 28 %, not 101 %. The
+// pass rate above says the same 14 %.
+func TestClassSharesAddUp(t *testing.T) {
+	ex := counterWithSignature(t)
+	doc := func(x Exercise) *Document { return &Document{Exercises: []Exercise{x}, MaxScore: 1} }
+	fail := Exercise{ID: "counter", Status: "fail", MaxScore: 1}
+	b := &Batch{ExerciseIDs: []string{"counter"}, Submissions: []Entry{
+		{ID: "ada", Document: doc(Exercise{ID: "counter", Status: "pass", Score: 1, MaxScore: 1})},
+		{ID: "bob", Document: doc(fail)},
+		{ID: "cy", Document: doc(fail)},
+		{ID: "dee", Document: doc(Exercise{ID: "counter", Status: "error", Problem: "compile", Message: "The code does not build:"})},
+		{ID: "eli", Document: doc(Exercise{ID: "counter", Status: "error", Problem: "crash", Message: "crashed"})},
+		{ID: "fay", Document: doc(Exercise{ID: "counter", Status: "fail", Skeleton: true})},
+		{ID: "gus", Document: doc(Exercise{ID: "counter", Status: "error", Problem: "no_files", Message: "no code"})},
+	}}
+	for lang, want := range map[string][]string{
+		"en": {">14% passed, 29% failed, 29% not testable, 28% not attempted yet<", "(14%)"},
+		"de": {">14 % bestanden, 29 % nicht bestanden, 29 % nicht testbar, 28 % noch nicht bearbeitet<", "(14 %)"},
+	} {
+		var out bytes.Buffer
+		require.NoError(t, classReport(&out, i18n.New(lang), b, []*course.Exercise{ex}))
+		for _, w := range want {
+			assert.Contains(t, out.String(), w, lang)
+		}
+	}
+}
+
 // TestClassAPIApart: code that builds but with another API than the
 // exercise's is not said not to compile, in the groups or in the table's
 // cells.

@@ -34,15 +34,17 @@ func classDetails(w io.Writer, p *i18n.Printer, b *Batch, exercises []*course.Ex
 		if ex != nil {
 			heading += " — " + ex.Title.In(p.Lang())
 		}
-		rate := classRate(p, n.Pass, total, share(n.Pass))
+		// The shares the report's bar draws, adding up to 100 % as on
+		// the report's page (see splitShares).
+		counts := []int{n.Pass, n.Fail, n.Error, n.None}
+		splitShare := splitShares(p, counts, total)
+		rate := classRate(p, n.Pass, total, splitShare(0))
 		lines = append(lines, "")
 		lines = append(lines, explain.WrapHanging(heading, "", "  ", width)...)
 		lines = append(lines, explain.WrapHanging(rate, "  ", "    ", width)...)
 		if n.Pass < total {
-			// The shares the report's bar draws, named as its legend
-			// names them: one name for each.
-			counts := []int{n.Pass, n.Fail, n.Error, n.None}
-			split := rateLabelOf(p, counts, func(i int) string { return share(counts[i]) })
+			// Named as the report's legend names them: one name for each.
+			split := rateLabelOf(p, counts, splitShare)
 			lines = append(lines, explain.WrapHanging(split, "  ", "    ", width)...)
 		}
 		for _, sec := range ce.Sections {
