@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"fmt"
 	"html"
 	"net/url"
 	"os"
@@ -19,8 +20,9 @@ import (
 // handler on Windows, or the program that $BROWSER names (its first entry,
 // %s replaced by the file's address or the address appended, as Python's
 // webbrowser reads it). It returns a function that removes the folder,
-// which the server calls when it stops.
-func openBrowser(e *env, login string) (cleanup func(), err error) {
+// which the server calls when it stops. failed is called, from another
+// goroutine, when the opener started but ends with an error.
+func openBrowser(e *env, login string, failed func(error)) (cleanup func(), err error) {
 	dir, err := os.MkdirTemp("", "kurs-serve-")
 	if err != nil {
 		return func() {}, err
@@ -43,7 +45,11 @@ func openBrowser(e *env, login string) (cleanup func(), err error) {
 		return func() {}, err
 	}
 	// The opener hands the page on and ends; waiting for it reaps it.
-	go func() { _ = cmd.Wait() }()
+	go func() {
+		if err := cmd.Wait(); err != nil {
+			failed(fmt.Errorf("%s: %w", filepath.Base(argv[0]), err))
+		}
+	}()
 	return cleanup, nil
 }
 

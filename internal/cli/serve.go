@@ -79,14 +79,26 @@ func serve(e *env, o *serveOptions, args []string) error {
 	login := srv.LoginURL(ln.Addr())
 	// The browser is asked first, so that the address is the last line
 	// either way. KURS_NO_BROWSER keeps tests and scripts from opening one.
+	opened := false
 	if !o.noBrowser && e.Getenv("KURS_NO_BROWSER") == "" && hasDisplay(e.Getenv) {
-		cleanup, berr := openBrowser(e, login)
+		// An opener that starts can still fail (xdg-open without a
+		// browser exits 4): that is said when it ends, as the address
+		// alone would leave the learner waiting for a window.
+		cleanup, berr := openBrowser(e, login, func(err error) {
+			e.sayErr("web.serve.browser_failed", "Err", err)
+		})
 		defer cleanup()
 		if berr != nil {
 			e.sayErr("web.serve.no_browser", "Err", berr)
+		} else {
+			opened = true
 		}
 	}
-	e.say("web.serve.open", "URL", login)
+	if opened {
+		e.say("web.serve.opened", "URL", login)
+	} else {
+		e.say("web.serve.open", "URL", login)
+	}
 	if err := srv.Serve(e.ctx, ln); err != nil && !errors.Is(err, net.ErrClosed) {
 		return &usageError{e.p.T("web.serve.failed", "Err", err)}
 	}
