@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/kurs-course/kurs/checker"
 	"github.com/kurs-course/kurs/i18n"
@@ -79,6 +81,12 @@ func classGroupsOf(p *i18n.Printer, b *Batch, id string, ex *course.Exercise, mo
 			default:
 				reason, _, _ := strings.Cut(x.Message, "\n")
 				reason = strings.TrimSuffix(textsafe.Line(p, reason, textsafe.ValueMax), ":")
+				if p.Lang() == "en" {
+					// English goes on in lower case after the colon
+					// ("cannot be tested: the test program crashed");
+					// German keeps the capital a sentence or noun has.
+					reason = lowerFirstWord(reason)
+				}
 				add("apart", "error\x00"+reason, p.T("grade.class_group_error", "Reason", reason), e.ID)
 			}
 			continue
@@ -330,4 +338,22 @@ func nested(p *i18n.Printer, s string) string {
 		}
 	}
 	return b.String()
+}
+
+// lowerFirstWord returns s with its first word in lower case when that word
+// is an ordinary capitalised word ("The", "There"), so that it can follow
+// a colon in English; a file name ("Helper.go: …"), an acronym or a name
+// such as "kurs" stays as it is.
+func lowerFirstWord(s string) string {
+	word, _, _ := strings.Cut(s, " ")
+	r, n := utf8.DecodeRuneInString(word)
+	if !unicode.IsUpper(r) || n == len(word) {
+		return s
+	}
+	for _, c := range word[n:] {
+		if !unicode.IsLower(c) {
+			return s
+		}
+	}
+	return string(unicode.ToLower(r)) + s[n:]
 }

@@ -324,8 +324,8 @@ func TestGroupsNamePanicsHangsAndCrashes(t *testing.T) {
 		},
 		"de": {
 			"  25 % scheitern zuerst am Test „seed/threshold3-wait5“, bei Schritt 2\n      wrong\n",
-			"  25 % lösen zuerst beim Test „seed/threshold3-wait5“ eine Panic aus, bei\n    Schritt 2\n      panics\n",
-			"  25 % überschreiten zuerst beim Test „seed/threshold3-wait5“ das Zeitlimit,\n    schon beim Konstruktor\n      hangs\n",
+			"  25 % lösen beim Test „seed/threshold3-wait5“ in Schritt 2 zuerst eine Panic\n    aus\n      panics\n",
+			"  25 % überschreiten beim Test „seed/threshold3-wait5“ zuerst das Zeitlimit,\n    und zwar schon im Konstruktor\n      hangs\n",
 			"  25 % stürzen beim Test „seed/threshold3-wait5“ ab (2 weitere Tests liefen\n    nicht mehr)\n      crashes\n",
 		},
 	}
