@@ -81,7 +81,7 @@ func scaffoldNew(e *env, o *newOptions, args []string) error {
 			if err := atomicfile.WriteFile(filepath.Join(root, filepath.FromSlash(f.Path)), f.Data, 0o644); err != nil {
 				return err
 			}
-			fmt.Fprintln(e.Out, e.p.T("validate.new_wrote", "File", f.Path))
+			e.say("validate.new_wrote", "File", f.Path)
 		}
 		return nil
 	}
@@ -101,7 +101,7 @@ func scaffoldNew(e *env, o *newOptions, args []string) error {
 	if what == "exercise" && course.Kind(kind).Traits().Data {
 		next = "validate.new_next_quiz"
 	}
-	fmt.Fprintln(e.Out, e.p.T(next, "ID", id, "Course", courseFlag))
+	e.say(next, "ID", id, "Course", courseFlag)
 	return nil
 }
 
@@ -121,10 +121,10 @@ func (e *env) listInLesson(root string, fsys fs.FS, lesson, id string) {
 		err = atomicfile.WriteFile(filepath.Join(root, filepath.FromSlash(file)), data, 0o644)
 	}
 	if err != nil {
-		fmt.Fprintln(e.Out, e.p.T("validate.new_list_yourself", "ID", id, "File", file))
+		e.say("validate.new_list_yourself", "ID", id, "File", file)
 		return
 	}
-	fmt.Fprintln(e.Out, e.p.T("validate.new_listed", "ID", id, "File", file))
+	e.say("validate.new_listed", "ID", id, "File", file)
 }
 
 // newCourse creates a course in dir, which must not exist or be empty.
@@ -143,12 +143,13 @@ func (e *env) newCourse(dir string) error {
 	if err := e.createFiles(root, files, e.p.T("validate.new_created_course", "Dir", dir)); err != nil {
 		return err
 	}
-	fmt.Fprintln(e.Out, e.p.T("validate.new_next_course", "Dir", shellWord(dir)))
+	e.say("validate.new_next_course", "Dir", shellWord(dir))
 	return nil
 }
 
 // createFiles creates new files under root (see create), then says what
-// was created: done, and the files.
+// was created: done, and the files, wrapped to the terminal as say
+// does: a path too long for it goes on after a slash.
 func (e *env) createFiles(root string, files []scaffold.File, done string) error {
 	if err := create(root, files); err != nil {
 		var exists *existsError
@@ -157,9 +158,9 @@ func (e *env) createFiles(root string, files []scaffold.File, done string) error
 		}
 		return err
 	}
-	fmt.Fprintln(e.Out, done)
+	e.stdout().Println(done)
 	for _, f := range files {
-		fmt.Fprintf(e.Out, "  %s\n", f.Path)
+		e.stdout().Println("  " + f.Path)
 	}
 	return nil
 }
