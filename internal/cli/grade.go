@@ -295,7 +295,18 @@ func gradeOne(e *env, f *gradeFlags, format report.Format, ck *checker.Checker, 
 	write := func(w func(io.Writer, *i18n.Printer, []explain.Graded, report.Run) error) func(io.Writer) error {
 		return func(out io.Writer) error { return w(out, e.p, graded, run) }
 	}
-	err = e.emit(f, write(format.Single), write(registered(textFormat).Single))
+	// The text on a terminal wraps to it, as kurs check's does; in a
+	// file or a pipe each line stays whole.
+	text := func(out io.Writer) error {
+		r := run
+		r.Width = e.screen().wrap()
+		return registered(textFormat).Single(out, e.p, graded, r)
+	}
+	document := write(format.Single)
+	if format.Name == textFormat && f.output == "" {
+		document = text
+	}
+	err = e.emit(f, document, text)
 	if format.Summary != nil {
 		if name := e.Getenv("GITHUB_STEP_SUMMARY"); name != "" {
 			err = errors.Join(err, e.appendSummary(name, write(format.Summary)))

@@ -133,6 +133,10 @@ type Run struct {
 	// Verbose asks the text format to explain every failing test, not
 	// only the first.
 	Verbose bool
+	// Width is the terminal's width that the text format wraps its lines
+	// to, as kurs check does; 0 leaves every line whole, for files and
+	// pipes.
+	Width int
 }
 
 // NewDocument builds the result document, with messages in p's language.

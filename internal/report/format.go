@@ -117,15 +117,15 @@ func batchCSV(w io.Writer, _ *i18n.Printer, b *Batch, _ []*course.Exercise) erro
 }
 
 // singleText writes what kurs check shows, the seed that repeats it, and
-// what graded.
+// what graded, wrapped to run.Width as kurs check wraps, and as a class's
+// text breaks the course's hash.
 func singleText(w io.Writer, p *i18n.Printer, graded []explain.Graded, run Run) error {
-	if err := explain.WriteText(w, p, graded, explain.TextOptions{Verbose: run.Verbose}); err != nil {
+	if err := explain.WriteText(w, p, graded, explain.TextOptions{Verbose: run.Verbose, Width: run.Width}); err != nil {
 		return err
 	}
-	if err := seedLine(w, p, run.Seed); err != nil {
-		return err
-	}
-	_, err := io.WriteString(w, gradedBy(p, run.Course, run.Kurs)+"\n")
+	lines := append(explain.WrapHanging(p.T("grade.seed", "Seed", run.Seed), "", "", run.Width),
+		breakLong(explain.WrapHanging(gradedBy(p, run.Course, run.Kurs), "", "", run.Width), run.Width)...)
+	_, err := io.WriteString(w, strings.Join(lines, "\n")+"\n")
 	return err
 }
 
@@ -206,10 +206,4 @@ func breakLong(lines []string, width int) []string {
 // submission of a run gets the same ones.
 func classSeed(p *i18n.Printer, seed uint64) string {
 	return p.T("grade.seed_class", "Seed", seed)
-}
-
-// seedLine says how to repeat the random traces.
-func seedLine(w io.Writer, p *i18n.Printer, seed uint64) error {
-	_, err := io.WriteString(w, p.T("grade.seed", "Seed", seed)+"\n")
-	return err
 }
