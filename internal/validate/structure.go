@@ -53,9 +53,15 @@ func (v *validator) readJSON(file string, val any) bool {
 // structure loads the course with the course package, which reads every
 // metadata file strictly, and reports what it refuses with its file and
 // line: one problem per file at most, so that no mistake is followed by
-// others it caused. It returns nil when there is no course at all.
+// others it caused. A suite.json whose only mistakes are unknown keys is
+// the exception: every one is reported, and the loader reads the file
+// without them. It returns nil when there is no course at all.
 func (v *validator) structure() *course.Course {
 	v.broken = map[string]bool{}
+	// A suite.json whose only mistakes are unknown keys (a typo such as
+	// "point") is read without them, so that what else is wrong with the
+	// exercise is reported in the same run.
+	overlay := overlayFS{FS: v.fsys, files: map[string][]byte{}}
 	for _, kind := range []string{"lessons", "exercises"} {
 		entries, err := fs.ReadDir(v.fsys, kind)
 		if err != nil {
@@ -71,11 +77,22 @@ func (v *validator) structure() *course.Course {
 				v.scanJSON(path.Join(dir, "lesson.json"))
 			} else {
 				v.scanJSON(path.Join(dir, "exercise.json"))
-				v.scanJSON(path.Join(dir, "testdata", "suite.json"))
+				suite := path.Join(dir, "testdata", "suite.json")
+				v.scanJSON(suite)
+				data, err := fs.ReadFile(v.fsys, suite)
+				if err != nil {
+					continue
+				}
+				if clean, unknown, ok := withoutUnknownKeys(suite, data, func() any { return &course.Suite{} }); ok {
+					overlay.files[suite] = clean
+					for _, ce := range unknown {
+						v.add(ce.File, ce.Line, Kind(ce.Code), ce.Args...)
+					}
+				}
 			}
 		}
 	}
-	c, err := course.Load(v.fsys)
+	c, err := course.Load(overlay)
 	if c == nil {
 		return nil
 	}

@@ -460,7 +460,8 @@ Die Übung ` + "`clamp`" + ` zählt bis zu einem Deckel.
 
 // TestMetadataKeys: a misspelled key in any metadata file, an exercise's
 // or a lesson's, or in the hidden tests, is a problem with its file and
-// line, and the only one reported for that file.
+// line, reported once. What else is wrong with a suite.json is reported
+// too (see TestUnknownKeysAndWhatElse): here, its few random traces.
 func TestMetadataKeys(t *testing.T) {
 	t.Parallel()
 	for file, typo := range map[string][2]string{
@@ -475,7 +476,7 @@ func TestMetadataKeys(t *testing.T) {
 		r := run(t, m, Options{})
 		var mine []Problem
 		for _, p := range r.Problems {
-			if p.File == file {
+			if p.File == file && p.Kind != FewRandom {
 				mine = append(mine, p)
 			}
 		}
@@ -611,4 +612,25 @@ func TestParityCountsSectionsAndTables(t *testing.T) {
 		{File: "lessons/x/en.md", Line: 5, Kind: Headings, Args: []any{"Have", 3, "OtherHave", 2, "Other", "lessons/x/de.md"}},
 		{File: "lessons/x/de.md", Line: 9, Kind: Tables, Args: []any{"Have", 2, "OtherHave", 1, "Other", "lessons/x/en.md"}},
 	}, v.problems)
+}
+
+// TestUnknownKeysAndWhatElse gives a suite.json two unknown keys, one the
+// last of its object, and a wrong expectation: all three are reported in
+// one run, each at its line, since the file still reads without the keys.
+func TestUnknownKeysAndWhatElse(t *testing.T) {
+	t.Parallel()
+	m := mapCourse(t, "testdata/weak")
+	s := m["exercises/clamp/testdata/suite.json"]
+	text := strings.Replace(string(s.Data), `"new": [10], "steps"`, `"new": [10], "point": 1, "steps"`, 1)
+	text = strings.Replace(text, `"obs": "3"}`, `"obs": "4"}`, 1)
+	text = strings.Replace(text, "\n  ]\n}", "\n  ],\n  \"observ\": \"Value\"\n}", 1)
+	require.NotEqual(t, string(s.Data), text)
+	s.Data = []byte(text)
+	r := run(t, m, Options{})
+	assert.Equal(t, []string{
+		"exercises/clamp/testdata/suite.json:3 few_random",
+		"exercises/clamp/testdata/suite.json:4 unknown_key",
+		"exercises/clamp/testdata/suite.json:6 ref_fails",
+		"exercises/clamp/testdata/suite.json:9 unknown_key",
+	}, where(r.Problems))
 }
