@@ -37,7 +37,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
@@ -309,13 +308,11 @@ func startPages(s *benchutil.Setup, workspace func(string) (string, string, erro
 			_ = srv.Interrupt()
 			_ = srv.End(10 * time.Second)
 		})
-		first, err := readLine(srv.Stdout)
-		login := regexp.MustCompile(`http://127\.0\.0\.1:\d+/\?key=[0-9a-f]+`).FindString(first)
-		if login == "" {
-			return nil, "", fmt.Errorf("kurs serve printed %q (%v): %s", first, err, srv.Stderr())
+		login, base, err := srv.Login()
+		if err != nil {
+			return nil, "", err
 		}
 		go func() { _, _ = io.Copy(io.Discard, srv.Stdout) }()
-		base, _, _ := strings.Cut(login, "/?")
 		// The tab is opened without a deadline: the context of its first
 		// action is its life.
 		tab, cancel := chromedp.NewContext(ctx)
@@ -416,25 +413,6 @@ func within(tab context.Context, actions ...chromedp.Action[chromedp.Void]) erro
 	c, cancel := context.WithTimeout(tab, benchutil.Patience)
 	defer cancel()
 	return chromedp.Do(c, actions...)
-}
-
-// readLine reads r up to its first line break, a byte at a time, so that
-// nothing after it is taken from r.
-func readLine(r io.Reader) (string, error) {
-	var b []byte
-	one := make([]byte, 1)
-	for {
-		n, err := r.Read(one)
-		if n == 1 {
-			if one[0] == '\n' {
-				return string(b), nil
-			}
-			b = append(b, one[0])
-		}
-		if err != nil {
-			return string(b), err
-		}
-	}
 }
 
 // newChromium starts a headless Chromium of its own profile; ok is false

@@ -41,7 +41,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"regexp"
 	"strings"
 	"time"
 
@@ -94,15 +93,10 @@ func run(n int) error {
 		_ = srv.Interrupt()
 		_ = srv.End(10 * time.Second)
 	}()
-	sc := bufio.NewScanner(srv.Stdout)
-	if !sc.Scan() {
-		return fmt.Errorf("kurs serve printed no address: %s", srv.Stderr())
+	login, m, err := srv.Login()
+	if err != nil {
+		return err
 	}
-	login := regexp.MustCompile(`http://127\.0\.0\.1:\d+/\?key=[0-9a-f]+`).FindString(sc.Text())
-	if login == "" {
-		return fmt.Errorf("kurs serve printed %q", sc.Text())
-	}
-	m, _, _ := strings.Cut(login, "/?")
 	if err := logIn(login); err != nil {
 		return err
 	}

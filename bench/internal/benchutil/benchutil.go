@@ -11,7 +11,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 )
@@ -201,6 +203,34 @@ func (s *Setup) Start(args ...string) (*Process, error) {
 	}()
 	return p, nil
 }
+
+// Login reads kurs serve's first line and returns the address it prints
+// for logging in (with its key) and the server's base address. It reads
+// a byte at a time, so that nothing after the line is taken from Stdout.
+func (p *Process) Login() (login, base string, err error) {
+	var line []byte
+	one := make([]byte, 1)
+	for {
+		n, rerr := p.Stdout.Read(one)
+		if n == 1 && one[0] == '\n' {
+			break
+		}
+		line = append(line, one[:n]...)
+		if rerr != nil {
+			err = rerr
+			break
+		}
+	}
+	login = loginAddress.FindString(string(line))
+	if login == "" {
+		return "", "", fmt.Errorf("kurs serve printed %q (%v) and no address: %s", line, err, p.Stderr())
+	}
+	base, _, _ = strings.Cut(login, "/?")
+	return login, base, nil
+}
+
+// loginAddress is the address with its key in kurs serve's first line.
+var loginAddress = regexp.MustCompile(`http://127\.0\.0\.1:\d+/\?key=[0-9a-f]+`)
 
 // Stderr returns what kurs has written to its standard error so far, to
 // explain a failure.
