@@ -28,6 +28,7 @@ import (
 	"html/template"
 	"net"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -180,9 +181,16 @@ func random() (string, error) {
 }
 
 // LoginURL returns the address at which the owner opens the UI served on
-// addr: the overview, with the secret key that logs the browser in.
+// addr: the overview, with the secret key that logs the browser in. A
+// server on every interface (0.0.0.0 or ::) is named by the loopback
+// address, which the owner's browser can open and the server answers to;
+// "http://[::]:8080" is no address a browser can go to.
 func (s *Server) LoginURL(addr net.Addr) string {
-	return "http://" + addr.String() + "/?" + KeyParam + "=" + s.key
+	host := addr.String()
+	if tcp, ok := addr.(*net.TCPAddr); ok && (tcp.IP == nil || tcp.IP.IsUnspecified()) {
+		host = net.JoinHostPort("127.0.0.1", strconv.Itoa(tcp.Port))
+	}
+	return "http://" + host + "/?" + KeyParam + "=" + s.key
 }
 
 // Serve serves the UI on ln until ctx ends, then stops within a few

@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -782,4 +783,20 @@ func TestLanguageChoiceRemembered(t *testing.T) {
 	// A choice made on another port is not this server's.
 	_, body := ts.do(t, "GET", "/", nil, map[string]string{"Cookie": "kurs_lang_1=de; " + ts.cookie.Name + "=" + ts.cookie.Value})
 	assert.Contains(t, body, "Your course")
+}
+
+// TestLoginURLOfEveryInterface: a server bound to every interface prints
+// the loopback address, which logs the owner's browser in; an address of
+// all interfaces, such as http://[::]:8080, is none a browser can open.
+func TestLoginURLOfEveryInterface(t *testing.T) {
+	ts := newTestServer(t)
+	port, err := strconv.Atoi(ts.port)
+	require.NoError(t, err)
+	for _, ip := range []net.IP{net.IPv4zero, net.IPv6unspecified} {
+		addr := &net.TCPAddr{IP: ip, Port: port}
+		login := ts.LoginURL(addr)
+		assert.True(t, strings.HasPrefix(login, "http://127.0.0.1:"+ts.port+"/?key="), "%v prints %s", ip, login)
+		assert.NotNil(t, logIn(t, ts.Server, addr), "%s logs in", login)
+		assert.True(t, newHosts(addr).allowed("127.0.0.1:"+ts.port), "a server on %v answers to its printed address", ip)
+	}
 }
