@@ -64,10 +64,33 @@ func objectKey(k *Kit, kind string, parts ...string) string {
 // recorded when it was kept: an object that was changed since is not
 // used (ok is false), and the build makes it anew.
 func (b *Builder) fetch(key, dst string, mode fs.FileMode) (sum string, ok bool) {
-	dir, err := b.objectsDir()
-	if err != nil {
-		return "", false
+	for _, dir := range b.lookupDirs() {
+		if sum, ok := fetchFrom(dir, key, dst, mode); ok {
+			return sum, true
+		}
 	}
+	return "", false
+}
+
+// lookupDirs returns the folders where an object is looked up, in order:
+// the one objects are kept in (objectsDir), then, in a run that keeps its
+// objects for itself (KeepObjectsForRun), the cache's. A grade run finds
+// what a learner's check or another run built from the same files (an
+// untouched skeleton is the same program for every student who skipped
+// it), verified by its hash as any object; it never adds to the cache's.
+func (b *Builder) lookupDirs() []string {
+	var dirs []string
+	if d := b.runObjects.Load(); d != nil {
+		dirs = append(dirs, *d)
+	}
+	if d, err := b.sub("objects"); err == nil {
+		dirs = append(dirs, d)
+	}
+	return dirs
+}
+
+// fetchFrom is fetch from the folder of objects dir.
+func fetchFrom(dir, key, dst string, mode fs.FileMode) (sum string, ok bool) {
 	name := filepath.Join(dir, key)
 	rec, err := os.ReadFile(name + ".sha256")
 	if err != nil {
@@ -393,20 +416,20 @@ func trimObjects(dir *os.Root, limit, room int64) {
 }
 
 // recallKey returns the key that rememberKey last kept under spec.
+// Like fetch, it looks in the run's folder first, then in the cache's.
 func (b *Builder) recallKey(spec string) (string, bool) {
-	dir, err := b.objectsDir()
-	if err != nil {
-		return "", false
+	for _, dir := range b.lookupDirs() {
+		data, err := os.ReadFile(filepath.Join(dir, spec+".key"))
+		if err != nil {
+			continue
+		}
+		key := strings.TrimSpace(string(data))
+		if _, err := hex.DecodeString(key); err != nil || len(key) != 32 {
+			continue
+		}
+		return key, true
 	}
-	data, err := os.ReadFile(filepath.Join(dir, spec+".key"))
-	if err != nil {
-		return "", false
-	}
-	key := strings.TrimSpace(string(data))
-	if _, err := hex.DecodeString(key); err != nil || len(key) != 32 {
-		return "", false
-	}
-	return key, true
+	return "", false
 }
 
 // rememberKey keeps key under spec: the key of main's last build with the
