@@ -14,6 +14,7 @@ import (
 
 	"github.com/kurs-course/kurs/checker"
 	"github.com/kurs-course/kurs/i18n"
+	"github.com/kurs-course/kurs/internal/spell"
 	"github.com/kurs-course/kurs/internal/textsafe"
 )
 
@@ -166,7 +167,7 @@ func closest(name, prefix string, declared []string) string {
 		if !ok || other == name || (prefix == "" && strings.Contains(other, ".")) {
 			continue
 		}
-		if dist := nameDistance(name, other); dist <= closeEnough(name) && (bestD < 0 || dist < bestD) {
+		if dist := spell.Distance(name, other); dist <= spell.Slips(name) && (bestD < 0 || dist < bestD) {
 			best, bestD = d, dist
 		}
 	}
@@ -196,41 +197,6 @@ func nearNote(p *i18n.Printer, T func(string, ...any) string, name, prefix strin
 	// German renames a method ("die Methode") as "sie", anything else
 	// as "es".
 	return " " + T(key, "Other", other, "Name", name, "At", where, "Method", prefix != "")
-}
-
-// closeEnough is the largest distance at which another name counts as
-// a typo of name: one slip in a short name, two from eight letters on.
-func closeEnough(name string) int {
-	return max(1, len(name)/4)
-}
-
-// nameDistance is the edit distance of two names, case ignored, where
-// swapping two neighbouring letters counts as one edit (optimal string
-// alignment): Nwe, new and NEw are all close to New.
-func nameDistance(a, b string) int {
-	x, y := []rune(strings.ToLower(a)), []rune(strings.ToLower(b))
-	// Three rows of the table suffice: the transposition looks two back.
-	prev2 := make([]int, len(y)+1)
-	prev := make([]int, len(y)+1)
-	cur := make([]int, len(y)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(x); i++ {
-		cur[0] = i
-		for j := 1; j <= len(y); j++ {
-			cost := 1
-			if x[i-1] == y[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			if i > 1 && j > 1 && x[i-1] == y[j-2] && x[i-2] == y[j-1] {
-				cur[j] = min(cur[j], prev2[j-2]+1)
-			}
-		}
-		prev2, prev, cur = prev, cur, prev2
-	}
-	return prev[len(y)]
 }
 
 // bareFunc returns the function type typ without parameter and result

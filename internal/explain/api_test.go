@@ -107,19 +107,6 @@ func TestAPILinesNearMiss(t *testing.T) {
 	}
 }
 
-func TestNameDistance(t *testing.T) {
-	for _, c := range []struct {
-		a, b string
-		d    int
-	}{
-		{"New", "New", 0}, {"New", "new", 0}, {"New", "Nwe", 1}, {"New", "Ne", 1}, {"New", "News", 1},
-		{"New", "Old", 3}, {"", "abc", 3}, {"Success", "Succeed", 2}, {"ab", "ba", 1}, {"Straße", "Strasse", 2},
-	} {
-		assert.Equal(t, c.d, nameDistance(c.a, c.b), "%s %s", c.a, c.b)
-		assert.Equal(t, c.d, nameDistance(c.b, c.a), "%s %s", c.b, c.a)
-	}
-}
-
 // The compiler's own note on a name in another case wins when it found a
 // method; a field of that name yields to a method with a typo, and is no
 // hint of its own.
