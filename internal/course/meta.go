@@ -149,6 +149,56 @@ func kindName(k jsontext.Kind) string {
 	return "another value"
 }
 
+// Form returns a new value of the strict form that the loader decodes the
+// metadata file base into ("lesson.json", "exercise.json" or
+// "suite.json"), for a tool that reads such a file as the loader does;
+// nil for any other name.
+func Form(base string) any {
+	switch base {
+	case "lesson.json":
+		return &lessonMeta{}
+	case "exercise.json":
+		return &exerciseMeta{}
+	case "suite.json":
+		return &Suite{}
+	}
+	return nil
+}
+
+// Keys returns every key that the strict form of the metadata file base
+// takes (see Form), at any depth, or nil for another name.
+func Keys(base string) []string {
+	form := Form(base)
+	if form == nil {
+		return nil
+	}
+	seen := map[reflect.Type]bool{}
+	var keys []string
+	var walk func(t reflect.Type)
+	walk = func(t reflect.Type) {
+		for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Array || t.Kind() == reflect.Map {
+			t = t.Elem()
+		}
+		if t.Kind() != reflect.Struct || seen[t] {
+			return
+		}
+		seen[t] = true
+		for f := range t.Fields() {
+			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+			if name == "-" || !f.IsExported() {
+				continue
+			}
+			if name == "" {
+				name = f.Name
+			}
+			keys = append(keys, name)
+			walk(f.Type)
+		}
+	}
+	walk(reflect.TypeOf(form))
+	return keys
+}
+
 // lineAt returns the 1-based line of byte offset off in data.
 func lineAt(data []byte, off int64) int {
 	off = min(max(off, 0), int64(len(data)))

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/kurs-course/kurs/internal/course"
+	"github.com/kurs-course/kurs/internal/spell"
 )
 
 // refused are the packages the checker never allows a learner, whatever an
@@ -53,15 +54,33 @@ func (v *validator) readJSON(file string, val any) bool {
 // structure loads the course with the course package, which reads every
 // metadata file strictly, and reports what it refuses with its file and
 // line: one problem per file at most, so that no mistake is followed by
-// others it caused. A suite.json whose only mistakes are unknown keys is
-// the exception: every one is reported, and the loader reads the file
-// without them. It returns nil when there is no course at all.
+// others it caused. A lesson.json, exercise.json or suite.json whose only
+// mistakes are unknown keys is the exception: every one is reported, and
+// the loader reads the file without them, so that what else is wrong with
+// the lesson or exercise is reported in the same run. A lesson.json or
+// exercise.json with a key that is likely a typo of one it takes (a
+// "titel") is not: without the value the key meant, the lesson or exercise
+// would show mistakes that are none. (A suite.json's test without a value
+// its misspelt key meant runs with the default, and the run shows that.)
+// It returns nil when there is no course at all.
 func (v *validator) structure() *course.Course {
 	v.broken = map[string]bool{}
-	// A suite.json whose only mistakes are unknown keys (a typo such as
-	// "point") is read without them, so that what else is wrong with the
-	// exercise is reported in the same run.
 	overlay := overlayFS{FS: v.fsys, files: map[string][]byte{}}
+	lenient := func(file string) {
+		v.scanJSON(file)
+		data, err := fs.ReadFile(v.fsys, file)
+		if err != nil {
+			return
+		}
+		clean, unknown, ok := withoutUnknownKeys(file, data, func() any { return course.Form(path.Base(file)) })
+		if !ok || path.Base(file) != "suite.json" && misspelt(unknown, course.Keys(path.Base(file))) {
+			return
+		}
+		overlay.files[file] = clean
+		for _, ce := range unknown {
+			v.add(ce.File, ce.Line, Kind(ce.Code), ce.Args...)
+		}
+	}
 	for _, kind := range []string{"lessons", "exercises"} {
 		entries, err := fs.ReadDir(v.fsys, kind)
 		if err != nil {
@@ -74,21 +93,10 @@ func (v *validator) structure() *course.Course {
 			}
 			dir := path.Join(kind, d.Name())
 			if kind == "lessons" {
-				v.scanJSON(path.Join(dir, "lesson.json"))
+				lenient(path.Join(dir, "lesson.json"))
 			} else {
-				v.scanJSON(path.Join(dir, "exercise.json"))
-				suite := path.Join(dir, "testdata", "suite.json")
-				v.scanJSON(suite)
-				data, err := fs.ReadFile(v.fsys, suite)
-				if err != nil {
-					continue
-				}
-				if clean, unknown, ok := withoutUnknownKeys(suite, data, func() any { return &course.Suite{} }); ok {
-					overlay.files[suite] = clean
-					for _, ce := range unknown {
-						v.add(ce.File, ce.Line, Kind(ce.Code), ce.Args...)
-					}
-				}
+				lenient(path.Join(dir, "exercise.json"))
+				lenient(path.Join(dir, "testdata", "suite.json"))
 			}
 		}
 	}
@@ -118,6 +126,25 @@ func (v *validator) structure() *course.Course {
 	}
 	v.unread(errs)
 	return c
+}
+
+// misspelt reports whether one of the unknown keys is likely a typo of
+// one of keys.
+func misspelt(unknown []*course.Error, keys []string) bool {
+	for _, ce := range unknown {
+		for i := 0; i+1 < len(ce.Args); i += 2 {
+			written, ok := ce.Args[i+1].(string)
+			if ce.Args[i] != "Key" || !ok {
+				continue
+			}
+			for _, k := range keys {
+				if spell.Near(written, k) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // unread reads the files the course loader skipped because an earlier
