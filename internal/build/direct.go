@@ -55,7 +55,7 @@ type Program struct {
 func (b *Builder) DirectProgram(parent context.Context, k *Kit, dir string, ids []string) (*Program, error) {
 	ctx, cancel := context.WithTimeout(parent, learnerTimeout)
 	defer cancel()
-	prog, err := b.compileAndLink(ctx, k, dir, ids)
+	prog, err := b.compileAndLink(ctx, k, dir, ids, variant{out: ".kurs-build", name: "kurs-learner"})
 	switch {
 	case parent.Err() != nil:
 		return nil, parent.Err()
@@ -70,6 +70,14 @@ func (b *Builder) DirectProgram(parent context.Context, k *Kit, dir string, ids 
 		}
 	}
 	return prog, err
+}
+
+// variant is where a direct build works and what it makes: its folder
+// and its program, inside the module's folder, and for a build with the
+// race detector, how the program links through the C compiler.
+type variant struct {
+	out, name string
+	linker    *raceLinker
 }
 
 // unit is a package of a direct build, or its link.
@@ -90,7 +98,7 @@ type unit struct {
 // is compiled in at most two runs of the tools: the learner's packages,
 // whose export data decides whether anything else must be compiled again,
 // then the test programs, main and the link.
-func (b *Builder) compileAndLink(ctx context.Context, k *Kit, dir string, ids []string) (*Program, error) {
+func (b *Builder) compileAndLink(ctx context.Context, k *Kit, dir string, ids []string, v variant) (*Program, error) {
 	// One launcher runs every plan of the build, started now: it gets
 	// ready while the inputs are read and hashed, and the link needs no
 	// launcher of its own.
@@ -99,11 +107,11 @@ func (b *Builder) compileAndLink(ctx context.Context, k *Kit, dir string, ids []
 	if err := b.verifyKit(k); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrKitBroken, err)
 	}
-	out := filepath.Join(dir, ".kurs-build")
+	out := filepath.Join(dir, v.out)
 	if err := os.Mkdir(out, 0o700); err != nil {
 		return nil, err
 	}
-	prog := &Program{Path: filepath.Join(dir, "kurs-learner"+exeSuffix())}
+	prog := &Program{Path: filepath.Join(dir, v.name+exeSuffix())}
 	newUnit := func(rel, pkg, cfgFile, kind string, deps []string) (*unit, error) {
 		archive := filepath.Join(out, strings.ReplaceAll(rel, "/", "_")+".a")
 		if pkg == "main" {
@@ -202,7 +210,7 @@ func (b *Builder) compileAndLink(ctx context.Context, k *Kit, dir string, ids []
 			}
 		}
 	}
-	link, err := b.linkUnit(k, prog.Path, afterDrivers, main.archive)
+	link, err := b.linkUnit(k, v, prog.Path, afterDrivers, main.archive)
 	if err != nil {
 		return nil, err
 	}
@@ -316,7 +324,9 @@ func (b *Builder) runUnits(ctx context.Context, plans *sandbox.Plans, k *Kit, di
 			switch {
 			case d.OK:
 				u.made = true
-				if u.pkg == "link" {
+				if k.Race {
+					// Counted as the one race build it is part of.
+				} else if u.pkg == "link" {
 					b.stats.links.Add(1)
 				} else {
 					b.stats.compiles.Add(1)
@@ -407,20 +417,44 @@ func (b *Builder) keepUnit(u *unit) error {
 var linkFlags = []string{"-buildmode=exe", "-s", "-w"}
 
 // linkUnit returns the link of the program prog from the archive of
-// main, with the packages of cfgFile.
-func (b *Builder) linkUnit(k *Kit, prog, cfgFile, main string) (*unit, error) {
+// main, with the packages of cfgFile; of a race kit's, through the C
+// compiler as v says.
+func (b *Builder) linkUnit(k *Kit, v variant, prog, cfgFile, main string) (*unit, error) {
 	args := append([]string{"-o", prog, "-importcfg", cfgFile, "-X=runtime.godebugDefault=" + k.GODEBUG}, linkFlags...)
+	// As the go command does for -trimpath: no GOROOT in the program.
+	// See compileStep for GOGC.
+	env := append(gcEnv("off"), "GOROOT=")
+	if k.Race {
+		if v.linker == nil {
+			return nil, fmt.Errorf("%w: a race build without its C linker", ErrKitBroken)
+		}
+		// The Go linker's files for the C compiler go into the build's
+		// folder (a -tmpdir of the caller's is not removed by it), so that
+		// they go with the module even when the link is killed.
+		tmp := filepath.Join(filepath.Dir(prog), v.out, "link")
+		if err := os.Mkdir(tmp, 0o700); err != nil {
+			return nil, err
+		}
+		args = append(append(args, raceLinkFlags...), v.linker.flag, "-tmpdir="+tmp)
+		env = append(env, v.linker.env...)
+	}
 	return &unit{pkg: "link", archive: prog, step: sandbox.Step{Path: filepath.Join(k.Tools, "link"+exeSuffix()),
-		Args: append(args, main),
-		// As the go command does for -trimpath: no GOROOT in the program.
-		// See compileStep for GOGC.
-		Env: append(gcEnv("off"), "GOROOT=")}}, nil
+		Args: append(args, main), Env: env}}, nil
 }
+
+// raceLinkFlags are the linker's settings for a program with the race
+// detector besides linkFlags: statically linked by the C compiler, as
+// raceFlags says.
+var raceLinkFlags = []string{"-race", "-linkmode=external", "-extldflags=-static"}
 
 // linkKey names a link by the hashes of every archive that is not the
 // kit's.
 func linkKey(k *Kit, groups ...any) string {
 	parts := append([]string{k.GODEBUG}, linkFlags...)
+	if k.Race {
+		// The C compiler links the program too.
+		parts = append(append(parts, raceLinkFlags...), raceToolchain())
+	}
 	add := func(u *unit) { parts = append(parts, u.pkg, u.sum) }
 	for _, g := range groups {
 		switch g := g.(type) {
@@ -491,6 +525,9 @@ func compileStep(k *Kit, dir, cfgFile, pkg, rel, archive string, learner bool) (
 	}
 	// No debugging information, as in the kit: the link strips it.
 	flags := []string{"-p", pkg, "-lang=go" + GoLanguage, "-complete", "-goversion", k.Version, "-c=1", "-nolocalimports", "-dwarf=false"}
+	if k.Race {
+		flags = append(flags, "-race")
+	}
 	if learner {
 		// A learner's package is compiled without inlining: its export
 		// data then holds no function bodies, so a save that changes
@@ -553,6 +590,11 @@ func goFiles(dir string, k *Kit) ([]string, error) {
 	ctxt.GOOS, ctxt.GOARCH = k.GOOS, k.GOARCH
 	ctxt.CgoEnabled = false
 	ctxt.BuildTags = []string{harness.LearnerTag}
+	if k.Race {
+		// As go build -race, which builds with cgo.
+		ctxt.CgoEnabled = true
+		ctxt.BuildTags = append(ctxt.BuildTags, "race")
+	}
 	ctxt.ReleaseTags = releaseTags(k.Version)
 	var names []string
 	for _, e := range entries {

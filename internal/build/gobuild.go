@@ -107,17 +107,21 @@ func (b *Builder) goBuild(parent context.Context, dir, name, tags string, limit 
 // it statically: the race detector needs cgo, and a dynamically linked
 // program would need its loader and C library, files that the confined
 // program may not open. Static, it runs under the same confinement as
-// every learner's program.
-var raceFlags = []string{"-race", "-ldflags=-s -w -linkmode=external -extldflags=-static"}
+// every learner's program. Without debugging information, as every
+// program kurs builds: the go command's build and a race kit share the
+// standard library compiled for the race detector.
+var raceFlags = []string{"-race", noDWARF, "-ldflags=-s -w -linkmode=external -extldflags=-static"}
 
 // Race builds the learner's program of the module mod, written in dir,
 // with the race detector, as dir/kurs-learner-race, under the same limits
 // as every build. Only this build uses cgo; the checker's static checks
-// still refuse import "C" in the learner's files. The program is kept by
-// the module's content, with the hash of what was built: the same sources
-// are built with the race detector once (a static link through the C
-// compiler takes seconds), and a kept program that no longer has its hash
-// is built anew, never run.
+// still refuse import "C" in the learner's files. It is built directly
+// with a race kit (racekit.go), or by the go command where that fails for
+// any reason but the build's limits. The program is kept by the module's
+// content, with the hash of what was built: the same sources are built
+// with the race detector once (a static link through the C compiler
+// takes a second), and a kept program that no longer has its hash is
+// built anew, never run.
 func (b *Builder) Race(parent context.Context, dir string, mod map[string][]byte) (string, error) {
 	prog := filepath.Join(dir, "kurs-learner-race")
 	key := b.raceKey(mod)
@@ -126,13 +130,22 @@ func (b *Builder) Race(parent context.Context, dir string, mod map[string][]byte
 			return prog, nil
 		}
 	}
+	b.stats.raceBuilds.Add(1)
+	defer b.trimSoon()
+	ctx, cancel := context.WithTimeout(parent, learnerTimeout)
+	defer cancel()
+	if _, err := b.raceDirect(ctx, dir, mod); err == nil {
+		b.raceDone(key, prog)
+		return prog, nil
+	} else if parent.Err() != nil {
+		return "", parent.Err()
+	} else if ctx.Err() != nil || errors.Is(err, ErrLimit) {
+		return "", fmt.Errorf("race build: %w", ErrLimit)
+	}
 	goCmd, err := b.goCommand()
 	if err != nil {
 		return "", err
 	}
-	b.stats.raceBuilds.Add(1)
-	ctx, cancel := context.WithTimeout(parent, learnerTimeout)
-	defer cancel()
 	args := append([]string{"build", "-trimpath", "-tags=" + harness.LearnerTag}, raceFlags...)
 	env := append(b.Env(), "CGO_ENABLED=1", "GOCACHE="+b.raceGoCache())
 	// The link goes through extld, which spares the C compiler the Go
@@ -155,21 +168,27 @@ func (b *Builder) Race(parent context.Context, dir string, mod map[string][]byte
 	cmd.WaitDelay = time.Second
 	out, err := cmd.CombinedOutput()
 	sandbox.Kill(cmd)
-	defer b.trimSoon()
 	if err != nil {
 		return "", errors.New("race build: " + err.Error() + ": " + string(bytes.TrimSpace(out)))
 	}
-	b.raceBuilt.Store(true)
 	if viaExtld {
 		linker.keep()
 	}
+	b.raceDone(key, prog)
+	return prog, nil
+}
+
+// raceDone records a race build of prog that succeeded: the program is
+// kept under key, and the cache knows the standard library compiled for
+// the race detector.
+func (b *Builder) raceDone(key, prog string) {
+	b.raceBuilt.Store(true)
 	if key != "" {
 		_, _ = b.keep(key, prog, 0o755) // a program not kept is built again
 	}
 	if spec, value, ok := b.raceReady(); ok {
 		_ = b.rememberKey(spec, value)
 	}
-	return prog, nil
 }
 
 // raceKey names the race detector's build of mod: its files, the go

@@ -43,6 +43,9 @@ type Kit struct {
 	GOARCH   string    //
 	GODEBUG  string    // the main package's default GODEBUG settings
 	Packages []archive // every compiled package, in the kit's folder
+	// Race says that the packages are compiled with the race detector
+	// and cgo, for a learner's program built with it (see racekit.go).
+	Race bool `json:",omitempty"`
 
 	config string // importcfg lines of every package, paths absolute
 	dir    string // where the kit lives
@@ -76,7 +79,8 @@ type kitEntry struct {
 	once sync.Once
 	goID string
 	set  map[*course.Exercise]bool
-	done bool // once has run; kit and err hold its outcome
+	race string // for a race detector's kit, its name; else ""
+	done bool   // once has run; kit and err hold its outcome
 	kit  *Kit
 	err  error
 }
@@ -115,7 +119,7 @@ func (b *Builder) kit(ctx context.Context, exs []*course.Exercise, probe func() 
 	b.kitMu.Lock()
 	var e *kitEntry
 	for _, k := range b.kits {
-		if k.goID != goID {
+		if k.goID != goID || k.race != "" {
 			continue
 		}
 		if (k.done && k.err == nil && covers(k.set, exs)) || sameSet(k.set, exs) {
@@ -237,15 +241,33 @@ func (b *Builder) makeKit(ctx context.Context, exs []*course.Exercise, probe fun
 	if err != nil {
 		return nil, err
 	}
+	perBuild := map[string]bool{module + "/internal/run": true, module + "/internal/allow": true}
+	for _, ex := range exs {
+		perBuild[module+"/"+ex.ID] = true
+		perBuild[module+"/internal/run/"+ex.ID] = true
+	}
+	return b.storeKit(kitVersion+"-"+key, true, func(dir string) (*Kit, []string, error) {
+		if err := WriteModule(dir, mod); err != nil {
+			return nil, nil, err
+		}
+		return b.listKit(ctx, dir, perBuild, false)
+	})
+}
+
+// storeKit returns the kit named name in the cache's kits, made by list
+// if it is not there: list lays out a module in the empty folder it is
+// given and returns the kit's archives in the go build cache. first says
+// whether the first kit of a cache may take a minute (see preparing).
+func (b *Builder) storeKit(name string, first bool, list func(dir string) (*Kit, []string, error)) (*Kit, error) {
 	root, err := b.sub("kits")
 	if err != nil {
 		return nil, err
 	}
-	dir := filepath.Join(root, kitVersion+"-"+key)
+	dir := filepath.Join(root, name)
 	if k, err := b.readKit(dir); err == nil {
 		return k, nil
 	}
-	if !anyKit(root) {
+	if first && !anyKit(root) {
 		// The first kit in this cache: the standard library is most
 		// likely compiled for it too.
 		b.preparing()
@@ -255,10 +277,7 @@ func (b *Builder) makeKit(ctx context.Context, exs []*course.Exercise, probe fun
 		return nil, err
 	}
 	defer os.RemoveAll(tmp)
-	if err := WriteModule(tmp, mod); err != nil {
-		return nil, err
-	}
-	k, files, err := b.listKit(ctx, tmp, exs)
+	k, files, err := list(tmp)
 	if err != nil {
 		return nil, err
 	}
@@ -370,31 +389,35 @@ func trimKits(root, keep string) {
 	}
 }
 
-// listKit asks the go command, in the probe module at dir, for the
-// compiled archive of every package a learner's program of exs may need
-// but the learner's packages and the test programs, and for how it calls
-// the compiler and the linker. It returns the archives' files in the
-// build cache beside the kit.
-func (b *Builder) listKit(ctx context.Context, dir string, exs []*course.Exercise) (*Kit, []string, error) {
-	env, err := b.goOutput(ctx, dir, "env", "GOTOOLDIR", "GOVERSION", "GOOS", "GOARCH")
+// listKit asks the go command, in the module at dir, for the compiled
+// archive of every package a learner's program may need but those of
+// perBuild (the learner's packages, the test programs, main), and for how
+// it calls the compiler and the linker. race lists them as built with the
+// race detector, with cgo and the race detector's go build cache. It
+// returns the archives' files in the build cache beside the kit.
+func (b *Builder) listKit(ctx context.Context, dir string, perBuild map[string]bool, race bool) (*Kit, []string, error) {
+	env := b.Env()
+	args := []string{"list", "-export", "-trimpath", noDWARF, "-tags=" + harness.LearnerTag}
+	pkgs := []string{"./internal/run", "./internal/allow"}
+	if race {
+		env = append(env, "CGO_ENABLED=1", "GOCACHE="+b.raceGoCache())
+		args = append(args, "-race")
+		pkgs = pkgs[:1]
+	}
+	vars, err := b.goOutputEnv(ctx, dir, env, "env", "GOTOOLDIR", "GOVERSION", "GOOS", "GOARCH")
 	if err != nil {
 		return nil, nil, err
 	}
-	vars := strings.Split(strings.TrimSpace(string(env)), "\n")
-	if len(vars) != 4 {
-		return nil, nil, fmt.Errorf("go env: %q", env)
+	lines := strings.Split(strings.TrimSpace(string(vars)), "\n")
+	if len(lines) != 4 {
+		return nil, nil, fmt.Errorf("go env: %q", vars)
 	}
-	out, err := b.goOutput(ctx, dir, "list", "-export", "-trimpath", noDWARF, "-tags="+harness.LearnerTag, "-deps",
-		"-json=ImportPath,Export,DefaultGODEBUG,Name", "./internal/run", "./internal/allow")
+	args = append(args, "-deps", "-json=ImportPath,Export,DefaultGODEBUG,Name")
+	out, err := b.goOutputEnv(ctx, dir, env, append(args, pkgs...)...)
 	if err != nil {
 		return nil, nil, err
 	}
-	perBuild := map[string]bool{module + "/internal/run": true, module + "/internal/allow": true}
-	for _, ex := range exs {
-		perBuild[module+"/"+ex.ID] = true
-		perBuild[module+"/internal/run/"+ex.ID] = true
-	}
-	k := &Kit{Tools: vars[0], Version: vars[1], GOOS: vars[2], GOARCH: vars[3]}
+	k := &Kit{Tools: lines[0], Version: lines[1], GOOS: lines[2], GOARCH: lines[3], Race: race}
 	var files []string
 	dec := json.NewDecoder(bytes.NewReader(out))
 	for {
@@ -418,9 +441,9 @@ func (b *Builder) listKit(ctx context.Context, dir string, exs []*course.Exercis
 	return k, files, nil
 }
 
-// goOutput runs the go command in dir, as a build of the course's own code,
-// and returns its standard output.
-func (b *Builder) goOutput(ctx context.Context, dir string, args ...string) ([]byte, error) {
+// goOutputEnv runs the go command in dir with the environment env, as a
+// build of the course's own code, and returns its standard output.
+func (b *Builder) goOutputEnv(ctx context.Context, dir string, env []string, args ...string) ([]byte, error) {
 	goCmd, err := b.goCommand()
 	if err != nil {
 		return nil, err
@@ -436,7 +459,7 @@ func (b *Builder) goOutput(ctx context.Context, dir string, args ...string) ([]b
 	if err := b.ensureGoCache(); err != nil {
 		return nil, err
 	}
-	cmd.Env = append(b.Env(), "GOTMPDIR="+gotmp)
+	cmd.Env = append(env, "GOTMPDIR="+gotmp)
 	cmd.WaitDelay = time.Second
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
