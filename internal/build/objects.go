@@ -35,6 +35,24 @@ const objectsVersion = "1"
 // object is kept, the least recently used go until it fits.
 const maxObjects = 256 << 20
 
+// ObjectsEnv names the environment variable that, set to a number of
+// MiB, bounds the kept objects instead of maxObjects: a machine that
+// checks one whole course after another (kurs's own tests, a CI runner
+// grading with several judges' worth of programs) keeps them all.
+const ObjectsEnv = "KURS_CACHE_OBJECTS"
+
+// objectsLimit returns the bound of the kept objects: the Builder's own
+// (tests), else $KURS_CACHE_OBJECTS MiB, else maxObjects.
+func (b *Builder) objectsLimit() int64 {
+	if b.objectsCap > 0 {
+		return b.objectsCap
+	}
+	if n, err := strconv.ParseInt(os.Getenv(ObjectsEnv), 10, 64); err == nil && n > 0 && n < 1<<40 {
+		return n << 20
+	}
+	return maxObjects
+}
+
 // maxObject is the largest object kept: a real solution's archive is
 // kilobytes, a program about 2 MB, one built with the race detector about
 // 4 MB. A program with a large constant in it is built again instead of
@@ -148,11 +166,7 @@ func (b *Builder) keep(key, src string, mode fs.FileMode) (string, error) {
 		return "", err
 	}
 	defer unlock()
-	limit := int64(maxObjects)
-	if b.objectsCap > 0 {
-		limit = b.objectsCap
-	}
-	trimObjects(root, limit, info.Size())
+	trimObjects(root, b.objectsLimit(), info.Size())
 	tmp, err := os.CreateTemp(dir, ".new-")
 	if err != nil {
 		return "", err

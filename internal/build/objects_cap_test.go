@@ -153,6 +153,35 @@ func buildWhileSampling(t *testing.T, b *Builder, n, size int) (most, biggest in
 	return mostSeen.Load(), biggestSeen.Load()
 }
 
+// KURS_CACHE_OBJECTS bounds the kept objects in MiB instead of 256: two
+// objects of 700 KiB fit under the default, one under a bound of 1 MiB.
+func TestObjectsEnvBoundsTheStore(t *testing.T) {
+	for _, tc := range []struct {
+		env  string
+		kept int
+	}{{"", 2}, {"1", 1}, {"none", 2}} {
+		t.Run("env="+tc.env, func(t *testing.T) {
+			t.Setenv(ObjectsEnv, tc.env)
+			b, err := New(Options{Dir: filepath.Join(t.TempDir(), "cache"), TempDir: t.TempDir()})
+			require.NoError(t, err)
+			defer b.Close()
+			for _, name := range []string{"first", "second"} {
+				src := filepath.Join(t.TempDir(), name)
+				require.NoError(t, os.WriteFile(src, make([]byte, 700<<10), 0o600))
+				_, err := b.keep(name, src, 0o600)
+				require.NoError(t, err)
+			}
+			dir := filepath.Join(b.Dir(), "objects")
+			assert.FileExists(t, filepath.Join(dir, "second"))
+			if tc.kept == 2 {
+				assert.FileExists(t, filepath.Join(dir, "first"))
+			} else {
+				assert.NoFileExists(t, filepath.Join(dir, "first"), "the least recently kept stays beyond the bound")
+			}
+		})
+	}
+}
+
 // An object over maxObject is not kept; the build goes on without it.
 func TestLargeObjectIsNotKept(t *testing.T) {
 	b, err := New(Options{Dir: filepath.Join(t.TempDir(), "cache")})
