@@ -81,6 +81,11 @@ func TestScript(t *testing.T) {
 			} else if v := os.Getenv("KURS_CACHE"); v != "" {
 				e.Setenv("KURS_CACHE", v)
 			}
+			// And its bound, which make test raises so that the course's
+			// programs that one package built are there for the next.
+			if v := os.Getenv("KURS_CACHE_OBJECTS"); v != "" {
+				e.Setenv("KURS_CACHE_OBJECTS", v)
+			}
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){

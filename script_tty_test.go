@@ -212,7 +212,7 @@ func ttySteps(ts *testscript.TestScript, steps []ttyStep, name string, args ...s
 	defer cancel()
 	c := exec.CommandContext(ctx, name, args...)
 	c.Dir = ts.MkAbs(".")
-	for _, k := range []string{"PATH", "HOME", "LANG", "KURS_LANG", "KURS_CACHE", "GOROOT", "GOPATH", "GOMODCACHE", "GOCACHE", "TMPDIR"} {
+	for _, k := range []string{"PATH", "HOME", "LANG", "KURS_LANG", "KURS_CACHE", "KURS_CACHE_OBJECTS", "GOROOT", "GOPATH", "GOMODCACHE", "GOCACHE", "TMPDIR"} {
 		if v := ts.Getenv(k); v != "" {
 			c.Env = append(c.Env, k+"="+v)
 		}
