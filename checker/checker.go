@@ -80,6 +80,10 @@ type Checker struct {
 	// noDirect makes the go command build every learner's program, so
 	// that a test can hold the direct build to it. Tests only.
 	noDirect bool
+	// noConstants builds and runs the learner's program of a quiz whose
+	// answers are constants too, so that a test can hold the checker's
+	// own answering to it. Tests only.
+	noConstants bool
 }
 
 // source is one learner file.
@@ -334,6 +338,15 @@ func compileProblem(tmp, out string) *Problem {
 // records into res. Only the judge's records count: the learner's program
 // holds no channel to the checker.
 func (c *Checker) run(ctx context.Context, tmp string, prog []string, judge string, ex *course.Exercise, res *Result) error {
+	return c.runJudge(ctx, tmp, prog, nil, judge, ex, res)
+}
+
+// runJudge is run, for a learner's program (prog) or, when prog is nil,
+// for a quiz whose answers are known without running anything
+// (constantAnswers): the checker then answers the judge's requests
+// itself, through the same pipes, with the harness's learner's side, so
+// the judge and its records are those of a run of the program.
+func (c *Checker) runJudge(ctx context.Context, tmp string, prog, answers []string, judge string, ex *course.Exercise, res *Result) error {
 	timeout := c.Timeout
 	if timeout <= 0 {
 		timeout = DefaultTimeout
@@ -366,10 +379,13 @@ func (c *Checker) run(ctx context.Context, tmp string, prog []string, judge stri
 	}
 	defer closeAll(reqR, reqW, repR, repW)
 
-	learner := c.learnerCommand(ctx, tmp, prog)
-	learner.Env = append(learner.Env, "KURS_PIPES="+passFiles(learner, reqR, repW))
 	out := &capped{limit: limit}
-	learner.Stdout, learner.Stderr = out, out
+	var learner *exec.Cmd
+	if prog != nil {
+		learner = c.learnerCommand(ctx, tmp, prog)
+		learner.Env = append(learner.Env, "KURS_PIPES="+passFiles(learner, reqR, repW))
+		learner.Stdout, learner.Stderr = out, out
+	}
 
 	// The judge runs no learner code: it needs no confinement, only its
 	// own process group, and it limits its own memory.
@@ -396,6 +412,9 @@ func (c *Checker) run(ctx context.Context, tmp string, prog []string, judge stri
 	}
 	jud.WaitDelay = time.Second
 
+	if prog == nil {
+		return c.answer(ctx, jud, answers, records, judgeErr, ex, res, reqR, reqW, repR, repW)
+	}
 	if err := learner.Start(); err != nil {
 		return fmt.Errorf("start tests: %w", err)
 	}
@@ -447,6 +466,40 @@ func (c *Checker) run(ctx context.Context, tmp string, prog []string, judge stri
 		return fmt.Errorf("judge of %s: %w: %s", ex.ID, judgeWait, strings.TrimSpace(judgeErr.String()))
 	}
 	collect(ex, got, res, !exited)
+	return nil
+}
+
+// answer runs the judge jud of a quiz whose answers are known and gives
+// it those answers itself, as the learner's program would: the harness's
+// learner's side reads the judge's requests from reqR and answers on repW.
+// The result is that of a learner's program that printed nothing and
+// ended when the judge was done.
+func (c *Checker) answer(ctx context.Context, jud *exec.Cmd, answers []string, records io.Reader, judgeErr *capped, ex *course.Exercise, res *Result, reqR, reqW, repR, repW *os.File) error {
+	if err := jud.Start(); err != nil {
+		return fmt.Errorf("start judge: %w", err)
+	}
+	// The judge holds its ends now; ours would keep its pipes open.
+	reqW.Close()
+	repR.Close()
+	served := make(chan struct{})
+	go func() {
+		defer close(served)
+		harness.Serve(&harness.QuizDriver{Answers: func() []string { return answers }}, reqR, repW)
+		// The judge reads to the end of the answers: the learner's side
+		// is done.
+		repW.Close()
+	}()
+	got := readRecords(records)
+	judgeWait := jud.Wait()
+	sandbox.Kill(jud)
+	// The judge has ended and with it its end of the requests: the
+	// learner's side reads to their end and stops.
+	<-served
+	res.Killed = ctx.Err() != nil
+	if judgeWait != nil && ctx.Err() == nil {
+		return fmt.Errorf("judge of %s: %w: %s", ex.ID, judgeWait, strings.TrimSpace(judgeErr.String()))
+	}
+	collect(ex, got, res, false)
 	return nil
 }
 

@@ -635,21 +635,36 @@ func clip(s string) string {
 // flushEvery, so that the judge learns how far a trace got even when the
 // learner's code hangs.
 type Replier struct {
-	mu  sync.Mutex
-	w   *bufio.Writer
-	buf []byte // the line being written, kept for the next
+	mu   sync.Mutex
+	w    *bufio.Writer
+	buf  []byte        // the line being written, kept for the next
+	stop chan struct{} // closed by close: the flushing ends
 }
 
 const flushEvery = 50 * time.Millisecond
 
 func newReplier(w io.Writer) *Replier {
-	r := &Replier{w: bufio.NewWriterSize(w, 64<<10)}
+	r := &Replier{w: bufio.NewWriterSize(w, 64<<10), stop: make(chan struct{})}
 	go func() {
-		for range time.Tick(flushEvery) {
-			r.flush()
+		t := time.NewTicker(flushEvery)
+		defer t.Stop()
+		for {
+			select {
+			case <-t.C:
+				r.flush()
+			case <-r.stop:
+				return
+			}
 		}
 	}()
 	return r
+}
+
+// close flushes what is left and ends the flushing, so that a Replier in
+// the checker's own process leaves nothing running.
+func (r *Replier) close() {
+	close(r.stop)
+	r.flush()
 }
 
 func (r *Replier) flush() {
