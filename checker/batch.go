@@ -466,6 +466,23 @@ func combinedModule(jobs []*job) (map[string][]byte, error) {
 // the export data that the program's main is compiled against. Without
 // it, main is compiled once and linked again after such an edit.
 func asPackage(name string, data []byte) ([]byte, error) {
+	key := name + "\x00" + string(data)
+	if out, ok := packages.Load(key); ok {
+		return out.([]byte), nil
+	}
+	out, err := rewriteMain(name, data)
+	if err == nil {
+		packages.Store(key, out)
+	}
+	return out, err
+}
+
+// packages holds what asPackage made of each test program's file: every
+// check of an exercise lays out the same, and a course has a few.
+var packages sync.Map
+
+// rewriteMain does asPackage's work.
+func rewriteMain(name string, data []byte) ([]byte, error) {
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, name, data, parser.ParseComments)
 	if err != nil {

@@ -23,6 +23,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/kurs-course/kurs/internal/build"
@@ -252,16 +253,12 @@ func moduleFiles(ex *course.Exercise, files []source, judge bool) (map[string][]
 			mod[path.Join("exercises", dir, f.Name)] = f.Data
 		}
 	}
-	err = fs.WalkDir(harness.Source, ".", func(name string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		data, err := fs.ReadFile(harness.Source, name)
-		mod[path.Join("internal/harness", name)] = data
-		return err
-	})
+	hfiles, err := harnessFiles()
 	if err != nil {
 		return nil, err
+	}
+	for name, data := range hfiles {
+		mod[name] = data
 	}
 	if judge {
 		suite, err := json.Marshal(ex.Suite)
@@ -272,6 +269,22 @@ func moduleFiles(ex *course.Exercise, files []source, judge bool) (map[string][]
 	}
 	return mod, nil
 }
+
+// harnessFiles returns the harness's files by their path in a module,
+// read once: every check lays them out for its judge and its program, and
+// they never change while kurs runs.
+var harnessFiles = sync.OnceValues(func() (map[string][]byte, error) {
+	files := map[string][]byte{}
+	err := fs.WalkDir(harness.Source, ".", func(name string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := fs.ReadFile(harness.Source, name)
+		files[path.Join("internal/harness", name)] = data
+		return err
+	})
+	return files, err
+})
 
 // withBuild returns c with a Builder, and what to call when done with it:
 // c itself when it has one, else a copy with a Builder of its own for the
