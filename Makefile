@@ -40,8 +40,9 @@ install:
 # The packages' tests check the whole course several times (the root
 # package's kurs validate, internal/validate, checker/corpus,
 # internal/explain, internal/cli) with the user's kurs cache, whose kept
-# objects are bounded at 256 MiB: the course's programs alone fill that,
-# so each package linked again what the one before had just built. make
+# objects are bounded at 256 MiB: kurs validate's programs and
+# internal/explain's take 365 MiB together, so a package could link again
+# what the one before had just built. make
 # test raises the bound for its own run (KURS_CACHE_OBJECTS, in MiB); the
 # next check with the default bound trims the objects back to it.
 KURS_CACHE_OBJECTS ?= 1024
