@@ -31,6 +31,9 @@
 // three stress tests, 16 goroutines each until 250 ms of processor time
 // or a second, and one trace); then, with the body saved before, checks
 // the unchanged bulkheadpool beside the unchanged circuit breaker.
+// Every save is new to earlier runs too (each run numbers its rounds
+// from the clock), so that Go's build cache, which runs share, holds no
+// package of it: kurs, the -against kurs and go test all compile it.
 // Everything it creates is removed at the end.
 package main
 
@@ -271,18 +274,23 @@ func run(n int, against string) error {
 		return os.WriteFile(filepath.Join(s.Dir, "baseline", "circuitbreaker.go"), src, 0o644)
 	}
 	code := s.Solution
-	for i := range n {
+	// Every save of this run is new to every cache, Go's build cache
+	// too, which other runs share: a save of the same bytes by an earlier
+	// run would be compiled by neither go test nor the go command.
+	first := int(time.Now().UnixNano() % 1e12)
+	for r := range n {
+		i := first + r
 		if err := saveBoth(benchutil.Edit(code, i)); err != nil {
 			return err
 		}
-		if err := pair(i, kComment, gComment, "circuitbreaker"); err != nil {
+		if err := pair(r, kComment, gComment, "circuitbreaker"); err != nil {
 			return err
 		}
 		// go test keeps no result of a -count=1 run: one run keeps it.
 		if _, err := timed(goTestCached(), true); err != nil {
 			return err
 		}
-		if err := pair(i, kUnchanged, gUnchanged, "circuitbreaker"); err != nil {
+		if err := pair(r, kUnchanged, gUnchanged, "circuitbreaker"); err != nil {
 			return err
 		}
 		if code, err = newBody(s.Solution, i); err != nil {
@@ -291,7 +299,7 @@ func run(n int, against string) error {
 		if err := saveBoth(code); err != nil {
 			return err
 		}
-		if err := pair(i, kBody, gBody, "circuitbreaker"); err != nil {
+		if err := pair(r, kBody, gBody, "circuitbreaker"); err != nil {
 			return err
 		}
 		// A new line in a body moves every declaration after it: the
@@ -303,7 +311,7 @@ func run(n int, against string) error {
 		if err := saveBoth(lines); err != nil {
 			return err
 		}
-		if err := pair(i, kLines, gLines, "circuitbreaker"); err != nil {
+		if err := pair(r, kLines, gLines, "circuitbreaker"); err != nil {
 			return err
 		}
 		if err := saveBoth(code); err != nil {
@@ -312,7 +320,7 @@ func run(n int, against string) error {
 		if err := savePool(benchutil.Edit(pool, i)); err != nil {
 			return err
 		}
-		if err := pair(i, kPoolComment, gPoolComment, "bulkheadpool"); err != nil {
+		if err := pair(r, kPoolComment, gPoolComment, "bulkheadpool"); err != nil {
 			return err
 		}
 		poolBody, err := newPoolBody(pool, i)
@@ -322,14 +330,14 @@ func run(n int, against string) error {
 		if err := savePool(poolBody); err != nil {
 			return err
 		}
-		if err := pair(i, kPoolBody, gPoolBody, "bulkheadpool"); err != nil {
+		if err := pair(r, kPoolBody, gPoolBody, "bulkheadpool"); err != nil {
 			return err
 		}
-		first, second := kPool, kBreaker
-		if i%2 == 1 {
-			first, second = second, first
+		one, two := kPool, kBreaker
+		if r%2 == 1 {
+			one, two = two, one
 		}
-		for _, k := range []int{first, second} {
+		for _, k := range []int{one, two} {
 			ex := map[int]string{kPool: "bulkheadpool", kBreaker: "circuitbreaker"}[k]
 			if err := measure(k, kurs(ex)); err != nil {
 				return err
