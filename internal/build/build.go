@@ -47,6 +47,14 @@ const learnerTimeout = 60 * time.Second
 // which may compile the standard library from scratch on a busy machine.
 const trustedTimeout = 10 * time.Minute
 
+// learnerTime returns the bound of a build of learner code.
+func (b *Builder) learnerTime() time.Duration {
+	if b.learnerLimit > 0 {
+		return b.learnerLimit
+	}
+	return learnerTimeout
+}
+
 // Options configure a Builder.
 type Options struct {
 	// Dir is the cache folder; empty means DefaultDir.
@@ -77,6 +85,10 @@ type Builder struct {
 	judgeLocks map[string]*sync.Mutex // one per judge, so each is built once
 
 	preparing func() // Options.Preparing, called once
+
+	// learnerLimit bounds a build of learner code: learnerTimeout, or
+	// what a test sets.
+	learnerLimit time.Duration
 
 	// verified remembers the files whose hash was checked, by their
 	// identity on disk (see fileID), so that an unchanged file is hashed

@@ -53,7 +53,7 @@ type Program struct {
 // hash and what was built for it: what an earlier direct build of the
 // same kit made from the same inputs is not made again (see objects.go).
 func (b *Builder) DirectProgram(parent context.Context, k *Kit, dir string, ids []string) (*Program, error) {
-	ctx, cancel := context.WithTimeout(parent, learnerTimeout)
+	ctx, cancel := context.WithTimeout(parent, b.learnerTime())
 	defer cancel()
 	prog, err := b.compileAndLink(ctx, k, dir, ids, variant{out: ".kurs-build", name: "kurs-learner"})
 	switch {

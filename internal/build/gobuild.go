@@ -40,7 +40,7 @@ func (e *CompileError) Error() string { return "compile: " + e.Output }
 // *CompileError or ErrLimit when the learner's code is at fault.
 func (b *Builder) Go(ctx context.Context, dir string) (string, error) {
 	b.stats.goBuilds.Add(1)
-	return b.goBuild(ctx, dir, "kurs-learner", harness.LearnerTag, learnerTimeout)
+	return b.goBuild(ctx, dir, "kurs-learner", harness.LearnerTag, b.learnerTime())
 }
 
 // FileSum returns the SHA-256 of the file name, hex-encoded: of a
@@ -132,9 +132,17 @@ func (b *Builder) Race(parent context.Context, dir string, mod map[string][]byte
 	}
 	b.stats.raceBuilds.Add(1)
 	defer b.trimSoon()
-	ctx, cancel := context.WithTimeout(parent, learnerTimeout)
+	// The race kit holds the course's own code alone, and its first build
+	// compiles the standard library for the race detector: minutes on a
+	// busy machine, and no learner's doing. It has the limit of the
+	// course's own builds, and the learner's build after it the learner's.
+	kit, kitErr := b.raceKitOf(parent, dir, mod)
+	if parent.Err() != nil {
+		return "", parent.Err()
+	}
+	ctx, cancel := context.WithTimeout(parent, b.learnerTime())
 	defer cancel()
-	if _, err := b.raceDirect(ctx, dir, mod); err == nil {
+	if _, err := b.raceDirect(ctx, dir, kit, kitErr); err == nil {
 		b.raceDone(key, prog)
 		return prog, nil
 	} else if parent.Err() != nil {

@@ -122,11 +122,9 @@ func inPackageOf(ids []string, name string) bool {
 	return false
 }
 
-// raceDirect builds the learner's program of the module mod, written in
-// dir, with the race detector, directly with a race kit, as
-// dir/kurs-learner-race. Any error but the caller's end or a build limit
-// leaves the build to the go command.
-func (b *Builder) raceDirect(ctx context.Context, dir string, mod map[string][]byte) (*Program, error) {
+// raceKitOf returns the race kit of the module mod, written in dir (see
+// raceKit), and the learner's packages it leaves out.
+func (b *Builder) raceKitOf(ctx context.Context, dir string, mod map[string][]byte) (*raceKitFor, error) {
 	ids := raceIDs(mod)
 	if len(ids) == 0 {
 		return nil, errors.New("race build: no test program")
@@ -135,6 +133,24 @@ func (b *Builder) raceDirect(ctx context.Context, dir string, mod map[string][]b
 	if err != nil {
 		return nil, err
 	}
+	return &raceKitFor{kit: k, ids: ids}, nil
+}
+
+// raceKitFor is a race kit with the learner's packages it was made for.
+type raceKitFor struct {
+	kit *Kit
+	ids []string
+}
+
+// raceDirect builds the learner's program in dir with the race detector,
+// directly with the race kit rk (which raceKitOf made, or failed to make
+// with kitErr), as dir/kurs-learner-race. Any error but the caller's end
+// or a build limit leaves the build to the go command.
+func (b *Builder) raceDirect(ctx context.Context, dir string, rk *raceKitFor, kitErr error) (*Program, error) {
+	if kitErr != nil {
+		return nil, kitErr
+	}
+	k, ids := rk.kit, rk.ids
 	linker, ok := b.raceLinker(ctx, dir)
 	if !ok {
 		return nil, errors.New("race build: no extld")

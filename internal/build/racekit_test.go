@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -54,7 +55,7 @@ func TestRaceBuildIsDirect(t *testing.T) {
 	learner, driver := module+"/x", module+"/internal/run/x"
 
 	mod := withLearner(racySrc)
-	p, err := b.raceDirect(ctx, module1(t, mod), mod)
+	p, err := raceDirect(t, b, ctx, module1(t, mod), mod)
 	require.NoError(t, err, "direct race build")
 	assert.Equal(t, []string{learner, driver, "main", "link"}, p.Ran)
 	out := raceRun(t, p.Path)
@@ -66,13 +67,13 @@ func TestRaceBuildIsDirect(t *testing.T) {
 	}
 
 	body := withLearner(strings.Replace(racySrc, `"one"`, `"two"`, 1))
-	p, err = b.raceDirect(ctx, module1(t, body), body)
+	p, err = raceDirect(t, b, ctx, module1(t, body), body)
 	require.NoError(t, err)
 	assert.Equal(t, []string{learner, "link"}, p.Ran, "a body: its package and the link")
 	assert.Contains(t, raceRun(t, p.Path), "two")
 
 	calm := withLearner(learnerSrc)
-	p, err = b.raceDirect(ctx, module1(t, calm), calm)
+	p, err = raceDirect(t, b, ctx, module1(t, calm), calm)
 	require.NoError(t, err)
 	assert.Equal(t, "one", run(t, p.Path), "no race, no report")
 }
@@ -104,4 +105,31 @@ func Hello() string { l := list.New(); l.PushBack("three"); return l.Front().Val
 	assert.DirExists(t, filepath.Join(dir, ".gotmp-race"), "built by the go command")
 	assert.Equal(t, "three", run(t, prog))
 	assert.Equal(t, 2, b.Stats().RaceBuilds)
+}
+
+// raceDirect makes the race kit of mod in dir and builds with it, as
+// Builder.Race does before it falls back to the go command.
+func raceDirect(t *testing.T, b *Builder, ctx context.Context, dir string, mod map[string][]byte) (*Program, error) {
+	t.Helper()
+	rk, err := b.raceKitOf(ctx, dir, mod)
+	return b.raceDirect(ctx, dir, rk, err)
+}
+
+// The race kit is the course's own code: its first build, which compiles
+// the standard library for the race detector and takes minutes on a busy
+// machine, is not held to the limit of a learner's build. A learner's
+// build that runs out of its time is the learner's; the kit is made all
+// the same, and the next build finds it.
+func TestRaceKitHasTheCoursesLimit(t *testing.T) {
+	if raceToolchain() == "" {
+		t.Skip("no C compiler: no race detector")
+	}
+	b := newBuilder(t)
+	b.learnerLimit = time.Nanosecond
+	mod := withLearner(racySrc)
+	_, err := b.Race(context.Background(), module1(t, mod), mod)
+	require.ErrorIs(t, err, ErrLimit, "the learner's build had no time")
+	kits, err := filepath.Glob(filepath.Join(b.dir, "kits", "*-race-*"))
+	require.NoError(t, err)
+	assert.Len(t, kits, 1, "the race kit was made under the course's limit")
 }
