@@ -2,6 +2,7 @@ package checker
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -10,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/kurs-course/kurs/internal/build"
 	"github.com/kurs-course/kurs/internal/course"
 	"github.com/kurs-course/kurs/internal/harness"
 )
@@ -40,6 +42,9 @@ const (
 	// RaceSkippedBuild: the race build, or its program, failed for a
 	// reason that is not the learner's: the stress alone decides.
 	RaceSkippedBuild = "build"
+	// RaceSkippedLimit: the race build ran out of the time or memory a
+	// build of the learner's code may take.
+	RaceSkippedLimit = "limit"
 )
 
 // raceSupported reports whether this system can build a race-enabled
@@ -154,6 +159,9 @@ func (c *Checker) concurrent(ctx context.Context, dir string, prog []string, rac
 	raceProg, err := race()
 	if ctx.Err() != nil {
 		return ctx.Err()
+	}
+	if errors.Is(err, build.ErrLimit) {
+		return plain(RaceSkippedLimit)
 	}
 	if err != nil {
 		return plain(RaceSkippedBuild)

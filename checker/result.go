@@ -41,7 +41,7 @@ type Result struct {
 	Concurrency string
 	// RaceSkipped says why the race detector did not run when
 	// Concurrency is ConcurrencyStress: RaceSkippedFailing, …NoCC,
-	// …Platform or …Build.
+	// …Platform, …Build or …Limit.
 	RaceSkipped string
 	// Races are the data races the race detector reported in the
 	// learner's program, in the order it reported them, whenever its run

@@ -22,7 +22,7 @@ func concurrency(p *i18n.Printer, res *checker.Result) string {
 	case checker.ConcurrencyStress:
 		key := "result.concurrency_stress"
 		switch res.RaceSkipped {
-		case checker.RaceSkippedFailing, checker.RaceSkippedNoCC, checker.RaceSkippedPlatform, checker.RaceSkippedBuild:
+		case checker.RaceSkippedFailing, checker.RaceSkippedNoCC, checker.RaceSkippedPlatform, checker.RaceSkippedBuild, checker.RaceSkippedLimit:
 			key += "_" + res.RaceSkipped
 		}
 		return p.T(key, "Goroutines", harness.StressGoroutines)

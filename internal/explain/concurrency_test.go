@@ -24,6 +24,7 @@ func TestConcurrencyReason(t *testing.T) {
 		{checker.RaceSkippedNoCC, "which needs a C compiler; none was found", "der einen C-Compiler braucht; es wurde keiner gefunden", "every other test"},
 		{checker.RaceSkippedPlatform, "which kurs runs only on Linux", "den kurs nur unter Linux", "C compiler"},
 		{checker.RaceSkippedBuild, "whose build failed on this system", "dessen Build auf diesem System gescheitert ist", "C compiler"},
+		{checker.RaceSkippedLimit, "whose build took longer than a build of your code may take", "dessen Build länger gedauert hat, als ein Build deines Codes dauern darf", "this system"},
 		{"", "16 goroutines, without the race detector.", "16 Goroutinen, ohne Race Detector.", "C compiler"},
 	} {
 		res := &checker.Result{Concurrency: checker.ConcurrencyStress, RaceSkipped: c.why}
