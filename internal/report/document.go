@@ -46,6 +46,11 @@ type Exercise struct {
 	// Concurrency is how the stress tests of an exercise used from several
 	// goroutines ran: "race+stress" or "stress" (see checker.Result).
 	Concurrency string `json:"concurrency,omitempty"`
+	// RaceSkipped says why the race detector did not run when
+	// Concurrency is "stress": "failing", "no_cc", "platform", "build" or
+	// "limit" (see checker.Result.RaceSkipped), so that a grader can tell
+	// a submission that was checked without it.
+	RaceSkipped string `json:"race_skipped,omitempty"`
 	// Misconception names the mistake a failing exercise's code most
 	// likely shows (see explain.Recognise); absent when none matches.
 	Misconception *MisconceptionRef `json:"misconception,omitempty"`
@@ -168,7 +173,7 @@ func NewDocumentFor(p *i18n.Printer, graded []explain.Graded, aud explain.Audien
 			Message:  textsafe.Text(p, explain.MessageFor(p, g, aud), textsafe.MessageMax),
 			Tests:    []TestCase{},
 		}
-		e.Concurrency = res.Concurrency
+		e.Concurrency, e.RaceSkipped = res.Concurrency, res.RaceSkipped
 		if file, line := explain.Position(res); file != "" {
 			e.File, e.Line = textsafe.Line(p, file, textsafe.ValueMax), line
 		}
