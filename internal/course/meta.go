@@ -11,6 +11,8 @@ import (
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/kurs-course/kurs/internal/spell"
 )
 
 // schemas are the JSON Schemas of the metadata files; docs/schema/ holds
@@ -87,8 +89,12 @@ func Decode(name string, data []byte, v any) error {
 		switch {
 		case errors.Is(sem.Err, json.ErrUnknownName):
 			key = key[strings.LastIndexByte(key, '/')+1:]
-			e.Code, e.Args = ErrUnknownKey, []any{"Key", key}
+			near := nearKey(key, sem.GoType)
+			e.Code, e.Args = ErrUnknownKey, []any{"Key", key, "Near", near}
 			e.Msg = fmt.Sprintf("unknown key %q", key)
+			if near != "" {
+				e.Msg += fmt.Sprintf(" (did you mean %q?)", near)
+			}
 		case sem.Err == nil && sem.GoType != nil:
 			want, got := jsonType(sem.GoType), kindName(sem.JSONKind)
 			e.Code, e.Args = ErrType, []any{"Key", key, "Want", want, "Got", got}
@@ -165,38 +171,39 @@ func Form(base string) any {
 	return nil
 }
 
-// Keys returns every key that the strict form of the metadata file base
-// takes (see Form), at any depth, or nil for another name.
-func Keys(base string) []string {
-	form := Form(base)
-	if form == nil {
+// keysOf returns the JSON keys of the struct type t (through pointers,
+// slices and maps).
+func keysOf(t reflect.Type) []string {
+	for t != nil && (t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Array || t.Kind() == reflect.Map) {
+		t = t.Elem()
+	}
+	if t == nil || t.Kind() != reflect.Struct {
 		return nil
 	}
-	seen := map[reflect.Type]bool{}
 	var keys []string
-	var walk func(t reflect.Type)
-	walk = func(t reflect.Type) {
-		for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Array || t.Kind() == reflect.Map {
-			t = t.Elem()
+	for f := range t.Fields() {
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if name == "-" || !f.IsExported() {
+			continue
 		}
-		if t.Kind() != reflect.Struct || seen[t] {
-			return
+		if name == "" {
+			name = f.Name
 		}
-		seen[t] = true
-		for f := range t.Fields() {
-			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-			if name == "-" || !f.IsExported() {
-				continue
-			}
-			if name == "" {
-				name = f.Name
-			}
-			keys = append(keys, name)
-			walk(f.Type)
+		keys = append(keys, name)
+	}
+	return keys
+}
+
+// nearKey returns the key of the object type t that the unknown key is
+// likely a typo of ("points" for "pionts"), or "".
+func nearKey(key string, t reflect.Type) string {
+	best, bestD := "", -1
+	for _, k := range keysOf(t) {
+		if d := spell.Distance(key, k); spell.Near(key, k) && (bestD < 0 || d < bestD) {
+			best, bestD = k, d
 		}
 	}
-	walk(reflect.TypeOf(form))
-	return keys
+	return best
 }
 
 // lineAt returns the 1-based line of byte offset off in data.

@@ -245,9 +245,9 @@ func TestLoad(t *testing.T) {
 // fails the load with the file and the line, once per file.
 func TestLoadIsStrict(t *testing.T) {
 	for file, c := range map[string]struct{ from, to, want string }{
-		"lessons/l/lesson.json":           {`"order"`, `"ordr"`, `lessons/l/lesson.json:3: unknown key "ordr"`},
+		"lessons/l/lesson.json":           {`"order"`, `"ordr"`, `lessons/l/lesson.json:3: unknown key "ordr" (did you mean "order"?)`},
 		"exercises/t/exercise.json":       {`"points": 1`, `"points": 1, "lesson": "l"`, `exercises/t/exercise.json:4: unknown key "lesson"`},
-		"exercises/t/testdata/suite.json": {`"want"`, `"wnat"`, `exercises/t/testdata/suite.json:1: unknown key "wnat"`},
+		"exercises/t/testdata/suite.json": {`"want"`, `"wnat"`, `exercises/t/testdata/suite.json:1: unknown key "wnat" (did you mean "want"?)`},
 		"exercises/q/exercise.json":       {`"points": 1`, `"points": "1"`, `exercises/q/exercise.json:4: "points" must be a number, not a string`},
 		"exercises/q/quiz.en.md":          {`### B`, `### Be`, `exercises/q/quiz.en.md:13: an option's heading is "### " and one capital letter, such as "### A" (found "### Be")`},
 		"exercises/t/hints.en.md":         {`## 1`, `Hi.`, `exercises/t/hints.en.md:1: nothing but blank lines may come before the first "## " heading (found "Hi.")`},

@@ -39,7 +39,7 @@ func TestTestTitles(t *testing.T) {
 // type fail the load at their line, as every other key of suite.json.
 func TestTestTitlesAreStrict(t *testing.T) {
 	for in, want := range map[string]string{
-		"{\"tests\": [\n{\"name\": \"a\",\n \"titel\": {\"en\": \"A\"}}]}":  `exercises/t/testdata/suite.json:3: unknown key "titel"`,
+		"{\"tests\": [\n{\"name\": \"a\",\n \"titel\": {\"en\": \"A\"}}]}":  `exercises/t/testdata/suite.json:3: unknown key "titel" (did you mean "title"?)`,
 		"{\"tests\": [\n{\"name\": \"a\",\n \"title\": \"A\"}]}":            `exercises/t/testdata/suite.json:3: "tests/0/title" must be an object, not a string`,
 		"{\"tests\": [\n{\"name\": \"a\",\n \"title\": {\"en\": true}}]}":   `exercises/t/testdata/suite.json:3: "tests/0/title/en" must be a string, not true or false`,
 		"{\"$schema\": 1, \"tests\": [\n{\"name\": \"a\", \"title\": {}}]}": `exercises/t/testdata/suite.json:1: "$schema" must be a string, not a number`,

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/kurs-course/kurs/internal/course"
-	"github.com/kurs-course/kurs/internal/spell"
 )
 
 // refused are the packages the checker never allows a learner, whatever an
@@ -73,7 +72,7 @@ func (v *validator) structure() *course.Course {
 			return
 		}
 		clean, unknown, ok := withoutUnknownKeys(file, data, func() any { return course.Form(path.Base(file)) })
-		if !ok || path.Base(file) != "suite.json" && misspelt(unknown, course.Keys(path.Base(file))) {
+		if !ok || path.Base(file) != "suite.json" && misspelt(unknown) {
 			return
 		}
 		overlay.files[file] = clean
@@ -128,19 +127,13 @@ func (v *validator) structure() *course.Course {
 	return c
 }
 
-// misspelt reports whether one of the unknown keys is likely a typo of
-// one of keys.
-func misspelt(unknown []*course.Error, keys []string) bool {
+// misspelt reports whether one of the unknown keys is likely a typo of a
+// key the file takes: the loader names that key (Near).
+func misspelt(unknown []*course.Error) bool {
 	for _, ce := range unknown {
 		for i := 0; i+1 < len(ce.Args); i += 2 {
-			written, ok := ce.Args[i+1].(string)
-			if ce.Args[i] != "Key" || !ok {
-				continue
-			}
-			for _, k := range keys {
-				if spell.Near(written, k) {
-					return true
-				}
+			if near, ok := ce.Args[i+1].(string); ce.Args[i] == "Near" && ok && near != "" {
+				return true
 			}
 		}
 	}
