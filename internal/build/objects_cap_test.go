@@ -40,18 +40,20 @@ func bigModule(i, size int) map[string][]byte {
 	return tiny(fmt.Sprintf("%q[:%d]", fmt.Sprint(i)+strings.Repeat("x", size), 2))
 }
 
-// TestObjectsCapHoldsAtEveryMoment builds 20 distinct programs of some
+// TestObjectsCapHoldsAtEveryMoment builds 8 distinct programs of some
 // megabytes each, two at a time as kurs grade -j 2 does, while a sampler
 // measures objects/ every millisecond: it never holds more than the cap
-// plus one program. A program over maxObject is not kept at all.
+// plus one program. Each check keeps about 7.5 MiB, so the cap of 12 MiB
+// has to trim before all but the first keep. A program over maxObject is
+// not kept at all.
 func TestObjectsCapHoldsAtEveryMoment(t *testing.T) {
 	if testing.Short() {
-		t.Skip("builds 20 programs")
+		t.Skip("builds 9 programs")
 	}
 	b := newBuilder(t)
 	const limit = 12 << 20
 	b.objectsCap = limit
-	most, biggest := buildWhileSampling(t, b, 20, 3<<20)
+	most, biggest := buildWhileSampling(t, b, 8, 3<<20)
 	assert.LessOrEqual(t, most, limit+biggest, "never more than the cap and one program")
 	assert.Greater(t, most, int64(limit/2), "the store was used")
 
@@ -71,19 +73,25 @@ func TestObjectsCapHoldsAtEveryMoment(t *testing.T) {
 	}))
 }
 
-// TestObjectsCapWithLargePrograms is the case: 20 distinct
-// correct solutions with a 32 MiB string constant each (an archive and a
-// program of about 33 MB each, 66 MB a check), two at a time, under the
-// real cap. objects/, sampled every millisecond, never holds more than the
-// cap plus one program; none of these objects is kept at all.
+// TestObjectsCapWithLargePrograms is the case: distinct correct
+// solutions with a string constant over maxObject each (an archive and a
+// program larger than any object kept), two at a time. objects/, sampled
+// every millisecond, never holds more than the cap plus one program; none
+// of these objects is kept at all. The 20 solutions of 32 MiB
+// under the cap of 256 MiB are scaled down to 6 of 9 MiB under a bound of
+// 32 MiB, set as a user sets it (KURS_CACHE_OBJECTS): were they kept, the
+// bound and one program would be passed after three checks (about 19 MiB
+// each), and any one of them is over maxObject.
 func TestObjectsCapWithLargePrograms(t *testing.T) {
 	if testing.Short() {
-		t.Skip("builds 20 programs of 33 MB")
+		t.Skip("builds 6 programs of 10 MB")
 	}
+	t.Setenv(ObjectsEnv, "32")
 	b := newBuilder(t)
-	most, biggest := buildWhileSampling(t, b, 20, 32<<20)
-	assert.Greater(t, biggest, int64(32<<20), "the programs are big")
-	assert.LessOrEqual(t, most, maxObjects+biggest, "never more than the cap and one program")
+	require.Equal(t, int64(32<<20), b.objectsLimit())
+	most, biggest := buildWhileSampling(t, b, 6, maxObject+1<<20)
+	assert.Greater(t, biggest, int64(maxObject), "the programs are over maxObject")
+	assert.LessOrEqual(t, most, b.objectsLimit()+biggest, "never more than the cap and one program")
 	assert.Less(t, most, int64(maxObject), "none of them kept")
 }
 
