@@ -65,9 +65,9 @@ type Options struct {
 	// os.TempDir.
 	TempDir string
 	// Preparing, if set, is called once, before the Builder makes the
-	// first kit in an empty cache: the standard library is then most
-	// likely compiled as well, which takes a minute or more. A front end
-	// says so, rather than staying silent that long.
+	// first kit or judge in a cache that holds neither: the standard
+	// library is then most likely compiled as well, which takes a minute
+	// or more. A front end says so, rather than staying silent that long.
 	Preparing func()
 }
 

@@ -63,6 +63,9 @@ func (b *Builder) Judge(ctx context.Context, id string, mod map[string][]byte) (
 			return "", verr
 		}
 	}
+	if b.cold() {
+		b.preparing()
+	}
 	tmp, err := os.MkdirTemp(b.tempDir, "kurs-judge-")
 	if err != nil {
 		return "", err

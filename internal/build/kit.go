@@ -257,7 +257,7 @@ func (b *Builder) makeKit(ctx context.Context, exs []*course.Exercise, probe fun
 // storeKit returns the kit named name in the cache's kits, made by list
 // if it is not there: list lays out a module in the empty folder it is
 // given and returns the kit's archives in the go build cache. first says
-// whether the first kit of a cache may take a minute (see preparing).
+// whether the first kit of a cache may take a minute (see cold).
 func (b *Builder) storeKit(name string, first bool, list func(dir string) (*Kit, []string, error)) (*Kit, error) {
 	root, err := b.sub("kits")
 	if err != nil {
@@ -267,9 +267,7 @@ func (b *Builder) storeKit(name string, first bool, list func(dir string) (*Kit,
 	if k, err := b.readKit(dir); err == nil {
 		return k, nil
 	}
-	if first && !anyKit(root) {
-		// The first kit in this cache: the standard library is most
-		// likely compiled for it too.
+	if first && b.cold() {
 		b.preparing()
 	}
 	tmp, err := os.MkdirTemp(b.tempDir, "kurs-kit-")
@@ -350,6 +348,26 @@ func (b *Builder) readKit(dir string) (*Kit, error) {
 	now := time.Now()
 	_ = os.Chtimes(filepath.Join(dir, "kit.json"), now, now) // in use: kept by trimKits
 	return &k, nil
+}
+
+// cold reports whether the cache holds no kit and no judge: its first
+// build most likely compiles the standard library as well, which takes a
+// minute or more (see Options.Preparing). Kits and judges compile it
+// alike, so whichever comes first is the slow one.
+func (b *Builder) cold() bool {
+	return !anyKit(filepath.Join(b.dir, "kits")) && !anyJudge(filepath.Join(b.dir, "judges"))
+}
+
+// anyJudge reports whether the folder of judges dir holds a judge's
+// record, which is written when a judge is built.
+func anyJudge(dir string) bool {
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), ".sha256") {
+			return true
+		}
+	}
+	return false
 }
 
 // anyKit reports whether the folder of kits root holds a kit (or a
