@@ -198,7 +198,7 @@ func Explain(p *i18n.Printer, ex *course.Exercise, res *checker.Result, opt Opti
 		Score:    res.Score,
 		MaxScore: res.MaxScore,
 		Points:   p.T("result.points", "Score", res.Score, "Max", res.MaxScore),
-		Summary:  Summary(p, res),
+		Summary:  SummaryFor(p, ex, res),
 		Scoring:  Scoring(p, ex),
 	}
 	if ex != nil {
@@ -210,11 +210,6 @@ func Explain(p *i18n.Printer, ex *course.Exercise, res *checker.Result, opt Opti
 	}
 	quiz := ex != nil && ex.Traits().ExplainAll
 	e.Quiz = quiz
-	if quiz {
-		// A quiz counts cases, right or not, passed or not: its summary
-		// uses the word of its lines and of the page's badge.
-		e.Summary = quizSummary(p, res)
-	}
 	first := res.FirstFailure()
 	for i := range res.Tests {
 		t := &res.Tests[i]
@@ -704,7 +699,17 @@ func stepCall(p *i18n.Printer, s string) string {
 // modulePrefix starts the frames of kurs's module; see Frame.
 const modulePrefix = ModulePath + "/"
 
-// Summary returns one line on an exercise's result.
+// SummaryFor returns one line on the result of exercise ex, which may be
+// nil: a quiz counts cases, right or not, passed or not, in the word of
+// its lines and of the page's badge; anything else is Summary.
+func SummaryFor(p *i18n.Printer, ex *course.Exercise, res *checker.Result) string {
+	if res.Status != checker.Error && ex != nil && ex.Traits().ExplainAll {
+		return quizSummary(p, res)
+	}
+	return Summary(p, res)
+}
+
+// Summary returns one line on an exercise's result, counting tests.
 func Summary(p *i18n.Printer, res *checker.Result) string {
 	switch res.Status {
 	case checker.Pass:

@@ -435,7 +435,7 @@ func message(p *i18n.Printer, ex *course.Exercise, res *checker.Result, opt Opti
 	case res.Status == checker.Error:
 		return Problem(p, res.Problem)
 	case res.Status == checker.Pass:
-		return Summary(p, res)
+		return SummaryFor(p, ex, res)
 	}
 	e := Explain(p, ex, res, opt)
 	parts := []string{e.Summary}

@@ -51,7 +51,7 @@ func GitHub(w io.Writer, p *i18n.Printer, graded []explain.Graded, dir string) e
 				props = append(props, "line="+strconv.Itoa(line))
 			}
 		}
-		title := fmt.Sprintf("%s: %s (%s)", res.Exercise, explain.Summary(p, res), p.T("result.points", "Score", res.Score, "Max", res.MaxScore))
+		title := fmt.Sprintf("%s: %s (%s)", res.Exercise, explain.SummaryFor(p, g.Exercise, res), p.T("result.points", "Score", res.Score, "Max", res.MaxScore))
 		props = append(props, "title="+property(textsafe.EscapeLine(title)))
 		msg := textsafe.Text(p, explain.MessageFor(p, g, explain.Teacher), textsafe.TestMax)
 		fmt.Fprintf(&b, "::error %s::%s\n", strings.Join(props, ","), data(msg))
@@ -93,7 +93,7 @@ func GitHubSummary(w io.Writer, p *i18n.Printer, graded []explain.Graded, run Ru
 		if res.Status == checker.Pass {
 			mark = "✅"
 		}
-		fmt.Fprintf(&b, "| %s | `%s` %s | %d/%d | %s |\n", mark, res.Exercise, cell(g.Exercise.Title.In(p.Lang())), res.Score, res.MaxScore, cell(explain.Summary(p, res)))
+		fmt.Fprintf(&b, "| %s | `%s` %s | %d/%d | %s |\n", mark, res.Exercise, cell(g.Exercise.Title.In(p.Lang())), res.Score, res.MaxScore, cell(explain.SummaryFor(p, g.Exercise, res)))
 	}
 	budget := summaryMessages
 	for _, g := range graded {
