@@ -217,7 +217,7 @@ func (b *Builder) compileAndLink(ctx context.Context, k *Kit, dir string, ids []
 	stages := [][]*unit{todo}
 	if len(todo) == 0 && guessed == "" {
 		// Every archive is one of an earlier build: so may the program be.
-		link.key = linkKey(k, learners, drivers, main)
+		link.key = linkKey(k, v, learners, drivers, main)
 		if b.have(link) {
 			prog.Sum = link.sum
 			prog.Ran = ran(learners, drivers, main)
@@ -263,7 +263,7 @@ func (b *Builder) compileAndLink(ctx context.Context, k *Kit, dir string, ids []
 		}
 	}
 	_ = b.rememberKey(specKey, main.key)
-	link.key = linkKey(k, learners, drivers, main)
+	link.key = linkKey(k, v, learners, drivers, main)
 	if err := b.keepUnit(link); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrKitBroken, err)
 	}
@@ -435,7 +435,7 @@ func (b *Builder) linkUnit(k *Kit, v variant, prog, cfgFile, main string) (*unit
 		if err := os.Mkdir(tmp, 0o700); err != nil {
 			return nil, err
 		}
-		args = append(append(args, raceLinkFlags...), v.linker.flag, "-tmpdir="+tmp)
+		args = append(append(args, raceLinkFlags...), v.linker.extldflags(), v.linker.flag, "-tmpdir="+tmp)
 		env = append(env, v.linker.env...)
 	}
 	return &unit{pkg: "link", archive: prog, step: sandbox.Step{Path: filepath.Join(k.Tools, "link"+exeSuffix()),
@@ -443,17 +443,17 @@ func (b *Builder) linkUnit(k *Kit, v variant, prog, cfgFile, main string) (*unit
 }
 
 // raceLinkFlags are the linker's settings for a program with the race
-// detector besides linkFlags: statically linked by the C compiler, as
-// raceFlags says.
-var raceLinkFlags = []string{"-race", "-linkmode=external", "-extldflags=-static"}
+// detector besides linkFlags and the C linker's (raceLinker.extldflags):
+// linked by the C compiler, as raceFlags says.
+var raceLinkFlags = []string{"-race", "-linkmode=external"}
 
 // linkKey names a link by the hashes of every archive that is not the
-// kit's.
-func linkKey(k *Kit, groups ...any) string {
+// kit's, and for a race kit's, by how the C compiler links (v).
+func linkKey(k *Kit, v variant, groups ...any) string {
 	parts := append([]string{k.GODEBUG}, linkFlags...)
-	if k.Race {
+	if k.Race && v.linker != nil {
 		// The C compiler links the program too.
-		parts = append(append(parts, raceLinkFlags...), raceToolchain())
+		parts = append(append(parts, raceLinkFlags...), v.linker.extldflags(), raceToolchain())
 	}
 	add := func(u *unit) { parts = append(parts, u.pkg, u.sum) }
 	for _, g := range groups {
