@@ -74,6 +74,12 @@ type Signature struct {
 	// detector found one.
 	Stress bool `json:"stress,omitempty"`
 	Races  bool `json:"races,omitempty"`
+	// RacyReads reports that every data race the detector found is a
+	// read in a function that writes in none of them, against a write
+	// elsewhere: the writers are synchronised with one another, a reader
+	// is not. Which races the detector reports depends on scheduling;
+	// whether a writer races with a writer hardly does.
+	RacyReads bool `json:"racy_reads,omitempty"`
 }
 
 // Departure is where a fixed trace departs from the expected behaviour.
@@ -89,7 +95,7 @@ type Departure struct {
 // Equal reports whether two signatures are the same behaviour, comparing
 // values as the judge does.
 func (s *Signature) Equal(o *Signature) bool {
-	if !slices.Equal(s.Fail, o.Fail) || len(s.Steps) != len(o.Steps) || s.Stress != o.Stress || s.Races != o.Races {
+	if !slices.Equal(s.Fail, o.Fail) || len(s.Steps) != len(o.Steps) || s.Stress != o.Stress || s.Races != o.Races || s.RacyReads != o.RacyReads {
 		return false
 	}
 	for name, d := range s.Steps {

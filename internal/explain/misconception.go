@@ -20,7 +20,7 @@ import (
 // run.
 func Signature(ex *course.Exercise, res *checker.Result) *course.Signature {
 	fixed, stress := fixedTests(ex), StressTests(ex)
-	s := &course.Signature{Fail: []string{}, Races: len(res.Races) > 0}
+	s := &course.Signature{Fail: []string{}, Races: len(res.Races) > 0, RacyReads: racyReads(res.Races)}
 	stressFailed := false
 	for i := range res.Tests {
 		t := &res.Tests[i]
@@ -49,6 +49,33 @@ func Signature(ex *course.Exercise, res *checker.Result) *course.Signature {
 	// under several, as the scheduler has it: its stress says nothing.
 	s.Stress = s.Races || stressFailed && len(s.Fail) == 0
 	return s
+}
+
+// racyReads reports whether every race in races has a read by a
+// function that writes in none of them: code whose writers take a lock
+// and whose reader does not (see course.Signature.RacyReads), unlike
+// code without a lock, whose writers also race with one another.
+func racyReads(races []checker.Race) bool {
+	writers := map[string]bool{}
+	for _, r := range races {
+		for _, a := range r.Accesses {
+			if a.Write && len(a.Frames) > 0 {
+				writers[a.Frames[0].Function] = true
+			}
+		}
+	}
+	for _, r := range races {
+		reader := false
+		for _, a := range r.Accesses {
+			if !a.Write && len(a.Frames) > 0 && !writers[a.Frames[0].Function] {
+				reader = true
+			}
+		}
+		if !reader {
+			return false
+		}
+	}
+	return len(races) > 0
 }
 
 func setStep(s *course.Signature, name string, d course.Departure) {
@@ -127,8 +154,10 @@ const (
 //     whose code passes every test of a single goroutine, is likely when
 //     the result too passes all of them and fails under several
 //     goroutines, with a data race if the misconception has one and
-//     without one if it has none: which stress tests fail, and where,
-//     depends on scheduling, the race detector's verdict does not.
+//     without one if it has none, and with races only of an unguarded
+//     reader exactly when the misconception's are (RacyReads): which
+//     stress tests fail, and where, depends on scheduling, the race
+//     detector's verdict does not.
 //   - Maybe: the fixed traces agree but the other tests do not, or the
 //     misconception fails no fixed trace; or the result shows the
 //     misconception's every departure and more (see Recognition.More and
@@ -152,7 +181,7 @@ func Recognise(ex *course.Exercise, res *checker.Result) *Recognition {
 			continue
 		}
 		if len(ms.Fail) == 0 && ms.Stress {
-			if len(sig.Fail) == 0 && sig.Stress && sig.Races == ms.Races {
+			if len(sig.Fail) == 0 && sig.Stress && sig.Races == ms.Races && sig.RacyReads == ms.RacyReads {
 				return &Recognition{Misconception: m}
 			}
 			continue

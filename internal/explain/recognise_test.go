@@ -151,11 +151,11 @@ func TestMisconceptionsRecognised(t *testing.T) {
 
 // TestSameNameUnderSeeds: a submission gets the same misconception, at the
 // same level, whatever the seed of its random traces, and the stress
-// tests' luck does not change it either. A pool without a lock and one
-// with an atomic check-then-add, whose stress tests fail differently from
-// run to run, are each named under ten seeds; the unlocked one's
-// explanation shows the race detector's report, with the learner's file
-// and line, every time.
+// tests' luck does not change it either. A pool without a lock, one whose
+// InUse alone reads without it and one with an atomic check-then-add,
+// whose stress tests fail differently from run to run, are each named
+// under ten seeds; the racing ones' explanations show the race detector's
+// report, with the learner's file and line, every time.
 func TestSameNameUnderSeeds(t *testing.T) {
 	if testing.Short() {
 		t.Skip("checks three pools under ten seeds")
@@ -168,6 +168,7 @@ func TestSameNameUnderSeeds(t *testing.T) {
 		{"plain-counter", "no-lock"},
 		{"atomic-load-then-add", "atomic-check-then-add"},
 		{"shared-counter", "one-count-for-all-pools"},
+		{"read-without-lock", "unlocked-read"},
 	} {
 		t.Run(k.dir, func(t *testing.T) {
 			t.Parallel()
@@ -185,7 +186,7 @@ func TestSameNameUnderSeeds(t *testing.T) {
 				assert.Equal(t, k.want, r.Misconception.ID, "seed %d", seed)
 				assert.False(t, r.Maybe, "seed %d: named as unsure", seed)
 				msg := explain.Message(i18n.New("en"), ex, res)
-				if k.want == "no-lock" {
+				if k.want == "no-lock" || k.want == "unlocked-read" {
 					require.NotEmpty(t, res.Races, "seed %d: no race found", seed)
 					assert.Regexp(t, `bulkheadpool/bulkheadpool\.go:\d+`, msg, "seed %d: the race report's file and line", seed)
 					e := explain.Explain(i18n.New("en"), ex, res, explain.Options{})
