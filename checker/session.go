@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -12,6 +13,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/kurs-course/kurs/internal/build"
 	"github.com/kurs-course/kurs/internal/course"
 	"github.com/kurs-course/kurs/internal/harness"
 	"github.com/kurs-course/kurs/internal/sandbox"
@@ -38,10 +40,7 @@ func (c *Checker) Serve(ctx context.Context, ex *course.Exercise, files []course
 		return nil, nil, err
 	}
 	defer done()
-	src := make([]source, len(files))
-	for i, f := range files {
-		src[i] = source{Name: f.Name, Path: path.Join(ex.ID, f.Name), Data: f.Data, Size: int64(len(f.Data))}
-	}
+	src := sessionSources(ex, files)
 	// The same static checks as a check, for any files but the course's
 	// own reference (kurs validate reports the reference's imports on its
 	// own, and still needs to know what it does).
@@ -109,6 +108,45 @@ func (c *Checker) Serve(ctx context.Context, ex *course.Exercise, files []course
 		detail = lastWords(out.String())
 	}
 	return nil, &Problem{Kind: ProblemCrash, Detail: detail}, nil
+}
+
+// sessionSources returns files as the learner's files of ex.
+func sessionSources(ex *course.Exercise, files []course.File) []source {
+	src := make([]source, len(files))
+	for i, f := range files {
+		src[i] = source{Name: f.Name, Path: path.Join(ex.ID, f.Name), Data: f.Data, Size: int64(len(f.Data))}
+	}
+	return src
+}
+
+// ServeKey returns a name for everything that decides what a Session of
+// Serve(ctx, ex, files) answers to request, which names what the caller
+// asks of it: the session's program (files, the exercise's test program
+// and API check, its support packages, the harness), the exercise's
+// reference and suite, from which its judge makes the random traces
+// (RandomTraces), the go command, kurs itself (build.Self) and the
+// limits. A caller that keeps what a session answered, as kurs validate
+// does, keeps it in the Builder (Build.Remember) under this key, so that
+// a change to any of it runs the session again.
+func (c *Checker) ServeKey(ex *course.Exercise, files []course.File, request []byte) (string, error) {
+	if c.Build == nil {
+		return "", errors.New("checker: ServeKey needs a Builder")
+	}
+	mod, err := moduleFiles(ex, sessionSources(ex, files), false)
+	if err != nil {
+		return "", err
+	}
+	judge, err := moduleFiles(ex, nil, true)
+	if err != nil {
+		return "", err
+	}
+	for name, data := range judge {
+		mod["\x00judge/"+name] = data
+	}
+	mod["\x00serve"] = fmt.Appendf(nil, "serve 1\nkurs %s\nexercise %s\ntimeout %s\nmemory %d\ndefences %t\ndirect %t\n",
+		build.Self(), ex.ID, c.timeout(), c.memory(), !c.noDefences, !c.noDirect)
+	mod["\x00request"] = request
+	return c.Build.Key(mod)
 }
 
 // Close ends the program and removes what it left.
