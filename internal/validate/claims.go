@@ -4,7 +4,10 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
+	"maps"
 	"path"
+	"slices"
+	"strings"
 
 	"github.com/kurs-course/kurs/internal/course"
 	"github.com/kurs-course/kurs/internal/harness"
@@ -55,10 +58,24 @@ type claimRun struct {
 	m    *course.Misconception
 	file string
 	c    claims
+	trs  []harness.Trace
 	// got and want are the replies of the misconception's code and of
 	// the reference, one per trace.
 	got, want []harness.Reply
 	err       error
+	// ref is the reference's run of e, which answers the traces of
+	// every misconception of e at once, r's from index at.
+	ref *refClaims
+	at  int
+}
+
+// refClaims is the reference of one exercise on the claimed traces of
+// all its misconceptions, in one session.
+type refClaims struct {
+	e       *exCode
+	trs     []harness.Trace
+	replies []harness.Reply
+	err     error
 }
 
 // claims replays the traces of every misconception that has a trace.json
@@ -66,11 +83,13 @@ type claimRun struct {
 // each claimed value that differs from what the code does, at its line.
 func (v *validator) claims(ctx context.Context, ms map[*exCode][]*course.Misconception) error {
 	var runs []*claimRun
-	for e, list := range ms {
+	var refs []*refClaims
+	for _, e := range slices.SortedFunc(maps.Keys(ms), func(a, b *exCode) int { return strings.Compare(a.ex.ID, b.ex.ID) }) {
 		if !e.traces {
 			continue
 		}
-		for _, m := range list {
+		var ref *refClaims
+		for _, m := range ms[e] {
 			file := path.Join(e.dir(), course.MisconceptionsDir, m.ID, ClaimsFile)
 			if _, err := fs.Stat(v.fsys, file); err != nil {
 				continue
@@ -79,31 +98,44 @@ func (v *validator) claims(ctx context.Context, ms map[*exCode][]*course.Misconc
 			if !v.readJSON(file, &r.c) {
 				continue
 			}
+			for _, t := range r.c.Traces {
+				tr := harness.Trace{New: t.New}
+				for _, s := range t.Steps {
+					tr.Steps = append(tr.Steps, harness.Step{Call: s.Call, Args: s.Args})
+				}
+				r.trs = append(r.trs, tr)
+			}
+			if ref == nil {
+				ref = &refClaims{e: e}
+				refs = append(refs, ref)
+			}
+			r.ref, r.at = ref, len(ref.trs)
+			ref.trs = append(ref.trs, r.trs...)
 			runs = append(runs, r)
 		}
 	}
-	each(ctx, v.opts.jobs(), runs, func(r *claimRun) {
-		var trs []harness.Trace
-		for _, t := range r.c.Traces {
-			tr := harness.Trace{New: t.New}
-			for _, s := range t.Steps {
-				tr.Steps = append(tr.Steps, harness.Step{Call: s.Call, Args: s.Args})
-			}
-			trs = append(trs, tr)
-		}
-		if r.got, r.err = v.replayFiles(ctx, r.e, r.m.Files, trs); r.err != nil {
-			return
-		}
-		r.want, r.err = v.replayFiles(ctx, r.e, r.e.solution, trs)
-	})
+	// Each misconception's code in a session of its own, the reference
+	// once per exercise.
+	var jobs []func()
+	for _, r := range runs {
+		jobs = append(jobs, func() { r.got, r.err = v.replayFiles(ctx, r.e, r.m.Files, r.trs) })
+	}
+	for _, ref := range refs {
+		jobs = append(jobs, func() { ref.replies, ref.err = v.replayFiles(ctx, ref.e, ref.e.solution, ref.trs) })
+	}
+	each(ctx, v.opts.jobs(), jobs, func(f func()) { f() })
 	if err := ctx.Err(); err != nil {
 		return err
 	}
 	for _, r := range runs {
+		if r.err == nil {
+			r.err = r.ref.err
+		}
 		if r.err != nil {
 			v.add(r.file, 1, MisconceptionError, "Name", r.m.ID).Detail = r.err.Error()
 			continue
 		}
+		r.want = r.ref.replies[r.at : r.at+len(r.trs)]
 		v.checkClaims(r)
 	}
 	return nil
