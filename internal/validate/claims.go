@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/kurs-course/kurs/checker"
 	"github.com/kurs-course/kurs/internal/course"
 	"github.com/kurs-course/kurs/internal/harness"
 )
@@ -198,11 +199,20 @@ func stepResult(r harness.Reply, n int) (harness.Result, bool) {
 }
 
 // replayFiles runs traces on the exercise's test program built with files
-// as its package and returns the reply to each.
+// as its package and returns the reply to each; those an earlier
+// validation had, when nothing they depend on changed (see session).
 func (v *validator) replayFiles(ctx context.Context, e *exCode, files []course.File, trs []harness.Trace) ([]harness.Reply, error) {
+	ck := v.opts.checker()
+	return session(ctx, ck, e.ex, files, "traces", trs, func() ([]harness.Reply, error) {
+		return replayFilesFresh(ctx, ck, e, files, trs)
+	})
+}
+
+// replayFilesFresh does replayFiles's work.
+func replayFilesFresh(ctx context.Context, ck *checker.Checker, e *exCode, files []course.File, trs []harness.Trace) ([]harness.Reply, error) {
 	ctx, cancel := context.WithTimeout(ctx, replayTimeout)
 	defer cancel()
-	s, p, err := v.opts.checker().Serve(ctx, e.ex, files)
+	s, p, err := ck.Serve(ctx, e.ex, files)
 	if err != nil {
 		return nil, err
 	}

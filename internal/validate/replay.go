@@ -57,14 +57,22 @@ func (e *noReplay) Error() string { return "no replay: " + e.why }
 
 // replay runs the reference as if it were a learner's program, on the
 // requested traces and on every random trace the judge makes, and
-// records what it did at each step.
+// records what it did at each step; what an earlier validation recorded
+// of the same, when nothing it depends on changed (see session).
 func (v *validator) replay(ctx context.Context, e *exCode, req replayRequest) (*replayOut, error) {
 	if !e.traces {
 		return &replayOut{}, nil
 	}
+	ck := v.opts.checker()
+	return session(ctx, ck, e.ex, e.solution, "replay", req, func() (*replayOut, error) {
+		return replayFresh(ctx, ck, e, req)
+	})
+}
+
+// replayFresh does replay's work.
+func replayFresh(ctx context.Context, ck *checker.Checker, e *exCode, req replayRequest) (*replayOut, error) {
 	ctx, cancel := context.WithTimeout(ctx, replayTimeout)
 	defer cancel()
-	ck := v.opts.checker()
 	var gens []harness.Generated
 	if len(req.Random) > 0 {
 		var err error
