@@ -23,6 +23,9 @@ type validateOptions struct {
 	signatures bool
 	jobs       int
 	timeout    time.Duration
+	// noReuse runs every program again, even one whose inputs are those
+	// of an earlier run.
+	noReuse bool
 }
 
 func validateVerb() *verb {
@@ -31,6 +34,7 @@ func validateVerb() *verb {
 		fs.BoolVar(&o.signatures, "signatures", false, "")
 		fs.IntVar(&o.jobs, "j", runtime.NumCPU(), "")
 		fs.DurationVar(&o.timeout, "timeout", checker.DefaultTimeout, "")
+		fs.BoolVar(&o.noReuse, "no-reuse", false, "")
 	}, validateCourse)
 }
 
@@ -51,11 +55,12 @@ func validateCourse(e *env, o *validateOptions, args []string) error {
 	}
 	progress, stop := e.validateProgress()
 	// An author validates again after each fix, as a learner checks
-	// again after each save: a check whose inputs did not change (the
-	// exercise's content, the files, the toolchain, the limits) gives its
-	// kept result.
+	// again after each save: a run of a program whose inputs did not
+	// change (the exercise's content, the files, the toolchain, kurs, the
+	// seed, the limits) gives its kept outcome, unless --no-reuse asks
+	// for every program to run again.
 	rep, err := validate.Run(e.ctx, fsys, validate.Options{
-		Checker: &checker.Checker{Build: e.builder(), Timeout: o.timeout, Reuse: true}, Jobs: o.jobs, Mutants: o.mutants,
+		Checker: &checker.Checker{Build: e.builder(), Timeout: o.timeout, Reuse: !o.noReuse}, Jobs: o.jobs, Mutants: o.mutants,
 		Progress: progress,
 	})
 	stop()
