@@ -26,6 +26,9 @@ import (
 func run(t *testing.T, fsys fs.FS, opts Options) *Report {
 	t.Helper()
 	opts.Jobs = 2
+	if opts.Checker == nil {
+		opts.Checker = reusing()
+	}
 	r, err := Run(context.Background(), fsys, opts)
 	require.NoError(t, err)
 	return r
