@@ -116,30 +116,44 @@ func (b *Builder) kit(ctx context.Context, exs []*course.Exercise, probe func() 
 	if err != nil {
 		return nil, err
 	}
+	match := func(k *kitEntry) bool {
+		return k.goID == goID && k.race == "" &&
+			((k.done && k.err == nil && covers(k.set, exs)) || sameSet(k.set, exs))
+	}
+	fresh := func() *kitEntry {
+		e := &kitEntry{goID: goID, set: map[*course.Exercise]bool{}}
+		for _, ex := range exs {
+			e.set[ex] = true
+		}
+		return e
+	}
+	return b.kitOnce(match, fresh, func() (*Kit, error) { return b.makeKit(ctx, exs, probe) },
+		func(error) bool { return ctx.Err() != nil })
+}
+
+// kitOnce returns the kit of the entry that match picks among b's, made
+// once however many builds ask at the same time: when no entry matches,
+// it adds fresh() and makes its kit with build. A kit whose making failed
+// is forgotten when forget says so, and the next build makes it anew.
+func (b *Builder) kitOnce(match func(*kitEntry) bool, fresh func() *kitEntry, build func() (*Kit, error), forget func(error) bool) (*Kit, error) {
 	b.kitMu.Lock()
 	var e *kitEntry
 	for _, k := range b.kits {
-		if k.goID != goID || k.race != "" {
-			continue
-		}
-		if (k.done && k.err == nil && covers(k.set, exs)) || sameSet(k.set, exs) {
+		if match(k) {
 			e = k
 			break
 		}
 	}
 	if e == nil {
-		e = &kitEntry{goID: goID, set: map[*course.Exercise]bool{}}
-		for _, ex := range exs {
-			e.set[ex] = true
-		}
+		e = fresh()
 		b.kits = append(b.kits, e)
 	}
 	b.kitMu.Unlock()
 	e.once.Do(func() {
-		k, err := b.makeKit(ctx, exs, probe)
+		k, err := build()
 		b.kitMu.Lock()
 		e.kit, e.err, e.done = k, err, true
-		if err != nil && ctx.Err() != nil {
+		if err != nil && forget(err) {
 			b.forgetKit(func(x *kitEntry) bool { return x == e })
 		}
 		b.kitMu.Unlock()

@@ -69,38 +69,19 @@ func (b *Builder) raceKit(ctx context.Context, dir string, mod map[string][]byte
 	if err != nil {
 		return nil, err
 	}
-	b.kitMu.Lock()
-	var e *kitEntry
-	for _, k := range b.kits {
-		if k.race == key && k.goID == goID {
-			e = k
-			break
-		}
-	}
-	if e == nil {
-		e = &kitEntry{goID: goID, race: key}
-		b.kits = append(b.kits, e)
-	}
-	b.kitMu.Unlock()
-	e.once.Do(func() {
-		k, err := b.storeKit(kitVersion+"-race-"+key, false, func(tmp string) (*Kit, []string, error) {
-			if err := WriteModule(tmp, mod); err != nil {
-				return nil, nil, err
-			}
-			return b.listKit(ctx, tmp, perBuild, true)
-		})
-		b.kitMu.Lock()
-		e.kit, e.err, e.done = k, err, true
-		if err != nil {
-			// The learner's code may be what failed (a file only the race
-			// detector's build compiles): the next build tries again.
-			b.forgetKit(func(x *kitEntry) bool { return x == e })
-		}
-		b.kitMu.Unlock()
-	})
-	b.kitMu.Lock()
-	k, err := e.kit, e.err
-	b.kitMu.Unlock()
+	k, err := b.kitOnce(func(k *kitEntry) bool { return k.race == key && k.goID == goID },
+		func() *kitEntry { return &kitEntry{goID: goID, race: key} },
+		func() (*Kit, error) {
+			return b.storeKit(kitVersion+"-race-"+key, false, func(tmp string) (*Kit, []string, error) {
+				if err := WriteModule(tmp, mod); err != nil {
+					return nil, nil, err
+				}
+				return b.listKit(ctx, tmp, perBuild, true)
+			})
+		},
+		// The learner's code may be what failed (a file only the race
+		// detector's build compiles): the next build tries again.
+		func(error) bool { return true })
 	if err != nil {
 		return nil, err
 	}
