@@ -97,10 +97,10 @@ type Builder struct {
 
 	stats struct{ compiles, links, goBuilds, raceBuilds atomic.Int64 }
 
-	// runObjects, if set, is the folder of objects kept for this run
-	// alone (KeepObjectsForRun); objectsCap, if set, bounds the objects
-	// instead of maxObjects.
-	runObjects atomic.Pointer[string]
+	// grading says that b keeps its objects in the cache's folder of
+	// grade's objects (KeepObjectsForGrading); objectsCap, if set, bounds
+	// the folder b keeps its objects in instead of its usual bound.
+	grading    atomic.Bool
 	objectsCap int64
 	// runGoCache is the go build cache of this run's race builds, made
 	// once (raceGoCache), after raceBuilt: a race build succeeded with the

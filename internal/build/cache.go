@@ -242,11 +242,15 @@ func (b *Builder) trim(ctx context.Context) {
 	defer root.Close()
 	trimResults(root, "results")
 	trimResults(root, filepath.Join("results", "programs"))
-	if objs, err := openSub(root, "objects"); err == nil {
+	for _, sub := range []string{objectsFolder, gradeObjectsFolder} {
+		objs, err := openSub(root, sub)
+		if err != nil {
+			continue
+		}
 		// What keep leaves behind when it is killed; the cap is kept
 		// by keep itself.
 		if unlock, err := lockFile(objs, ".lock"); err == nil {
-			trimObjects(objs, maxObjects, 0)
+			trimObjects(objs, objectsBound(sub == gradeObjectsFolder), 0)
 			unlock()
 		}
 		objs.Close()

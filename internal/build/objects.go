@@ -41,16 +41,50 @@ const maxObjects = 256 << 20
 // grading with several judges' worth of programs) keeps them all.
 const ObjectsEnv = "KURS_CACHE_OBJECTS"
 
-// objectsLimit returns the bound of the kept objects: the Builder's own
-// (tests), else $KURS_CACHE_OBJECTS MiB, else maxObjects.
+// kurs grade keeps its objects in a folder of the cache of their own,
+// gradeObjects, under a bound of its own: a regrade of the same files (a
+// retried CI job, an instructor who regrades after changing the report's
+// format) compiles and links nothing, and no grading ever pushes out an
+// object of the learner's, which kurs check would need. The bound is
+// small: distinct submissions, which nothing reuses, grow the cache by
+// no more than it, however many are graded.
+const (
+	objectsFolder      = "objects"
+	gradeObjectsFolder = "grade-objects"
+)
+
+// maxGradeObjects bounds the folder of grade's objects: one whole
+// submission of the built-in course's exercises is about 20 MB (a program
+// of about 2 MB an exercise, 4 MB for a race detector's build), so two
+// fit, with what they share with others.
+const maxGradeObjects = 40 << 20
+
+// GradeObjectsEnv names the environment variable that, set to a number of
+// MiB, bounds grade's objects instead of maxGradeObjects: an instructor
+// who regrades a whole class keeps all of its programs.
+const GradeObjectsEnv = "KURS_CACHE_GRADE_OBJECTS"
+
+// objectsLimit returns the bound of the folder b keeps its objects in:
+// the Builder's own (tests), else objectsBound's.
 func (b *Builder) objectsLimit() int64 {
 	if b.objectsCap > 0 {
 		return b.objectsCap
 	}
-	if n, err := strconv.ParseInt(os.Getenv(ObjectsEnv), 10, 64); err == nil && n > 0 && n < 1<<40 {
+	return objectsBound(b.grading.Load())
+}
+
+// objectsBound returns the bound of the cache's objects,
+// $KURS_CACHE_OBJECTS MiB, else maxObjects; or of grade's objects (grade),
+// $KURS_CACHE_GRADE_OBJECTS MiB, else maxGradeObjects.
+func objectsBound(grade bool) int64 {
+	env, bound := ObjectsEnv, int64(maxObjects)
+	if grade {
+		env, bound = GradeObjectsEnv, maxGradeObjects
+	}
+	if n, err := strconv.ParseInt(os.Getenv(env), 10, 64); err == nil && n > 0 && n < 1<<40 {
 		return n << 20
 	}
-	return maxObjects
+	return bound
 }
 
 // maxObject is the largest object kept: a real solution's archive is
@@ -91,18 +125,20 @@ func (b *Builder) fetch(key, dst string, mode fs.FileMode) (sum string, ok bool)
 }
 
 // lookupDirs returns the folders where an object is looked up, in order:
-// the one objects are kept in (objectsDir), then, in a run that keeps its
-// objects for itself (KeepObjectsForRun), the cache's. A grade run finds
-// what a learner's check or another run built from the same files (an
-// untouched skeleton is the same program for every student who skipped
-// it), verified by its hash as any object; it never adds to the cache's.
+// the one b keeps objects in (objectsDir), then, when b grades
+// (KeepObjectsForGrading), the cache's. A grade run finds what an earlier
+// grade built from the same files first, then what a learner's check
+// built (an untouched skeleton is the same program for every student who
+// skipped it), each verified by its hash; it never adds to the cache's.
 func (b *Builder) lookupDirs() []string {
 	var dirs []string
-	if d := b.runObjects.Load(); d != nil {
-		dirs = append(dirs, *d)
-	}
-	if d, err := b.sub("objects"); err == nil {
+	if d, err := b.objectsDir(); err == nil {
 		dirs = append(dirs, d)
+	}
+	if b.grading.Load() {
+		if d, err := b.sub(objectsFolder); err == nil {
+			dirs = append(dirs, d)
+		}
 	}
 	return dirs
 }
@@ -141,9 +177,11 @@ func fetchFrom(dir, key, dst string, mode fs.FileMode) (sum string, ok bool) {
 // The hash is recorded first, then the object appears by a rename: a
 // reader that finds the new hash beside an older object of the same key
 // finds them different and builds anew. Before it appears, the least
-// recently used objects go until it fits under maxObjects, under a lock
-// that every kurs process keeping an object takes: the store never holds
-// more than maxObjects, and no one waits for more than one object's room.
+// recently used objects of the folder b keeps objects in go until it fits
+// under that folder's bound (objectsLimit), under a lock that every kurs
+// process keeping an object there takes: the folder never holds more than
+// its bound, and no one waits for more than one object's room. A grade
+// run keeps in its own folder and trims nothing else.
 func (b *Builder) keep(key, src string, mode fs.FileMode) (string, error) {
 	info, err := os.Stat(src)
 	if err != nil {
@@ -198,19 +236,17 @@ func (b *Builder) keep(key, src string, mode fs.FileMode) (string, error) {
 	return sum, nil
 }
 
-// KeepObjectsForRun makes b keep what its builds make for later builds
-// only until Close, in a folder of its own, under the same bound: kurs
-// grade's submissions share little but the exercises their authors left
-// untouched, and what one leaves in the cache would only push out what a
-// learner's next check could use. Kits and judges are kept in the cache as
-// always.
-func (b *Builder) KeepObjectsForRun() error {
-	dir, err := os.MkdirTemp(b.tempDir, "kurs-objects-")
-	if err != nil {
-		return err
-	}
-	if !b.runObjects.CompareAndSwap(nil, &dir) {
-		return os.Remove(dir)
+// KeepObjectsForGrading makes b keep what its builds make in the cache's
+// folder of grade's objects, under its own bound (GradeObjectsEnv), and
+// look objects up there first, then in the cache's: kurs grade's
+// submissions share little but the exercises their authors left
+// untouched, and what one leaves among the cache's objects would only
+// push out what a learner's next check could use, while a regrade of the
+// same files finds all it needs. Kits and judges are kept in the cache as
+// always. Call it before b builds anything, once.
+func (b *Builder) KeepObjectsForGrading() {
+	if !b.grading.CompareAndSwap(false, true) {
+		return
 	}
 	var goCache string
 	b.runGoCache = sync.OnceValue(func() string {
@@ -221,20 +257,18 @@ func (b *Builder) KeepObjectsForRun() error {
 	go func() {
 		defer b.bg.Done()
 		<-b.ctx.Done()
-		os.RemoveAll(dir)
 		b.runGoCache() // made by now, if ever: no more builds run
 		if goCache != "" {
 			os.RemoveAll(goCache)
 		}
 	}()
-	return nil
 }
 
 // raceGoCache returns the go build cache for a race detector's build: in a
-// run that keeps its objects for itself (KeepObjectsForRun), once a race
-// build of this Builder has succeeded with the cache's own, so that the
-// standard library built for the race detector is there, the run's own
-// (linkGoCache); else the cache's.
+// grade run (KeepObjectsForGrading), once a race build of this Builder has
+// succeeded with the cache's own, so that the standard library built for
+// the race detector is there, the run's own (linkGoCache); else the
+// cache's.
 func (b *Builder) raceGoCache() string {
 	if b.runGoCache != nil && b.raceBuilt.Load() {
 		if dir := b.runGoCache(); dir != "" {
@@ -298,13 +332,13 @@ func (b *Builder) linkGoCache() string {
 	return dst
 }
 
-// objectsDir returns the folder of kept objects: the cache's, or the
-// run's own (KeepObjectsForRun).
+// objectsDir returns the folder b keeps objects in: the cache's, or
+// grade's (KeepObjectsForGrading).
 func (b *Builder) objectsDir() (string, error) {
-	if d := b.runObjects.Load(); d != nil {
-		return *d, nil
+	if b.grading.Load() {
+		return b.sub(gradeObjectsFolder)
 	}
-	return b.sub("objects")
+	return b.sub(objectsFolder)
 }
 
 // linkHashed makes dst a hard link of src and returns the SHA-256 of its
@@ -430,7 +464,7 @@ func trimObjects(dir *os.Root, limit, room int64) {
 }
 
 // recallKey returns the key that rememberKey last kept under spec.
-// Like fetch, it looks in the run's folder first, then in the cache's.
+// Like fetch, it looks in the folder b keeps objects in first.
 func (b *Builder) recallKey(spec string) (string, bool) {
 	for _, dir := range b.lookupDirs() {
 		data, err := os.ReadFile(filepath.Join(dir, spec+".key"))

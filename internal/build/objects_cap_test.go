@@ -202,64 +202,6 @@ func TestLargeObjectIsNotKept(t *testing.T) {
 	assert.Zero(t, objectsSize(filepath.Join(b.Dir(), "objects")))
 }
 
-// kurs grade keeps objects for its run alone: a second submission with
-// the same files reuses them, the cache gets none, and they are gone
-// after Close.
-func TestObjectsForRunLeaveNothing(t *testing.T) {
-	b := newBuilder(t)
-	require.NoError(t, b.KeepObjectsForRun())
-	ctx := context.Background()
-	k, err := b.Kit(ctx, []*course.Exercise{tinyExercise}, func() (map[string][]byte, error) { return tiny(`"hi"`), nil })
-	require.NoError(t, err)
-	for _, hello := range []string{`"one"`, `"two"`, `"one"`} {
-		prog, err := b.Direct(ctx, k, module1(t, tiny(hello)), []string{"x"})
-		require.NoError(t, err)
-		assert.Equal(t, strings.Trim(hello, `"`), run(t, prog))
-	}
-	assert.Equal(t, 2, b.Stats().Links, "the third submission, like the first, is linked once")
-	run := *b.runObjects.Load()
-	assert.NotZero(t, objectsSize(run))
-	assert.Zero(t, objectsSize(filepath.Join(b.Dir(), "objects")), "nothing in the cache")
-	require.NoError(t, b.Close())
-	assert.NoDirExists(t, run, "gone with the run")
-}
-
-// kurs grade looks objects up in the cache too: a submission whose files
-// a check built before (an untouched skeleton) is neither compiled nor
-// linked again, and the run still adds nothing to the cache.
-func TestObjectsForRunFindTheCaches(t *testing.T) {
-	ctx := context.Background()
-	check := newBuilder(t)
-	dir := check.Dir()
-	kitOf := func(b *Builder) *Kit {
-		k, err := b.Kit(ctx, []*course.Exercise{tinyExercise}, func() (map[string][]byte, error) { return tiny(`"hi"`), nil })
-		require.NoError(t, err)
-		return k
-	}
-	prog, err := check.Direct(ctx, kitOf(check), module1(t, tiny(`"checked"`)), []string{"x"})
-	require.NoError(t, err)
-	assert.Equal(t, "checked", run(t, prog))
-	require.NoError(t, check.Close())
-	before := objectsSize(filepath.Join(dir, "objects"))
-	require.NotZero(t, before)
-
-	grade, err := New(Options{Dir: dir, TempDir: t.TempDir()})
-	require.NoError(t, err)
-	require.NoError(t, grade.KeepObjectsForRun())
-	k := kitOf(grade)
-	prog, err = grade.Direct(ctx, k, module1(t, tiny(`"checked"`)), []string{"x"})
-	require.NoError(t, err)
-	assert.Equal(t, "checked", run(t, prog))
-	assert.Zero(t, grade.Stats().Compiles, "the checked files compiled again")
-	assert.Zero(t, grade.Stats().Links, "the checked program linked again")
-	prog, err = grade.Direct(ctx, k, module1(t, tiny(`"graded"`)), []string{"x"})
-	require.NoError(t, err)
-	assert.Equal(t, "graded", run(t, prog))
-	assert.Equal(t, 1, grade.Stats().Links, "a new submission is linked")
-	require.NoError(t, grade.Close())
-	assert.Equal(t, before, objectsSize(filepath.Join(dir, "objects")), "the run kept an object in the cache")
-}
-
 // kurs grade's race builds after its first that the go command makes
 // write what only their submission uses into a go build cache of the
 // run's own, which goes with the run: the cache's go-build gains none of
@@ -273,7 +215,7 @@ func TestGradeRunLeavesNoGoBuildEntries(t *testing.T) {
 		t.Skip("no C compiler: no race detector")
 	}
 	b := newBuilder(t)
-	require.NoError(t, b.KeepObjectsForRun())
+	b.KeepObjectsForGrading()
 	ctx := context.Background()
 	var made []string
 	for i, hello := range []string{`"graded one"`, `"graded two"`, `"graded three"`} {

@@ -140,12 +140,11 @@ func gradeSubmissions(e *env, f *gradeFlags, args []string) error {
 		return err
 	}
 	ck := &checker.Checker{Build: e.builder(), Seed: f.seed.N, Timeout: f.timeout}
-	// What one submission's build makes is kept for the others of this
-	// run only, not in the cache (KeepObjectsForRun).
+	// What a submission's build makes is kept apart from a learner's
+	// objects, for the others of this run and a regrade of the same files
+	// (KeepObjectsForGrading).
 	if ck.Build != nil {
-		if err := ck.Build.KeepObjectsForRun(); err != nil {
-			return err
-		}
+		ck.Build.KeepObjectsForGrading()
 	}
 	if !f.seed.Given {
 		ck.Seed = grade.NewSeed()
