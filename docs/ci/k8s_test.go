@@ -609,8 +609,11 @@ func makeClass(t *testing.T, dir string, n int) {
 		return err
 	}))
 	require.NotEmpty(t, wrong)
+	// 10,000 lines of 24 bytes: nearly four times the checker's output
+	// cap and a pipe's buffer, so the cap cuts it; more lines only cost
+	// a write each, in every shard and in the grading it is compared to.
 	flood := strings.Replace(solution, "\npackage circuitbreaker\n",
-		"\npackage circuitbreaker\n\nimport \"fmt\"\n\nfunc init() {\n\tfor range 100000 {\n\t\tfmt.Println(\"flood flood flood flood\")\n\t}\n}\n", 1)
+		"\npackage circuitbreaker\n\nimport \"fmt\"\n\nfunc init() {\n\tfor range 10000 {\n\t\tfmt.Println(\"flood flood flood flood\")\n\t}\n}\n", 1)
 	require.NotEqual(t, solution, flood)
 	for i := range n {
 		sub := filepath.Join(dir, fmt.Sprintf("student-%02d", i+1))
