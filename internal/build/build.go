@@ -95,7 +95,7 @@ type Builder struct {
 	// once per Builder.
 	verified sync.Map
 
-	stats struct{ compiles, links, goBuilds, raceBuilds atomic.Int64 }
+	stats struct{ compiles, links, goBuilds, raceBuilds, goCacheLinks atomic.Int64 }
 
 	// grading says that b keeps its objects in the cache's folder of
 	// grade's objects (KeepObjectsForGrading); objectsCap, if set, bounds

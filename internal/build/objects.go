@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -248,18 +249,24 @@ func (b *Builder) KeepObjectsForGrading() {
 	if !b.grading.CompareAndSwap(false, true) {
 		return
 	}
-	var goCache string
+	// made says whether a race build asked for the run's go build cache:
+	// a run without one must not make it (hard links of every file in
+	// the cache's go-build) only to remove it at Close.
+	var made atomic.Bool
 	b.runGoCache = sync.OnceValue(func() string {
-		goCache = b.linkGoCache()
-		return goCache
+		made.Store(true)
+		b.stats.goCacheLinks.Add(1)
+		return b.linkGoCache()
 	})
 	b.bg.Add(1)
 	go func() {
 		defer b.bg.Done()
 		<-b.ctx.Done()
-		b.runGoCache() // made by now, if ever: no more builds run
-		if goCache != "" {
-			os.RemoveAll(goCache)
+		if !made.Load() {
+			return // no more builds run, so none will ask for it
+		}
+		if dir := b.runGoCache(); dir != "" {
+			os.RemoveAll(dir)
 		}
 	}()
 }
