@@ -453,21 +453,34 @@ func (c *Checker) runJudge(ctx context.Context, tmp string, prog, answers []stri
 	got := readRecords(records)
 	judgeWait := jud.Wait()
 	sandbox.Kill(jud)
+	inTime := ctx.Err() == nil
 
-	// A learner's program that died on its own has usually closed its
-	// pipe at the moment of death: give its exit a moment to arrive
-	// before ending it.
+	// A judge that ended before its time without finishing the tests
+	// lost the learner's program: it died, closing its pipes as it did,
+	// and its exit, which carries its last words, is on its way however
+	// busy the machine is. It is waited for up to the check's own limit
+	// (a program that closed its pipes and lives on is ended there). A
+	// program whose tests are done, or which is stuck past the judge's
+	// deadline, gets a moment to end by itself. Either way, what the
+	// result says of a limit is what held when the judge ended.
 	exited := false
+	grace := time.After(100 * time.Millisecond)
+	if learnerGone(got) {
+		grace = nil
+	}
 	select {
 	case learnerErr = <-learnerDone:
 		waited, exited = true, true
-	case <-time.After(100 * time.Millisecond):
+	case <-grace:
+		sandbox.Kill(learner)
+		wait()
+	case <-ctx.Done():
 		sandbox.Kill(learner)
 		wait()
 	}
 
 	res.Output, res.Truncated = out.String(), out.truncated
-	res.Killed = ctx.Err() != nil || (exited && killedByLimit(learnerErr))
+	res.Killed = !inTime || (exited && killedByLimit(learnerErr))
 	if exited && learnerErr != nil && !res.Killed {
 		// The runtime's report may be cut off from the tail by a long
 		// stack dump, or from the head by the learner's output: try both.
@@ -475,7 +488,7 @@ func (c *Checker) runJudge(ctx context.Context, tmp string, prog, answers []stri
 			res.Crash = lastWords(res.Output)
 		}
 	}
-	if judgeWait != nil && ctx.Err() == nil {
+	if judgeWait != nil && inTime {
 		return fmt.Errorf("judge of %s: %w: %s", ex.ID, judgeWait, strings.TrimSpace(judgeErr.String()))
 	}
 	collect(ex, got, res, !exited)
@@ -514,6 +527,18 @@ func (c *Checker) answer(ctx context.Context, jud *exec.Cmd, answers []string, r
 	}
 	collect(ex, got, res, false)
 	return nil
+}
+
+// learnerGone reports whether the judge's records end without the judge
+// finishing the tests ("done") or running out of time: the judge stopped
+// because the learner's program was gone.
+func learnerGone(records []harness.Record) bool {
+	for _, r := range records {
+		if r.Kind == "done" || (r.Failure != nil && r.Failure.Kind == harness.Timeout) {
+			return false
+		}
+	}
+	return true
 }
 
 // collect turns the records into test results: every expected test that
