@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -268,7 +269,7 @@ const maxRaces = 10
 
 // parseRaces returns the data races in a race-enabled program's output,
 // with the frames of the learner's package of exercise id. A race whose
-// accesses are the same as an earlier one's is left out.
+// accesses are the same as an earlier one's, in either order, is left out.
 func parseRaces(out, id string) []Race {
 	pkg := module + "/" + id + "."
 	var races []Race
@@ -305,7 +306,7 @@ func parseRaces(out, id string) []Race {
 		if len(r.Accesses) == 0 {
 			continue
 		}
-		if sig := fmt.Sprint(r.Accesses); !seen[sig] {
+		if sig := raceSig(r); !seen[sig] {
 			seen[sig] = true
 			races = append(races, r)
 		}
@@ -314,6 +315,19 @@ func parseRaces(out, id string) []Race {
 		}
 	}
 	return races
+}
+
+// raceSig names the accesses of r in an order that makes a race of f
+// with g the same as one of g with f: the detector reports both, as it
+// happens to catch them, and the pair would otherwise take two of
+// maxRaces.
+func raceSig(r Race) string {
+	sigs := make([]string, len(r.Accesses))
+	for i, a := range r.Accesses {
+		sigs[i] = fmt.Sprint(a)
+	}
+	slices.Sort(sigs)
+	return strings.Join(sigs, "\n")
 }
 
 // raceReport returns the race detector's reports from a program's

@@ -181,6 +181,43 @@ func TestRaceReportKept(t *testing.T) {
 	if !write {
 		t.Errorf("no write among the races %+v", res.Races)
 	}
+	// The detector reports a pair again when it catches its accesses the
+	// other way round; Races keeps it once.
+	seen := map[string]bool{}
+	for _, r := range res.Races {
+		if sig := raceSig(r); seen[sig] {
+			t.Errorf("race %+v kept twice in %+v", r, res.Races)
+		}
+		seen[raceSig(r)] = true
+	}
+}
+
+// TestParseRacesEitherOrder reads, from captured race detector output,
+// one race caught both ways round: a read of TryAcquire after Release's
+// write, then Release's write after that read. It is one race.
+func TestParseRacesEitherOrder(t *testing.T) {
+	read := func(caught string) string {
+		return caught + " at 0x00c0000180d8 by goroutine 12:\n  github.com/kurs-course/kurs/bulkheadpool.(*Pool).TryAcquire()\n" +
+			"      github.com/kurs-course/kurs/bulkheadpool/bulkheadpool.go:18 +0x39\n  main.(*stress).Work()\n" +
+			"      github.com/kurs-course/kurs/internal/run/bulkheadpool/driver.go:152 +0xfc\n"
+	}
+	write := func(caught string) string {
+		return caught + " at 0x00c0000180d8 by goroutine 9:\n  github.com/kurs-course/kurs/bulkheadpool.(*Pool).Release()\n" +
+			"      github.com/kurs-course/kurs/bulkheadpool/bulkheadpool.go:28 +0x64\n  main.(*stress).Work()\n" +
+			"      github.com/kurs-course/kurs/internal/run/bulkheadpool/driver.go:170 +0x321\n"
+	}
+	block := func(a, b string) string {
+		return "==================\nWARNING: DATA RACE\n" + a + "\n" + b + "\n==================\n"
+	}
+	out := block(read("Read"), write("Previous write")) + block(write("Write"), read("Previous read")) + "Found 2 data race(s)\n"
+	races := parseRaces(out, "bulkheadpool")
+	want := []Race{{Accesses: []RaceAccess{
+		{Frames: []RaceFrame{{Function: "(*Pool).TryAcquire", File: "bulkheadpool/bulkheadpool.go", Line: 18}}},
+		{Write: true, Frames: []RaceFrame{{Function: "(*Pool).Release", File: "bulkheadpool/bulkheadpool.go", Line: 28}}},
+	}}}
+	if !reflect.DeepEqual(races, want) {
+		t.Errorf("parseRaces = %+v, want %+v", races, want)
+	}
 }
 
 // TestRaceReport keeps the learner's and the test program's frames of a
