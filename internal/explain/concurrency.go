@@ -1,6 +1,7 @@
 package explain
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -45,17 +46,17 @@ func ConcurrencyFor(p *i18n.Printer, res *checker.Result, aud Audience) string {
 const maxRaceLines = 2
 
 // raceLines returns one line for each of the first data races in res: the learner's
-// functions that made its two accesses, each with its file and line, as
-// the race detector reported them ("Data race: (*Pool).TryAcquire at
-// bulkheadpool/bulkheadpool.go:17 writes, (*Pool).InUse at …:31 reads").
+// functions that made its two accesses, each with its file and line
+// ("Data race: (*Pool).TryAcquire writes at
+// bulkheadpool/bulkheadpool.go:21, while (*Pool).InUse reads at …:31").
+// Which access the detector caught first is up to the scheduler, so the
+// lines follow orderedRaces, not the detector: the same races give the
+// same lines on every run.
 func raceLines(p *i18n.Printer, res *checker.Result) []string {
 	var out []string
-	for _, r := range res.Races {
+	for _, r := range orderedRaces(res.Races) {
 		var accesses []string
-		for _, a := range r.Accesses {
-			if len(a.Frames) == 0 {
-				continue
-			}
+		for _, a := range r {
 			f := a.Frames[0]
 			key := "result.race_read"
 			if a.Write {
@@ -63,14 +64,52 @@ func raceLines(p *i18n.Printer, res *checker.Result) []string {
 			}
 			accesses = append(accesses, p.T(key, "Function", f.Function, "At", fmt.Sprintf("%s:%d", f.File, f.Line)))
 		}
-		if len(accesses) > 0 {
-			out = append(out, p.T("result.race", "Accesses", strings.Join(accesses, p.T("result.race_and"))))
-		}
+		out = append(out, p.T("result.race", "Accesses", strings.Join(accesses, p.T("result.race_and"))))
 		if len(out) == maxRaceLines {
 			break
 		}
 	}
 	return out
+}
+
+// orderedRaces returns the accesses in the learner's code of each race in
+// races, in one order whatever the detector saw first: a write before a
+// read (a race always has a write, the access that needs the lock), then
+// by file, line and function. The races come in that order too, each
+// once: the detector reports f racing with g and g racing with f apart.
+// A race with no access in the learner's code is left out.
+func orderedRaces(races []checker.Race) [][]checker.RaceAccess {
+	var out [][]checker.RaceAccess
+	for _, r := range races {
+		var as []checker.RaceAccess
+		for _, a := range r.Accesses {
+			if len(a.Frames) > 0 {
+				as = append(as, a)
+			}
+		}
+		if len(as) == 0 {
+			continue
+		}
+		slices.SortFunc(as, compareAccess)
+		out = append(out, as)
+	}
+	slices.SortFunc(out, func(a, b []checker.RaceAccess) int { return slices.CompareFunc(a, b, compareAccess) })
+	return slices.CompactFunc(out, func(a, b []checker.RaceAccess) bool {
+		return slices.CompareFunc(a, b, compareAccess) == 0
+	})
+}
+
+// compareAccess orders two accesses by their innermost frame in the
+// learner's code: a write first, then by file, line and function.
+func compareAccess(a, b checker.RaceAccess) int {
+	fa, fb := a.Frames[0], b.Frames[0]
+	switch {
+	case a.Write && !b.Write:
+		return -1
+	case !a.Write && b.Write:
+		return 1
+	}
+	return cmp.Or(strings.Compare(fa.File, fb.File), cmp.Compare(fa.Line, fb.Line), strings.Compare(fa.Function, fb.Function))
 }
 
 // raceSeparator opens and closes each report of the race detector.

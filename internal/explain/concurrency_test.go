@@ -112,3 +112,39 @@ func TestStressStepNames(t *testing.T) {
 		assert.NotContains(t, b.String(), "goroutines)", lang)
 	}
 }
+
+// The race detector catches the accesses of a race in whichever order
+// the goroutines ran, and reports races in the order it found them; the
+// lines name each race's write first and the races in one order, so that
+// two runs that found the same races read the same.
+func TestRaceLinesOneOrder(t *testing.T) {
+	access := func(write bool, fn string, line int) checker.RaceAccess {
+		return checker.RaceAccess{Write: write, Frames: []checker.RaceFrame{{Function: fn, File: "bulkheadpool/bulkheadpool.go", Line: line}}}
+	}
+	readInUse, writeAcquire := access(false, "(*Pool).InUse", 41), access(true, "(*Pool).TryAcquire", 25)
+	writeRelease := access(true, "(*Pool).Release", 34)
+	// As two runs of the same pool caught them.
+	runs := [][]checker.Race{
+		{{Accesses: []checker.RaceAccess{readInUse, writeAcquire}}, {Accesses: []checker.RaceAccess{writeRelease, readInUse}}},
+		{{Accesses: []checker.RaceAccess{writeRelease, readInUse}}, {Accesses: []checker.RaceAccess{writeAcquire, readInUse}},
+			{Accesses: []checker.RaceAccess{readInUse, writeRelease}}},
+	}
+	for lang, want := range map[string][]string{
+		"en": {
+			"Data race: (*Pool).TryAcquire writes at bulkheadpool/bulkheadpool.go:25, while (*Pool).InUse reads at bulkheadpool/bulkheadpool.go:41",
+			"Data race: (*Pool).Release writes at bulkheadpool/bulkheadpool.go:34, while (*Pool).InUse reads at bulkheadpool/bulkheadpool.go:41",
+		},
+		"de": {
+			"Data Race: (*Pool).TryAcquire schreibt in bulkheadpool/bulkheadpool.go:25, während (*Pool).InUse liest in bulkheadpool/bulkheadpool.go:41",
+			"Data Race: (*Pool).Release schreibt in bulkheadpool/bulkheadpool.go:34, während (*Pool).InUse liest in bulkheadpool/bulkheadpool.go:41",
+		},
+	} {
+		for i, races := range runs {
+			assert.Equal(t, want, raceLines(i18n.New(lang), &checker.Result{Races: races}), "%s, run %d", lang, i+1)
+		}
+	}
+	// Two writes: by file and line.
+	both := []checker.Race{{Accesses: []checker.RaceAccess{writeRelease, writeAcquire}}}
+	assert.Equal(t, []string{"Data race: (*Pool).TryAcquire writes at bulkheadpool/bulkheadpool.go:25, while (*Pool).Release writes at bulkheadpool/bulkheadpool.go:34"},
+		raceLines(i18n.New("en"), &checker.Result{Races: both}))
+}
