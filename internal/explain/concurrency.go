@@ -56,11 +56,15 @@ func raceLines(p *i18n.Printer, res *checker.Result) []string {
 	var out []string
 	for _, r := range orderedRaces(res.Races) {
 		var accesses []string
-		for _, a := range r {
+		for i, a := range r {
 			f := a.Frames[0]
 			key := "result.race_read"
 			if a.Write {
 				key = "result.race_write"
+			}
+			if i > 0 {
+				// After "while": German puts the verb last.
+				key += "_while"
 			}
 			accesses = append(accesses, p.T(key, "Function", f.Function, "At", fmt.Sprintf("%s:%d", f.File, f.Line)))
 		}

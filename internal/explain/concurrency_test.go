@@ -135,8 +135,8 @@ func TestRaceLinesOneOrder(t *testing.T) {
 			"Data race: (*Pool).Release writes at bulkheadpool/bulkheadpool.go:34, while (*Pool).InUse reads at bulkheadpool/bulkheadpool.go:41",
 		},
 		"de": {
-			"Data Race: (*Pool).TryAcquire schreibt in bulkheadpool/bulkheadpool.go:25, während (*Pool).InUse liest in bulkheadpool/bulkheadpool.go:41",
-			"Data Race: (*Pool).Release schreibt in bulkheadpool/bulkheadpool.go:34, während (*Pool).InUse liest in bulkheadpool/bulkheadpool.go:41",
+			"Data Race: (*Pool).TryAcquire schreibt in bulkheadpool/bulkheadpool.go:25, während (*Pool).InUse in bulkheadpool/bulkheadpool.go:41 liest",
+			"Data Race: (*Pool).Release schreibt in bulkheadpool/bulkheadpool.go:34, während (*Pool).InUse in bulkheadpool/bulkheadpool.go:41 liest",
 		},
 	} {
 		for i, races := range runs {
