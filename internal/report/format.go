@@ -108,8 +108,25 @@ func singleGitHub(w io.Writer, p *i18n.Printer, graded []explain.Graded, run Run
 	if err := GitHub(w, p, graded, run.Dir); err != nil {
 		return err
 	}
-	_, err := fmt.Fprintf(w, "::notice title=kurs::%s\n", data(p.T("grade.seed", "Seed", run.Seed)+" "+gradedBy(p, run.Course, run.Kurs)))
+	_, err := fmt.Fprintf(w, "::notice title=kurs::%s\n", data(strings.TrimSpace(seedLine(p, graded, run.Seed)+" "+gradedBy(p, run.Course, run.Kurs))))
 	return err
+}
+
+// seedLine says how to repeat the run's random traces, or nothing when no
+// graded exercise draws any (a run of quizzes alone): the seed would
+// repeat nothing there.
+func seedLine(p *i18n.Printer, graded []explain.Graded, seed uint64) string {
+	for _, g := range graded {
+		if g.Exercise == nil {
+			continue
+		}
+		for _, t := range g.Exercise.Suite.Tests {
+			if t.Random > 0 {
+				return p.T("grade.seed", "Seed", seed)
+			}
+		}
+	}
+	return ""
 }
 
 func batchCSV(w io.Writer, _ *i18n.Printer, b *Batch, _ []*course.Exercise) error {
@@ -123,8 +140,11 @@ func singleText(w io.Writer, p *i18n.Printer, graded []explain.Graded, run Run) 
 	if err := explain.WriteText(w, p, graded, explain.TextOptions{Verbose: run.Verbose, Width: run.Width}); err != nil {
 		return err
 	}
-	lines := append(explain.WrapHanging(p.T("grade.seed", "Seed", run.Seed), "", "", run.Width),
-		breakLong(explain.WrapHanging(gradedBy(p, run.Course, run.Kurs), "", "", run.Width), run.Width)...)
+	var lines []string
+	if seed := seedLine(p, graded, run.Seed); seed != "" {
+		lines = explain.WrapHanging(seed, "", "", run.Width)
+	}
+	lines = append(lines, breakLong(explain.WrapHanging(gradedBy(p, run.Course, run.Kurs), "", "", run.Width), run.Width)...)
 	_, err := io.WriteString(w, strings.Join(lines, "\n")+"\n")
 	return err
 }

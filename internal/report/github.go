@@ -105,7 +105,9 @@ func GitHubSummary(w io.Writer, p *i18n.Printer, graded []explain.Graded, run Ru
 		fence := codeFence(msg)
 		fmt.Fprintf(&b, "\n<details><summary><code>%s</code></summary>\n\n%stext\n%s\n%s\n\n</details>\n", g.Result.Exercise, fence, msg, fence)
 	}
-	fmt.Fprintf(&b, "\n%s\n", cell(p.T("grade.seed", "Seed", run.Seed)))
+	if seed := seedLine(p, graded, run.Seed); seed != "" {
+		fmt.Fprintf(&b, "\n%s\n", cell(seed))
+	}
 	fmt.Fprintf(&b, "\n%s\n", cell(gradedBy(p, run.Course, run.Kurs)))
 	_, err := io.WriteString(w, b.String())
 	return err
