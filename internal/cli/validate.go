@@ -79,10 +79,10 @@ func validateCourse(e *env, o *validateOptions, args []string) error {
 		return err
 	}
 	if n := len(rep.Problems); n > 0 {
-		fmt.Fprintln(e.Out, e.p.T("validate.summary_problems", "Count", n, "Files", len(files)))
+		e.say("validate.summary_problems", "Count", n, "Files", len(files))
 		return errFailed
 	}
-	fmt.Fprintln(e.Out, e.p.T("validate.summary_ok", "Lessons", rep.Lessons, "Exercises", rep.Exercises))
+	e.say("validate.summary_ok", "Lessons", rep.Lessons, "Exercises", rep.Exercises)
 	return nil
 }
 
@@ -231,6 +231,6 @@ func (e *env) mutantReport(rep *validate.Report, jobs int) {
 	if counted > 0 {
 		score = 100 * float64(killed) / float64(counted)
 	}
-	fmt.Fprintln(e.Out, e.p.T("validate.mutants_total", "Score", fmt.Sprintf("%.0f", score), "Killed", killed,
-		"Counted", counted, "Duration", explain.Duration(e.p, rep.MutantTime), "Jobs", jobs))
+	e.say("validate.mutants_total", "Score", fmt.Sprintf("%.0f", score), "Killed", killed,
+		"Counted", counted, "Duration", explain.Duration(e.p, rep.MutantTime), "Jobs", jobs)
 }
