@@ -187,9 +187,9 @@ func cmdTTYWatch(ts *testscript.TestScript, neg bool, args []string) {
 var escapes = regexp.MustCompile(`\x1b(\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)|[@-Z\\-_])`)
 
 // ttyRun runs name with args in the script's folder and environment, and
-// returns what it wrote to stdout without escape sequences and carriage
-// returns; with until, only until that matches, when its process group is
-// ended.
+// returns what it wrote to stdout without escape sequences, a carriage
+// return alone ending a line; with until, only until that matches, when
+// its process group is ended.
 func ttyRun(ts *testscript.TestScript, until *regexp.Regexp, name string, args ...string) string {
 	if until == nil {
 		return ttySteps(ts, nil, name, args...)
@@ -221,8 +221,11 @@ func ttySteps(ts *testscript.TestScript, steps []ttyStep, name string, args ...s
 	c.Env = append(c.Env, "NO_COLOR=1", "TERM=xterm", "SHELL=/bin/sh")
 	c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	c.Cancel = func() error { return syscall.Kill(-c.Process.Pid, syscall.SIGKILL) }
+	// A carriage return alone starts a line drawn over the last one (a
+	// status rewritten in place): each drawing is checked as a line.
 	clean := func(b []byte) string {
-		return strings.ReplaceAll(escapes.ReplaceAllString(string(b), ""), "\r", "")
+		s := strings.ReplaceAll(escapes.ReplaceAllString(string(b), ""), "\r\n", "\n")
+		return strings.ReplaceAll(s, "\r", "\n")
 	}
 	if len(steps) == 0 {
 		// A terminal shows stderr too.

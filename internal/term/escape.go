@@ -25,9 +25,12 @@ const (
 
 	// ClearScreen moves the cursor home and erases the screen.
 	ClearScreen = "\x1b[H\x1b[2J"
-	// ClearLine returns to the start of the line and erases it, for a
-	// line that is rewritten in place.
-	ClearLine = "\r\x1b[K"
+	// ClearDown erases from the cursor to the end of the screen, for
+	// lines that are rewritten in place.
+	ClearDown = "\x1b[J"
+	// CursorUp, with the number of lines, moves the cursor up (a format
+	// for fmt.Sprintf).
+	CursorUp = "\x1b[%dA"
 )
 
 // offs pairs each style that wrapping carries across lines with the code

@@ -9,12 +9,12 @@
 package term
 
 import (
+	"fmt"
 	"io"
 	"os"
 	"strconv"
 	"strings"
 
-	"github.com/charmbracelet/x/ansi"
 	"golang.org/x/term"
 )
 
@@ -32,6 +32,7 @@ type Terminal struct {
 	tty     bool
 	color   bool
 	columns int // COLUMNS, else DefaultWidth: the width when the window's is unknown
+	status  int // lines the last Status drew on the terminal and left there
 }
 
 // New returns the Terminal that writes to w. w is a terminal when it is an
@@ -131,22 +132,38 @@ func Fit(s string, width int) string {
 	return strings.Join(out, "\n")
 }
 
-// Status writes s on the terminal's current line in place of what was
-// there, cut to the width so that it never wraps; elsewhere it writes s as
-// a line of its own.
+// Status writes s on the terminal in place of what the previous Status
+// wrote, wrapped to the width at spaces so that all of it shows;
+// elsewhere it writes s as a line of its own. A Terminal's Status calls
+// come one at a time.
 func (t *Terminal) Status(s string) {
 	if !t.tty {
 		io.WriteString(t.w, s+"\n")
 		return
 	}
-	io.WriteString(t.w, ClearLine+ansi.Truncate(s, t.Width()-1, "…"))
+	// One column spare: a line that fills the last one leaves the cursor
+	// waiting to wrap on some terminals.
+	text := Fit(s, min(t.Width()-1, MaxText))
+	io.WriteString(t.w, t.eraseStatus()+text)
+	t.status = strings.Count(text, "\n") + 1
 }
 
-// ClearStatus erases the line Status wrote.
+// ClearStatus erases the lines Status wrote.
 func (t *Terminal) ClearStatus() {
 	if t.tty {
-		io.WriteString(t.w, ClearLine)
+		io.WriteString(t.w, t.eraseStatus())
+		t.status = 0
 	}
+}
+
+// eraseStatus returns what takes the cursor back to the start of the
+// lines the last Status drew and erases them.
+func (t *Terminal) eraseStatus() string {
+	up := ""
+	if t.status > 1 {
+		up = fmt.Sprintf(CursorUp, t.status-1)
+	}
+	return "\r" + up + ClearDown
 }
 
 // Clear returns what clears the screen of a terminal: ClearScreen, or ""
