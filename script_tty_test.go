@@ -34,19 +34,19 @@ import (
 // its process group, for a verb that runs until stopped (serve, watch).
 // -reset puts PATH back as it was before the first run, so that the pipe
 // sees the state the terminal saw: the hint counter, or no workspace yet
-// for init.
+// for init; it may be given more than once.
 func cmdTTYFits(ts *testscript.TestScript, neg bool, args []string) {
 	if neg {
 		ts.Fatalf("unsupported: ! ttyfits")
 	}
 	var until *regexp.Regexp
-	reset := ""
+	var reset []string
 	for len(args) > 1 && strings.HasPrefix(args[0], "-") {
 		switch args[0] {
 		case "-until":
 			until = regexp.MustCompile(args[1])
 		case "-reset":
-			reset = ts.MkAbs(args[1])
+			reset = append(reset, ts.MkAbs(args[1]))
 		default:
 			ts.Fatalf("ttyfits: unknown option %s", args[0])
 		}
@@ -62,18 +62,18 @@ func cmdTTYFits(ts *testscript.TestScript, neg bool, args []string) {
 		quoted[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
 	}
 	cmd := "kurs " + strings.Join(quoted, " ")
-	var saved []byte
-	if reset != "" {
-		saved, err = os.ReadFile(reset)
+	saved := make([][]byte, len(reset))
+	for i, r := range reset {
+		saved[i], err = os.ReadFile(r)
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			ts.Fatalf("%v", err)
 		}
 	}
 	tty := ttyRun(ts, until, "script", "-qefc", "stty cols "+args[0]+" rows 50; exec "+cmd, "/dev/null")
-	if reset != "" {
-		ts.Check(os.RemoveAll(reset))
-		if saved != nil {
-			ts.Check(os.WriteFile(reset, saved, 0o644))
+	for i, r := range reset {
+		ts.Check(os.RemoveAll(r))
+		if saved[i] != nil {
+			ts.Check(os.WriteFile(r, saved[i], 0o644))
 		}
 	}
 	// The pipe draws tables as wide as the terminal; its prose stays whole.

@@ -204,7 +204,9 @@ func (e *env) builder() *build.Builder {
 		// kurs init already said it prepares them.
 		e.build, _ = build.New(build.Options{Preparing: func() {
 			if !e.warming {
-				fmt.Fprintln(e.Err, e.p.T("check.preparing"))
+				// A Terminal of its own: the builds that call this
+				// run on goroutines of their own.
+				term.New(e.Err, e.Getenv).Println(e.p.T("check.preparing"))
 			}
 		}})
 	}
