@@ -80,11 +80,6 @@ type Signature struct {
 	// is not. Which races the detector reports depends on scheduling;
 	// whether a writer races with a writer hardly does.
 	RacyReads bool `json:"racy_reads,omitempty"`
-	// RacyWriter reports that, where RacyReads does not hold, one
-	// function that writes has an access in every data race the
-	// detector found: that writer takes no lock, the other functions
-	// are synchronised with one another.
-	RacyWriter bool `json:"racy_writer,omitempty"`
 }
 
 // Departure is where a fixed trace departs from the expected behaviour.
@@ -100,7 +95,7 @@ type Departure struct {
 // Equal reports whether two signatures are the same behaviour, comparing
 // values as the judge does.
 func (s *Signature) Equal(o *Signature) bool {
-	if !slices.Equal(s.Fail, o.Fail) || len(s.Steps) != len(o.Steps) || s.Stress != o.Stress || s.Races != o.Races || s.RacyReads != o.RacyReads || s.RacyWriter != o.RacyWriter {
+	if !slices.Equal(s.Fail, o.Fail) || len(s.Steps) != len(o.Steps) || s.Stress != o.Stress || s.Races != o.Races || s.RacyReads != o.RacyReads {
 		return false
 	}
 	for name, d := range s.Steps {

@@ -21,7 +21,6 @@ import (
 func Signature(ex *course.Exercise, res *checker.Result) *course.Signature {
 	fixed, stress := fixedTests(ex), StressTests(ex)
 	s := &course.Signature{Fail: []string{}, Races: len(res.Races) > 0, RacyReads: racyReads(res.Races)}
-	s.RacyWriter = !s.RacyReads && racyWriter(res.Races)
 	stressFailed := false
 	for i := range res.Tests {
 		t := &res.Tests[i]
@@ -77,48 +76,6 @@ func racyReads(races []checker.Race) bool {
 		}
 	}
 	return len(races) > 0
-}
-
-// racyWriter reports whether one function that writes in some race in
-// races has an access in every one of them and races with another
-// function in at least one: code that takes the lock everywhere but in
-// that writer (see course.Signature.RacyWriter), whose other functions
-// never race with one another. Without a lock at all, TryAcquire-like
-// writers race with themselves and Release-like ones with readers, so no
-// one function is in every race; a lone race of a function with itself
-// shows no lock anywhere.
-func racyWriter(races []checker.Race) bool {
-	if len(races) == 0 {
-		return false
-	}
-	// in reports whether fn has an access in r, and whether another
-	// function has one too.
-	in := func(r checker.Race, fn string) (found, other bool) {
-		for _, a := range r.Accesses {
-			if len(a.Frames) > 0 {
-				found = found || a.Frames[0].Function == fn
-				other = other || a.Frames[0].Function != fn
-			}
-		}
-		return found, other
-	}
-	for _, r := range races {
-		for _, a := range r.Accesses {
-			if !a.Write || len(a.Frames) == 0 {
-				continue
-			}
-			fn, all, others := a.Frames[0].Function, true, false
-			for _, o := range races {
-				found, other := in(o, fn)
-				all = all && found
-				others = others || other
-			}
-			if all && others {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 func setStep(s *course.Signature, name string, d course.Departure) {
@@ -198,10 +155,9 @@ const (
 //     the result too passes all of them and fails under several
 //     goroutines, with a data race if the misconception has one and
 //     without one if it has none, and with races only of an unguarded
-//     reader exactly when the misconception's are (RacyReads), and with
-//     races all of one unguarded writer exactly when the misconception's
-//     are (RacyWriter): which stress tests fail, and where, depends on
-//     scheduling, the race detector's verdict does not.
+//     reader exactly when the misconception's are (RacyReads): which
+//     stress tests fail, and where, depends on scheduling, the race
+//     detector's verdict does not.
 //   - Maybe: the fixed traces agree but the other tests do not, or the
 //     misconception fails no fixed trace; or the result shows the
 //     misconception's every departure and more (see Recognition.More and
@@ -225,7 +181,7 @@ func Recognise(ex *course.Exercise, res *checker.Result) *Recognition {
 			continue
 		}
 		if len(ms.Fail) == 0 && ms.Stress {
-			if len(sig.Fail) == 0 && sig.Stress && sig.Races == ms.Races && sig.RacyReads == ms.RacyReads && sig.RacyWriter == ms.RacyWriter {
+			if len(sig.Fail) == 0 && sig.Stress && sig.Races == ms.Races && sig.RacyReads == ms.RacyReads {
 				return &Recognition{Misconception: m}
 			}
 			continue

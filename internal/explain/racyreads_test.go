@@ -1,7 +1,6 @@
 package explain
 
 import (
-	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -69,66 +68,5 @@ func TestUnlockedReadIsNotNoLock(t *testing.T) {
 		require.NotNil(t, m, lang)
 		assert.Equal(t, title, m.Title, lang)
 		assert.Contains(t, m.Explanation, "`InUse`", lang)
-	}
-}
-
-// TestUnlockedReleaseIsNotNoLock: a pool whose TryAcquire and InUse take
-// the lock and whose Release does not races only where Release is: with
-// TryAcquire, with InUse and with itself, which of them depends on the
-// run (the sets below are runs seen). Its name is bulkheadpool's
-// unlocked-release, in both languages, not no-lock's "both take the last
-// slot": TryAcquire holds the lock, so it never races with itself. A pool
-// in which TryAcquire races with itself is still no-lock.
-func TestUnlockedReleaseIsNotNoLock(t *testing.T) {
-	c, err := course.Load(kurs.Content())
-	require.NoError(t, err)
-	ex, ok := c.Exercise("bulkheadpool")
-	require.True(t, ok)
-	result := func(races ...checker.Race) *checker.Result {
-		res := &checker.Result{Exercise: ex.ID, Status: checker.Fail, MaxScore: ex.Points, Concurrency: checker.ConcurrencyRace, Races: races}
-		for _, tc := range ex.Suite.Tests {
-			st := checker.Pass
-			if tc.Name == "concurrent/stress-size-1" {
-				st = checker.Fail
-			}
-			res.Tests = append(res.Tests, checker.Test{Name: tc.Name, Status: st})
-		}
-		return res
-	}
-	race := func(a, b checker.RaceAccess) checker.Race {
-		return checker.Race{Accesses: []checker.RaceAccess{a, b}}
-	}
-	releaseRaces := []checker.Race{
-		race(access("(*Pool).Release", true), access("(*Pool).InUse", false)),
-		race(access("(*Pool).Release", true), access("(*Pool).TryAcquire", false)),
-		race(access("(*Pool).Release", true), access("(*Pool).TryAcquire", true)),
-	}
-	withItself := append(slices.Clone(releaseRaces),
-		race(access("(*Pool).Release", false), access("(*Pool).Release", true)),
-		race(access("(*Pool).Release", false), access("(*Pool).TryAcquire", true)))
-	noLock := append(slices.Clone(releaseRaces),
-		race(access("(*Pool).TryAcquire", true), access("(*Pool).TryAcquire", false)))
-	for _, k := range []struct {
-		name  string
-		races []checker.Race
-		want  string
-	}{
-		{"Release races with the others", releaseRaces, "unlocked-release"},
-		{"Release races with itself too", withItself, "unlocked-release"},
-		{"one race, of Release and TryAcquire writing", releaseRaces[2:], "unlocked-release"},
-		{"TryAcquire races with itself", noLock, "no-lock"},
-	} {
-		res := result(k.races...)
-		r := Recognise(ex, res)
-		require.NotNil(t, r, k.name)
-		assert.Equal(t, k.want, r.Misconception.ID, k.name)
-		assert.False(t, r.Maybe, k.name)
-	}
-	res := result(releaseRaces...)
-	for lang, title := range map[string]string{"en": "Only taking a slot needs the lock", "de": "Nur wer einen Platz nimmt, braucht die Sperre"} {
-		m := Explain(i18n.New(lang), ex, res, Options{}).Misconception
-		require.NotNil(t, m, lang)
-		assert.Equal(t, title, m.Title, lang)
-		assert.Contains(t, m.Explanation, "`Release`", lang)
 	}
 }
