@@ -9,10 +9,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -49,6 +47,20 @@ func objectFiles(t *testing.T, dir string) []string {
 		files = append(files, fmt.Sprintf("%s %d %d", e.Name(), info.Size(), info.Sys().(*syscall.Stat_t).Ino))
 	}
 	return files
+}
+
+// checkedCache returns a cache in which a learner's check built a program
+// ("checked"), and the learner's objects it kept.
+func checkedCache(t *testing.T) (dir string, learners []string) {
+	t.Helper()
+	check := newBuilder(t)
+	prog, err := check.Direct(context.Background(), tinyKit(t, check), module1(t, tiny(`"checked"`)), []string{"x"})
+	require.NoError(t, err)
+	assert.Equal(t, "checked", run(t, prog))
+	require.NoError(t, check.Close())
+	learners = objectFiles(t, filepath.Join(check.Dir(), objectsFolder))
+	require.NotEmpty(t, learners)
+	return check.Dir(), learners
 }
 
 // A regrade of the same files, by another kurs grade, compiles and links
@@ -107,18 +119,11 @@ func TestRegradeBuildsNoRaceProgram(t *testing.T) {
 // nor linked again, and the run adds nothing to the learner's objects.
 func TestGradeFindsTheLearnersObjects(t *testing.T) {
 	ctx := context.Background()
-	check := newBuilder(t)
-	dir := check.Dir()
-	prog, err := check.Direct(ctx, tinyKit(t, check), module1(t, tiny(`"checked"`)), []string{"x"})
-	require.NoError(t, err)
-	assert.Equal(t, "checked", run(t, prog))
-	require.NoError(t, check.Close())
-	before := objectFiles(t, filepath.Join(dir, objectsFolder))
-	require.NotEmpty(t, before)
+	dir, before := checkedCache(t)
 
 	grade := grader(t, dir)
 	k := tinyKit(t, grade)
-	prog, err = grade.Direct(ctx, k, module1(t, tiny(`"checked"`)), []string{"x"})
+	prog, err := grade.Direct(ctx, k, module1(t, tiny(`"checked"`)), []string{"x"})
 	require.NoError(t, err)
 	assert.Equal(t, "checked", run(t, prog))
 	assert.Zero(t, grade.Stats().Compiles, "the checked files compiled again")
@@ -137,13 +142,7 @@ func TestGradeFindsTheLearnersObjects(t *testing.T) {
 // going first, so that the first of several submissions is linked again.
 func TestGradeNeverEvictsTheLearnersObjects(t *testing.T) {
 	ctx := context.Background()
-	check := newBuilder(t)
-	dir := check.Dir()
-	prog, err := check.Direct(ctx, tinyKit(t, check), module1(t, tiny(`"checked"`)), []string{"x"})
-	require.NoError(t, err)
-	assert.Equal(t, "checked", run(t, prog))
-	require.NoError(t, check.Close())
-	learners := objectFiles(t, filepath.Join(dir, objectsFolder))
+	dir, learners := checkedCache(t)
 
 	t.Setenv(GradeObjectsEnv, "3")
 	grade := grader(t, dir)
@@ -157,7 +156,7 @@ func TestGradeNeverEvictsTheLearnersObjects(t *testing.T) {
 		assert.LessOrEqual(t, objectsSize(filepath.Join(dir, gradeObjectsFolder)), int64(3<<20+16<<10))
 	}
 	require.Equal(t, 4, grade.Stats().Links)
-	prog, err = grade.Direct(ctx, k, module1(t, tiny(`"graded 0"`)), []string{"x"})
+	prog, err := grade.Direct(ctx, k, module1(t, tiny(`"graded 0"`)), []string{"x"})
 	require.NoError(t, err)
 	assert.Equal(t, "graded 0", run(t, prog))
 	assert.Equal(t, 5, grade.Stats().Links, "the first program outlived the bound")
@@ -217,22 +216,7 @@ func TestGradeShardsShareTheBound(t *testing.T) {
 	learners := objectFiles(t, filepath.Join(dir, objectsFolder))
 
 	grades := filepath.Join(dir, gradeObjectsFolder)
-	var most atomic.Int64
-	stop := make(chan struct{})
-	sampled := make(chan struct{})
-	go func() {
-		defer close(sampled)
-		for {
-			select {
-			case <-stop:
-				return
-			case <-time.After(time.Millisecond):
-			}
-			n := objectsSize(grades)
-			for m := most.Load(); n > m && !most.CompareAndSwap(m, n); m = most.Load() {
-			}
-		}
-	}()
+	stop := sampleSize(grades)
 	var wg sync.WaitGroup
 	for shard := range 3 {
 		b := grader(t, dir)
@@ -261,10 +245,9 @@ func TestGradeShardsShareTheBound(t *testing.T) {
 		}
 	}
 	wg.Wait()
-	close(stop)
-	<-sampled
-	assert.LessOrEqual(t, most.Load(), int64(2<<20+size), "more than the bound and one object")
-	assert.Greater(t, most.Load(), int64(2<<20-size), "the folder was used")
+	most, _ := stop()
+	assert.LessOrEqual(t, most, int64(2<<20+size), "more than the bound and one object")
+	assert.Greater(t, most, int64(2<<20-size), "the folder was used")
 	assert.Equal(t, learners, objectFiles(t, filepath.Join(dir, objectsFolder)), "grading changed the learner's objects")
 	left := objectFiles(t, grades)
 	assert.True(t, slices.IndexFunc(left, func(f string) bool { return strings.HasPrefix(f, ".new-") }) < 0, "a half-kept object was left: %v", left)

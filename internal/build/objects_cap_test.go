@@ -113,23 +113,8 @@ func buildWhileSampling(t *testing.T, b *Builder, n, size int) (most, biggest in
 	k := tinyKit(t, b)
 	dir := filepath.Join(b.Dir(), "objects")
 
-	var mostSeen, samples, biggestSeen atomic.Int64
-	stop := make(chan struct{})
-	sampled := make(chan struct{})
-	go func() {
-		defer close(sampled)
-		for {
-			select {
-			case <-stop:
-				return
-			case <-time.After(time.Millisecond):
-			}
-			n := objectsSize(dir)
-			samples.Add(1)
-			for m := mostSeen.Load(); n > m && !mostSeen.CompareAndSwap(m, n); m = mostSeen.Load() {
-			}
-		}
-	}()
+	var biggestSeen atomic.Int64
+	stop := sampleSize(dir)
 	var wg sync.WaitGroup
 	work := make(chan int)
 	for range 2 {
@@ -141,8 +126,7 @@ func buildWhileSampling(t *testing.T, b *Builder, n, size int) (most, biggest in
 				}
 				assert.Equal(t, (fmt.Sprint(i) + "x")[:2], run(t, prog))
 				if info, err := os.Stat(prog); err == nil {
-					for m := biggestSeen.Load(); info.Size() > m && !biggestSeen.CompareAndSwap(m, info.Size()); m = biggestSeen.Load() {
-					}
+					raise(&biggestSeen, info.Size())
 				}
 			}
 		})
@@ -152,13 +136,44 @@ func buildWhileSampling(t *testing.T, b *Builder, n, size int) (most, biggest in
 	}
 	close(work)
 	wg.Wait()
-	close(stop)
-	<-sampled
+	most, samples := stop()
 	t.Logf("%d programs of %.1f MiB at most: objects/ at most %.1f MiB in %d samples", n,
-		float64(biggestSeen.Load())/(1<<20), float64(mostSeen.Load())/(1<<20), samples.Load())
+		float64(biggestSeen.Load())/(1<<20), float64(most)/(1<<20), samples)
 	require.Greater(t, biggestSeen.Load(), int64(size), "the programs are big")
-	require.Greater(t, samples.Load(), int64(n))
-	return mostSeen.Load(), biggestSeen.Load()
+	require.Greater(t, samples, int64(n))
+	return most, biggestSeen.Load()
+}
+
+// sampleSize measures the objects in dir every millisecond until the
+// returned stop is called, which returns the most they held in any sample
+// and how many samples it took.
+func sampleSize(dir string) (stop func() (most, samples int64)) {
+	var mostSeen, taken atomic.Int64
+	done := make(chan struct{})
+	sampled := make(chan struct{})
+	go func() {
+		defer close(sampled)
+		for {
+			select {
+			case <-done:
+				return
+			case <-time.After(time.Millisecond):
+			}
+			taken.Add(1)
+			raise(&mostSeen, objectsSize(dir))
+		}
+	}()
+	return func() (int64, int64) {
+		close(done)
+		<-sampled
+		return mostSeen.Load(), taken.Load()
+	}
+}
+
+// raise sets v to n when n is larger, whoever else raises it at once.
+func raise(v *atomic.Int64, n int64) {
+	for m := v.Load(); n > m && !v.CompareAndSwap(m, n); m = v.Load() {
+	}
 }
 
 // KURS_CACHE_OBJECTS bounds the kept objects in MiB instead of 256: two
