@@ -55,6 +55,13 @@ const maxRaceLines = 2
 func raceLines(p *i18n.Printer, res *checker.Result) []string {
 	var out []string
 	for _, r := range orderedRaces(res.Races) {
+		if len(r) == 2 && r[0].Frames[0].Function == r[1].Frames[0].Function {
+			out = append(out, selfRaceLine(p, r[0], r[1]))
+			if len(out) == maxRaceLines {
+				break
+			}
+			continue
+		}
 		var accesses []string
 		for i, a := range r {
 			f := a.Frames[0]
@@ -74,6 +81,23 @@ func raceLines(p *i18n.Printer, res *checker.Result) []string {
 		}
 	}
 	return out
+}
+
+// selfRaceLine returns the line of a race between two calls of one
+// function, a and b in orderedRaces' order (a is a write): naming the
+// function twice ("Release writes at :28, while Release writes at :28")
+// reads as if it raced with itself. Two writes at one place are said once.
+func selfRaceLine(p *i18n.Printer, a, b checker.RaceAccess) string {
+	at := func(f checker.RaceFrame) string { return fmt.Sprintf("%s:%d", f.File, f.Line) }
+	fa, fb := a.Frames[0], b.Frames[0]
+	if b.Write && at(fa) == at(fb) {
+		return p.T("result.race_self_write", "Function", fa.Function, "At", at(fa))
+	}
+	other := "result.race_self_second_read"
+	if b.Write {
+		other = "result.race_self_second_write"
+	}
+	return p.T("result.race_self", "Function", fa.Function, "At", at(fa), "Other", p.T(other, "At", at(fb)))
 }
 
 // orderedRaces returns the accesses in the learner's code of each race in

@@ -148,3 +148,28 @@ func TestRaceLinesOneOrder(t *testing.T) {
 	assert.Equal(t, []string{"Data race: (*Pool).TryAcquire writes at bulkheadpool/bulkheadpool.go:25, while (*Pool).Release writes at bulkheadpool/bulkheadpool.go:34"},
 		raceLines(i18n.New("en"), &checker.Result{Races: both}))
 }
+
+// Two calls of one function that race are said to be two calls, not the
+// function racing with itself ("Release writes at :28, while Release
+// writes at :28"), and two writes at one place are named once.
+func TestRaceLinesTwoCalls(t *testing.T) {
+	access := func(write bool, line int) checker.RaceAccess {
+		return checker.RaceAccess{Write: write, Frames: []checker.RaceFrame{{Function: "(*Pool).Release", File: "bulkheadpool/bulkheadpool.go", Line: line}}}
+	}
+	for lang, want := range map[string][]string{
+		"en": {
+			"Data race: two calls of (*Pool).Release write at bulkheadpool/bulkheadpool.go:28 at the same time",
+			"Data race: two calls of (*Pool).Release at the same time: one writes at bulkheadpool/bulkheadpool.go:28, the other reads at bulkheadpool/bulkheadpool.go:27",
+		},
+		"de": {
+			"Data Race: zwei Aufrufe von (*Pool).Release schreiben gleichzeitig in bulkheadpool/bulkheadpool.go:28",
+			"Data Race: zwei Aufrufe von (*Pool).Release gleichzeitig: einer schreibt in bulkheadpool/bulkheadpool.go:28, der andere liest in bulkheadpool/bulkheadpool.go:27",
+		},
+	} {
+		races := []checker.Race{
+			{Accesses: []checker.RaceAccess{access(false, 27), access(true, 28)}},
+			{Accesses: []checker.RaceAccess{access(true, 28), access(true, 28)}},
+		}
+		assert.Equal(t, want, raceLines(i18n.New(lang), &checker.Result{Races: races}), lang)
+	}
+}
