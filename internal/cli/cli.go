@@ -284,7 +284,9 @@ func Main(ctx context.Context, args []string, io IO) int {
 	fs.SetOutput(io.Err)
 	fs.Usage = func() {}
 	fs.StringVar(&e.g.workspace, "workspace", "", "")
-	fs.StringVar(&e.g.lang, "lang", "", "")
+	// The default is what peekGlobals found: a flag error stops the
+	// parse before a later --lang, which must still choose the language.
+	fs.StringVar(&e.g.lang, "lang", g.lang, "")
 	fs.StringVar(&e.g.course, "course", "", "")
 	fs.BoolVar(&e.g.help, "help", false, "")
 	fs.BoolVar(&e.g.help, "h", false, "")
