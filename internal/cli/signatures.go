@@ -26,7 +26,7 @@ func (e *env) misconceptionReport(rep *validate.Report, record bool) error {
 			}
 			w.Args = append(w.Args[:len(w.Args):len(w.Args)], "Course", course)
 		}
-		fmt.Fprintln(e.Out, e.p.T("validate.warning", "Text", e.problemText(w)))
+		e.sayHanging(e.p.T("validate.warning", "Text", e.problemText(w)), 2)
 	}
 	if !record {
 		return nil

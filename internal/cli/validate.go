@@ -13,6 +13,7 @@ import (
 	"github.com/kurs-course/kurs"
 	"github.com/kurs-course/kurs/checker"
 	"github.com/kurs-course/kurs/internal/explain"
+	"github.com/kurs-course/kurs/internal/term"
 	"github.com/kurs-course/kurs/internal/validate"
 )
 
@@ -69,7 +70,7 @@ func validateCourse(e *env, o *validateOptions, args []string) error {
 	}
 	files := map[string]bool{}
 	for _, p := range rep.Problems {
-		fmt.Fprintln(e.Out, e.problemText(p))
+		e.sayHanging(e.problemText(p), 2)
 		files[p.File] = true
 	}
 	if o.mutants {
@@ -160,7 +161,8 @@ func (e *env) problemText(p validate.Problem) string {
 	if f := p.Failure; f != nil {
 		switch {
 		case f.Test != nil:
-			detail = explain.Test(e.p, f.Exercise, f.Result, f.Test)
+			// The detail stands four columns in.
+			detail = explain.TestWidth(e.p, f.Exercise, f.Result, f.Test, max(e.stdout().TextWidth()-4, 0))
 		case f.Result != nil && f.Result.Problem != nil:
 			pr := *f.Result.Problem
 			pr.File, pr.Line = p.File, p.Line
@@ -177,6 +179,25 @@ func (e *env) problemText(p validate.Problem) string {
 		b.WriteString("\n    " + e.p.T("validate.mutant_mark", "File", markFile(p), "Mutant", fmt.Sprintf("%q", mutantID(p))))
 	}
 	return b.String()
+}
+
+// sayHanging writes s to the output as say does, but the further lines
+// of its first line indented by indent, deeper than the first line
+// starts: each problem stays apart from the next, whose first line starts
+// further left. The lines after the first are wrapped as Println wraps
+// them.
+func (e *env) sayHanging(s string, indent int) {
+	t := e.stdout()
+	first, rest, more := strings.Cut(s, "\n")
+	if w := t.TextWidth(); w > 0 && term.Width(first) > w && w-indent >= 20 {
+		words := strings.TrimLeft(first, " ")
+		lead := first[:len(first)-len(words)]
+		first = lead + strings.Join(term.Wrap(words, w-indent), "\n"+strings.Repeat(" ", indent))
+	}
+	if more {
+		first += "\n" + t.Fit(rest)
+	}
+	fmt.Fprintln(e.Out, first)
 }
 
 // key joins a message id from a prefix and a name known only at run time;
@@ -199,12 +220,12 @@ func argOf(p validate.Problem, key string) string {
 // mutantReport prints, per exercise, how many mutants the hidden tests
 // kill, and the mutation score with the time it took.
 func (e *env) mutantReport(rep *validate.Report, jobs int) {
-	fmt.Fprintln(e.Out, e.p.T("validate.mutants_header"))
+	e.say("validate.mutants_header")
 	killed, counted := 0, 0
 	for _, s := range rep.Mutants {
 		switch {
 		case s.Skipped != "":
-			fmt.Fprintf(e.Out, "  %-16s %s\n", s.Exercise, e.p.T(key("validate.mutants_skipped_", s.Skipped)))
+			e.mutantRow(s.Exercise, e.p.T(key("validate.mutants_skipped_", s.Skipped)))
 			continue
 		case s.Mutants == 0:
 			none := e.p.T("validate.mutants_none")
@@ -212,17 +233,17 @@ func (e *env) mutantReport(rep *validate.Report, jobs int) {
 				// There was something to change; nothing of it compiled.
 				none = e.p.T("validate.mutants_none_invalid", "Count", s.Invalid)
 			}
-			fmt.Fprintf(e.Out, "  %-16s %s\n", s.Exercise, none)
+			e.mutantRow(s.Exercise, none)
 			continue
 		}
-		fmt.Fprintf(e.Out, "  %-16s %s\n", s.Exercise, e.p.T("validate.mutants_line",
+		e.mutantRow(s.Exercise, e.p.T("validate.mutants_line",
 			"Mutants", s.Mutants, "Killed", s.Killed, "Survived", len(s.Survivors), "Equivalent", len(s.Equivalent),
 			"Invalid", s.Invalid, "Score", fmt.Sprintf("%.0f", 100*s.Score()), "Duration", explain.Duration(e.p, s.Duration)))
 		for _, q := range s.Equivalent {
-			fmt.Fprintf(e.Out, "      %s\n", e.p.T("validate.mutants_equivalent", "Mutant", q.ID, "Why", q.Why))
+			e.sayHanging("      "+e.p.T("validate.mutants_equivalent", "Mutant", q.ID, "Why", q.Why), 8)
 		}
 		for _, k := range s.Kills {
-			fmt.Fprintf(e.Out, "      %s\n", e.p.T("validate.mutants_test_kills", "Test", k.Test, "Count", k.Mutants))
+			e.sayHanging("      "+e.p.T("validate.mutants_test_kills", "Test", k.Test, "Count", k.Mutants), 8)
 		}
 		killed += s.Killed
 		counted += s.Mutants - len(s.Equivalent)
@@ -233,4 +254,15 @@ func (e *env) mutantReport(rep *validate.Report, jobs int) {
 	}
 	e.say("validate.mutants_total", "Score", fmt.Sprintf("%.0f", score), "Killed", killed,
 		"Counted", counted, "Duration", explain.Duration(e.p, rep.MutantTime), "Jobs", jobs)
+}
+
+// mutantRow writes one exercise's row of the mutants' table: its id in a
+// column of its own, what its mutants did beside it and, on a terminal,
+// wrapped under itself.
+func (e *env) mutantRow(exercise, text string) {
+	row := fmt.Sprintf("  %-16s ", exercise)
+	if w := e.stdout().TextWidth(); w > 0 && term.Width(row)+term.Width(text) > w && w-term.Width(row) >= 20 {
+		text = strings.Join(term.Wrap(text, w-term.Width(row)), "\n"+strings.Repeat(" ", term.Width(row)))
+	}
+	fmt.Fprintln(e.Out, row+text)
 }

@@ -465,6 +465,13 @@ func TestFor(p *i18n.Printer, ex *course.Exercise, res *checker.Result, t *check
 	return paint(explainTest(p, ex, res, t, aud).text(p, TextOptions{Full: true}), false)
 }
 
+// TestWidth is Test laid out for a terminal width columns wide, as
+// TextOptions.Width lays a result out; width 0 is Test, for files and
+// pipes.
+func TestWidth(p *i18n.Printer, ex *course.Exercise, res *checker.Result, t *checker.Test, width int) string {
+	return paint(explainTest(p, ex, res, t, Learner).text(p, TextOptions{Full: true, Width: width}), false)
+}
+
 // explanation renders a misconception's explanation, Markdown, four
 // columns in: on a terminal wrapped to its width and styled as a lesson
 // is, elsewhere with each paragraph on one line, for grep.
