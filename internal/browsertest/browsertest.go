@@ -1,5 +1,6 @@
 // Package browsertest starts Debian's Chromium, headless, for the browser
-// tests of kurs's pages: one way to find it, start it, log it in as the
+// tests of kurs's pages: one way to find it, start it (one browser for all
+// the tests of a test binary, a private window for each), log it in as the
 // user who started kurs serve, and end it, for every package that has such
 // a test. It also says how long a test waits for an event (Patience,
 // Until): as long as the machine's load makes it take, not a fixed time.
@@ -14,9 +15,11 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/chromedp"
 )
 
@@ -126,13 +129,117 @@ func Path(t testing.TB) string {
 	return ""
 }
 
-// Start starts a headless Chromium with a window of w×h pixels and
-// returns its context; the browser ends with the test. A start that fails
-// on a busy machine is tried up to three times. The flags keep it off the
-// network (loopback pages only) and out of the user's profile.
+// shared is the one Chromium of a test binary: the first Start starts
+// it, every test gets a browser context of its own in it, and Main ends
+// it after the last test. Starting Chromium costs more processor time
+// than most of the tests that use it; a new browser context (as private
+// as a browser of its own: own cookies, storage and cache, own window)
+// costs little.
+var shared struct {
+	sync.Mutex
+	main   bool               // Main runs the tests
+	ctx    context.Context    // the browser's first tab, nil before the first Start
+	cancel context.CancelFunc // ends the browser
+}
+
+// Main runs the tests of a package whose tests call Start, with one
+// Chromium for all of them, and ends it after the last; it returns m.Run's
+// code. Call it from TestMain:
+//
+//	func TestMain(m *testing.M) { os.Exit(browsertest.Main(m)) }
+func Main(m *testing.M) int {
+	shared.Lock()
+	shared.main = true
+	shared.Unlock()
+	code := m.Run()
+	shared.Lock()
+	defer shared.Unlock()
+	if shared.ctx != nil {
+		stop(shared.ctx, shared.cancel)
+		shared.ctx = nil
+	}
+	return code
+}
+
+// stop ends a browser: it asks it to close, and kills its process by its
+// id if it has not ended within a while.
+func stop(browser context.Context, cancel context.CancelFunc) {
+	if c := chromedp.FromContext(browser); c != nil && c.Browser != nil {
+		if p := c.Browser.Process(); p != nil {
+			defer p.Kill()
+		}
+	}
+	ctx, done := context.WithTimeout(browser, Scale(10*time.Second))
+	chromedp.Cancel(ctx)
+	done()
+	cancel()
+}
+
+// Start opens a window of w×h pixels in a new browser context of a
+// headless Chromium and returns its context; the window and its browser
+// context (cookies, storage, cache) end with the test. Where TestMain runs
+// the tests with Main, the tests share one Chromium: the first Start
+// starts it, and so does a Start after it crashed. Otherwise each test
+// starts a Chromium of its own. A start that fails on a busy machine is
+// tried up to three times.
 func Start(t testing.TB, w, h int) context.Context {
 	t.Helper()
+	ctx, cancel := chromedp.NewContext(sharedBrowser(t), chromedp.WithNewBrowserContext())
+	// The first Run opens the window and binds it to its context: it must
+	// not run under a timeout, so a watchdog ends a start that hangs.
+	watchdog := time.AfterFunc(Patience(t, 30*time.Second), cancel)
+	err := chromedp.Do(ctx)
+	if watchdog.Stop() && err == nil {
+		t.Cleanup(cancel)
+	} else {
+		cancel()
+		t.Fatalf("chromium opened no window: %v", err)
+	}
+	// Size the window as --window-size sizes a browser's first one, but
+	// to the width asked even below 500 px, a phone's.
+	sctx, done := context.WithTimeout(ctx, Patience(t, 30*time.Second))
+	defer done()
+	win, err := chromedp.CallBrowser(sctx, browser.GetWindowForTarget, browser.GetWindowForTargetParams{TargetID: chromedp.FromContext(ctx).Target.TargetID})
+	if err == nil {
+		_, err = chromedp.CallBrowser(sctx, browser.SetWindowBounds, browser.SetWindowBoundsParams{
+			WindowID: win.WindowID, Bounds: &browser.Bounds{Width: int64(w), Height: int64(h), WindowState: browser.WindowStateNormal}})
+	}
+	if err != nil {
+		t.Fatalf("sizing the window to %d×%d: %v", w, h, err)
+	}
+	return ctx
+}
+
+// sharedBrowser returns the test binary's running Chromium, and starts it
+// first if there is none or it has ended. Without Main, it starts a
+// browser for the test alone, which ends with the test.
+func sharedBrowser(t testing.TB) context.Context {
+	t.Helper()
 	chrome := Path(t)
+	shared.Lock()
+	defer shared.Unlock()
+	if !shared.main {
+		ctx, cancel := startBrowser(t, chrome)
+		t.Cleanup(func() { stop(ctx, cancel) })
+		return ctx
+	}
+	if shared.ctx != nil && shared.ctx.Err() == nil {
+		return shared.ctx
+	}
+	if shared.ctx != nil {
+		t.Log("chromium has ended; starting it again")
+		shared.cancel()
+	}
+	shared.ctx, shared.cancel = startBrowser(t, chrome)
+	return shared.ctx
+}
+
+// startBrowser starts a headless Chromium, trying up to three times, and
+// returns its first tab's context and the function that ends it. The
+// flags keep it off the network (loopback pages only) and out of the
+// user's profile.
+func startBrowser(t testing.TB, chrome string) (context.Context, context.CancelFunc) {
+	t.Helper()
 	for attempt := 1; ; attempt++ {
 		alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
 			chromedp.ExecPath(chrome),
@@ -145,16 +252,12 @@ func Start(t testing.TB, w, h int) context.Context {
 			chromedp.Flag("disable-sync", true),
 			chromedp.Flag("disable-quic", true),
 			chromedp.Flag("disable-dev-shm-usage", true),
-			chromedp.UserDataDir(t.TempDir()),
-			chromedp.WindowSize(w, h),
 		)
 		ctx, cancelBrowser := chromedp.NewContext(alloc)
 		// The first Run starts the browser; it must not run under a timeout.
 		err := chromedp.Do(ctx)
 		if err == nil {
-			t.Cleanup(cancelAlloc)
-			t.Cleanup(cancelBrowser)
-			return ctx
+			return ctx, func() { cancelBrowser(); cancelAlloc() }
 		}
 		cancelBrowser()
 		cancelAlloc()
