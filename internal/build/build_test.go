@@ -16,23 +16,6 @@ import (
 	"github.com/kurs-course/kurs/internal/course"
 )
 
-// newBuilder returns a Builder of a cache of the test's own whose go build
-// cache is the shared one, so that nothing of the standard library is
-// compiled again.
-func newBuilder(t *testing.T) *Builder {
-	t.Helper()
-	dir := filepath.Join(t.TempDir(), "cache")
-	require.NoError(t, os.Mkdir(dir, 0o700))
-	shared, _ := DefaultDir()
-	if err := os.MkdirAll(filepath.Join(shared, "go-build"), 0o700); err == nil {
-		require.NoError(t, os.Symlink(filepath.Join(shared, "go-build"), filepath.Join(dir, "go-build")))
-	}
-	b, err := New(Options{Dir: dir, TempDir: t.TempDir()})
-	require.NoError(t, err)
-	t.Cleanup(func() { b.Close() })
-	return b
-}
-
 // tiny is a module laid out as the checker lays out a learner's program of
 // one exercise, x, with the package allow.
 func tiny(hello string) map[string][]byte {
@@ -118,7 +101,7 @@ func TestKitLostOrChangedArchive(t *testing.T) {
 // A judge replaced in the cache (here by a script) is never handed out:
 // it is built anew.
 func TestPlantedJudgeIsRebuilt(t *testing.T) {
-	b := newBuilder(t)
+	b := coldBuilder(t)
 	ctx := context.Background()
 	judge, err := b.Judge(ctx, "x", tiny(`"judge"`))
 	require.NoError(t, err)

@@ -61,7 +61,7 @@ func TestRaceBuildLinksWithGold(t *testing.T) {
 	if !linksWithGold(context.Background(), []string{"gcc"}, filepath.Join(t.TempDir(), "gold")) {
 		t.Skip("the C compiler does not link with gold here")
 	}
-	b := newBuilder(t)
+	b := raceBuilder(t)
 	mod := withLearner(racySrc)
 	p, err := raceDirect(t, b, context.Background(), module1(t, mod), mod)
 	require.NoError(t, err)

@@ -100,7 +100,7 @@ func TestRegradeBuildsNoRaceProgram(t *testing.T) {
 	if _, err := exec.LookPath("gcc"); err != nil {
 		t.Skip("no C compiler: no race detector")
 	}
-	dir := newBuilder(t).Dir()
+	dir := raceBuilder(t).Dir()
 	ctx := context.Background()
 	mod := withLearner(strings.Replace(learnerSrc, `"one"`, `"raced"`, 1))
 	for i, want := range []int{1, 0} {
@@ -205,7 +205,7 @@ func TestChangedGradeObjectIsNotUsed(t *testing.T) {
 func TestGradeShardsShareTheBound(t *testing.T) {
 	const size = 700 << 10
 	t.Setenv(GradeObjectsEnv, "2")
-	dir := newBuilder(t).Dir()
+	dir := coldBuilder(t).Dir()
 	check, err := New(Options{Dir: dir, TempDir: t.TempDir()})
 	require.NoError(t, err)
 	src := filepath.Join(t.TempDir(), "learner")

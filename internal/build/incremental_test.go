@@ -171,7 +171,7 @@ func TestRaceBuildIsKept(t *testing.T) {
 	if _, err := exec.LookPath("gcc"); err != nil {
 		t.Skip("no C compiler: no race detector")
 	}
-	b := newBuilder(t)
+	b := raceBuilder(t)
 	ctx := context.Background()
 	mod := withLearner(learnerSrc)
 	prog, err := b.Race(ctx, module1(t, mod), mod)
@@ -196,7 +196,14 @@ func TestRaceLinkAsksOnce(t *testing.T) {
 	if _, err := exec.LookPath("gcc"); err != nil {
 		t.Skip("no C compiler: no race detector")
 	}
-	b := newBuilder(t)
+	b := raceBuilder(t)
+	// The seed's race build asked already: this cache forgets its answers.
+	answers, err := filepath.Glob(filepath.Join(b.Dir(), "judges", extldID+".answers-*"))
+	require.NoError(t, err)
+	require.NotEmpty(t, answers, "the seed kept no answers")
+	for _, a := range answers {
+		require.NoError(t, os.Remove(a))
+	}
 	ctx := context.Background()
 	mod := withLearner(learnerSrc)
 	dir := module1(t, mod)

@@ -26,7 +26,7 @@ func confined(t *testing.T, launcher, prog string) string {
 // The launcher program is built once, kept with its hash, and confines a
 // program as kurs would; it is not kurs.
 func TestLauncherProgram(t *testing.T) {
-	b := newBuilder(t)
+	b := coldBuilder(t)
 	ctx := context.Background()
 	launcher, err := b.Launcher(ctx)
 	require.NoError(t, err)
@@ -115,7 +115,7 @@ func TestDirectBuildThroughLauncher(t *testing.T) {
 // Where the launcher program cannot be built, there is none, and kurs
 // (here the test binary) is the launcher, with the same confinement.
 func TestNoLauncherProgram(t *testing.T) {
-	b := newBuilder(t)
+	b := coldBuilder(t)
 	ctx := context.Background()
 	prog, err := b.Judge(ctx, "x", tiny(`"self"`))
 	require.NoError(t, err)
@@ -133,7 +133,7 @@ func TestNoLauncherProgram(t *testing.T) {
 // A caller that stops waiting does not stop the build: the next caller
 // gets the program.
 func TestLauncherOutlivesItsCaller(t *testing.T) {
-	b := newBuilder(t)
+	b := coldBuilder(t)
 	gone, cancel := context.WithCancel(context.Background())
 	cancel()
 	_, err := b.Launcher(gone)

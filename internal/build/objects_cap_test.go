@@ -229,7 +229,7 @@ func TestGradeRunLeavesNoGoBuildEntries(t *testing.T) {
 	if _, err := exec.LookPath("gcc"); err != nil {
 		t.Skip("no C compiler: no race detector")
 	}
-	b := newBuilder(t)
+	b := raceBuilder(t)
 	b.KeepObjectsForGrading()
 	ctx := context.Background()
 	var made []string

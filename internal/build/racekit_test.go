@@ -50,7 +50,7 @@ func TestRaceBuildIsDirect(t *testing.T) {
 	if raceToolchain() == "" {
 		t.Skip("no C compiler: no race detector")
 	}
-	b := newBuilder(t)
+	b := raceBuilder(t)
 	ctx := context.Background()
 	learner, driver := module+"/x", module+"/internal/run/x"
 
@@ -84,7 +84,7 @@ func TestRaceBuildOutsideTheKit(t *testing.T) {
 	if raceToolchain() == "" {
 		t.Skip("no C compiler: no race detector")
 	}
-	b := newBuilder(t)
+	b := raceBuilder(t)
 	ctx := context.Background()
 	mod := withLearner(learnerSrc)
 	dir := module1(t, mod)
@@ -124,7 +124,7 @@ func TestRaceKitHasTheCoursesLimit(t *testing.T) {
 	if raceToolchain() == "" {
 		t.Skip("no C compiler: no race detector")
 	}
-	b := newBuilder(t)
+	b := coldBuilder(t)
 	b.learnerLimit = time.Nanosecond
 	mod := withLearner(racySrc)
 	_, err := b.Race(context.Background(), module1(t, mod), mod)
