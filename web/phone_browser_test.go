@@ -42,15 +42,14 @@ func TestFailingBackoffOnAPhone(t *testing.T) {
 	}
 }
 
-// viewShot saves what the screen shows, as screenshot saves the whole
-// page.
+// viewShot saves what the screen shows into artifacts' folder, if any,
+// as screenshot saves the whole page.
 func viewShot(t *testing.T, b tab, name string) {
 	t.Helper()
-	dir := os.Getenv("KURS_ARTIFACTS")
-	if dir == "" {
-		dir = filepath.Join(os.TempDir(), "kurs-artifacts")
+	dir, ok := artifacts(t)
+	if !ok {
+		return
 	}
-	require.NoError(t, os.MkdirAll(dir, 0o755))
 	ctx, cancel := context.WithTimeout(b.ctx, browsertest.Patience(t, 30*time.Second))
 	defer cancel()
 	png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())

@@ -81,16 +81,28 @@ func (b tab) typeInEditor(text string) {
 	require.NoError(b.t, err, "type into the editor")
 }
 
-// screenshot saves the whole page as a test artifact: into
-// $KURS_ARTIFACTS when set (CI keeps that folder), else into a folder
-// kurs-artifacts in the system's temporary folder.
-func screenshot(t *testing.T, b tab, name string) {
+// artifacts returns the folder $KURS_ARTIFACTS names, where the browser
+// tests save what the pages looked like, for a person to look at: they
+// assert nothing, and a whole page's screenshot costs Chromium up to a
+// second and a half of processor time, so without the variable (make
+// test, CI) they are not taken.
+func artifacts(t *testing.T) (string, bool) {
 	t.Helper()
 	dir := os.Getenv("KURS_ARTIFACTS")
 	if dir == "" {
-		dir = filepath.Join(os.TempDir(), "kurs-artifacts")
+		return "", false
 	}
 	require.NoError(t, os.MkdirAll(dir, 0o755))
+	return dir, true
+}
+
+// screenshot saves the whole page into artifacts' folder, if any.
+func screenshot(t *testing.T, b tab, name string) {
+	t.Helper()
+	dir, ok := artifacts(t)
+	if !ok {
+		return
+	}
 	ctx, cancel := context.WithTimeout(b.ctx, browsertest.Patience(t, 30*time.Second))
 	defer cancel()
 	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
