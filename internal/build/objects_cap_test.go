@@ -35,9 +35,11 @@ func objectsSize(dir string) int64 {
 }
 
 // bigModule is a learner's program of its own with a string constant of
-// size bytes: a correct solution can make a large program.
+// size bytes: a correct solution can make a large program. The constant
+// is digits and x alone, quoted as it is: quoting megabytes with %q cost
+// more than writing them.
 func bigModule(i, size int) map[string][]byte {
-	return tiny(fmt.Sprintf("%q[:%d]", fmt.Sprint(i)+strings.Repeat("x", size), 2))
+	return tiny(`"` + fmt.Sprint(i) + strings.Repeat("x", size) + `"[:2]`)
 }
 
 // TestObjectsCapHoldsAtEveryMoment builds 8 distinct programs of some
