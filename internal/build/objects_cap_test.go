@@ -80,18 +80,18 @@ func TestObjectsCapHoldsAtEveryMoment(t *testing.T) {
 // program larger than any object kept), two at a time. objects/, sampled
 // every millisecond, never holds more than the cap plus one program; none
 // of these objects is kept at all. The 20 solutions of 32 MiB
-// under the cap of 256 MiB are scaled down to 6 of 9 MiB under a bound of
-// 32 MiB, set as a user sets it (KURS_CACHE_OBJECTS): were they kept, the
-// bound and one program would be passed after three checks (about 19 MiB
-// each), and any one of them is over maxObject.
+// under the cap of 256 MiB are scaled down to 4 of 9 MiB under a bound of
+// 16 MiB, set as a user sets it (KURS_CACHE_OBJECTS): were they kept, the
+// bound and one program (26 MiB) would be passed after two checks (about
+// 19 MiB each), and any one of them is over maxObject.
 func TestObjectsCapWithLargePrograms(t *testing.T) {
 	if testing.Short() {
-		t.Skip("builds 6 programs of 10 MB")
+		t.Skip("builds 4 programs of 10 MB")
 	}
-	t.Setenv(ObjectsEnv, "32")
+	t.Setenv(ObjectsEnv, "16")
 	b := newBuilder(t)
-	require.Equal(t, int64(32<<20), b.objectsLimit())
-	most, biggest := buildWhileSampling(t, b, 6, maxObject+1<<20)
+	require.Equal(t, int64(16<<20), b.objectsLimit())
+	most, biggest := buildWhileSampling(t, b, 4, maxObject+1<<20)
 	assert.Greater(t, biggest, int64(maxObject), "the programs are over maxObject")
 	assert.LessOrEqual(t, most, b.objectsLimit()+biggest, "never more than the cap and one program")
 	assert.Less(t, most, int64(maxObject), "none of them kept")
