@@ -312,6 +312,9 @@ func (c *Checker) recall(j *job, key string, from func(string) ([]byte, bool)) *
 		return nil
 	}
 	res.Duration = 0
+	if c.Reused != nil {
+		c.Reused(j.Exercise)
+	}
 	return &res
 }
 

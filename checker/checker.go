@@ -70,6 +70,10 @@ type Checker struct {
 	// a grader, whose identical submissions should each be judged, and
 	// tests of the checker itself leave it off.
 	Reuse bool
+	// Reused, when set, is told of each check that gave a kept result
+	// (see Reuse), so that a front end can say how much did not run
+	// again. It may be called from several goroutines at once.
+	Reused func(ex *course.Exercise)
 	// Progress, when set, is told of a stage of a check that may take a
 	// while before it begins, so that a front end can say why nothing
 	// seems to happen. It is called from the checking goroutine.
