@@ -79,6 +79,10 @@ func validateCourse(e *env, o *validateOptions, args []string) error {
 	if err := e.misconceptionReport(rep, o.signatures); err != nil {
 		return err
 	}
+	if rep.Reused > 0 {
+		// An author who doubts a kept result learns how to run it again.
+		e.say("validate.summary_reused", "Reused", rep.Reused, "Runs", rep.Runs)
+	}
 	if n := len(rep.Problems); n > 0 {
 		e.say("validate.summary_problems", "Count", n, "Files", len(files))
 		return errFailed

@@ -203,7 +203,7 @@ func stepResult(r harness.Reply, n int) (harness.Result, bool) {
 // validation had, when nothing they depend on changed (see session).
 func (v *validator) replayFiles(ctx context.Context, e *exCode, files []course.File, trs []harness.Trace) ([]harness.Reply, error) {
 	ck := v.opts.checker()
-	return session(ctx, ck, e.ex, files, "traces", trs, func() ([]harness.Reply, error) {
+	return session(ctx, ck, &v.tally, e.ex, files, "traces", trs, func() ([]harness.Reply, error) {
 		return replayFilesFresh(ctx, ck, e, files, trs)
 	})
 }

@@ -102,7 +102,7 @@ func (v *validator) misconceptions(ctx context.Context, c *course.Course, codes 
 		for i, r := range round {
 			subs[i] = submission{ex: r.e.checked(), files: r.m.Files}
 		}
-		results, err := checkAll(ctx, &ck, subs)
+		results, err := checkAll(ctx, &ck, &v.tally, subs)
 		for i, r := range round {
 			if err == nil {
 				r.res = results[i]

@@ -113,7 +113,7 @@ func (v *validator) mutants(ctx context.Context, c *course.Course, codes map[str
 	}
 	progress := v.track(PhaseMutants, of)
 	each(ctx, v.opts.jobs(), runs, func(r *run) {
-		r.res, r.err = checkFiles(ctx, &ck, r.e.checked(), r.m.Files)
+		r.res, r.err = checkFiles(ctx, &ck, &v.tally, r.e.checked(), r.m.Files)
 		progress.ran(r.e)
 	})
 	if err := ctx.Err(); err != nil {

@@ -64,7 +64,7 @@ func (v *validator) replay(ctx context.Context, e *exCode, req replayRequest) (*
 		return &replayOut{}, nil
 	}
 	ck := v.opts.checker()
-	return session(ctx, ck, e.ex, e.solution, "replay", req, func() (*replayOut, error) {
+	return session(ctx, ck, &v.tally, e.ex, e.solution, "replay", req, func() (*replayOut, error) {
 		return replayFresh(ctx, ck, e, req)
 	})
 }

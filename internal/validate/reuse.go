@@ -25,14 +25,16 @@ import (
 
 // session runs f, a session of ex's test program with files as its
 // package answering request, or gives what the same session answered in
-// an earlier validation, into out. f's error is returned as it is, and
-// its answer is kept only without one.
-func session[T any](ctx context.Context, ck *checker.Checker, ex *course.Exercise, files []course.File, label string, request any, f func() (T, error)) (T, error) {
+// an earlier validation, into out; t counts it. f's error is returned as
+// it is, and its answer is kept only without one.
+func session[T any](ctx context.Context, ck *checker.Checker, t *tally, ex *course.Exercise, files []course.File, label string, request any, f func() (T, error)) (T, error) {
+	t.runs.Add(1)
 	key := sessionKey(ck, ex, files, label, request)
 	if key != "" {
 		if data, ok := ck.Build.Recall(key); ok {
 			var out T
 			if json.Unmarshal(data, &out) == nil {
+				t.reused.Add(1)
 				return out, nil
 			}
 		}

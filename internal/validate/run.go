@@ -91,7 +91,7 @@ func (v *validator) run(ctx context.Context, c *course.Course, codes map[string]
 			}
 		}()
 		if group[0].kind != "replay" {
-			checkJobs(ctx, ck, group)
+			checkJobs(ctx, ck, &v.tally, group)
 			return
 		}
 		j := group[0]
@@ -153,7 +153,7 @@ func (v *validator) run(ctx context.Context, c *course.Course, codes map[string]
 
 // checkJobs checks the reference or skeleton of each of jobs, which name
 // each exercise once at most, in one build, and sets their res or err.
-func checkJobs(ctx context.Context, ck *checker.Checker, jobs []*job) {
+func checkJobs(ctx context.Context, ck *checker.Checker, t *tally, jobs []*job) {
 	subs := make([]submission, len(jobs))
 	for i, j := range jobs {
 		subs[i] = submission{ex: j.e.ex, files: j.e.solution}
@@ -163,7 +163,7 @@ func checkJobs(ctx context.Context, ck *checker.Checker, jobs []*job) {
 			subs[i].files, _ = j.e.ex.Skeleton(j.lang)
 		}
 	}
-	results, err := checkAll(ctx, ck, subs)
+	results, err := checkAll(ctx, ck, t, subs)
 	for i, j := range jobs {
 		if err != nil {
 			j.err = err
@@ -210,8 +210,8 @@ func each[T any](ctx context.Context, n int, items []T, f func(T)) {
 }
 
 // checkFiles checks files as a learner's submission of ex.
-func checkFiles(ctx context.Context, ck *checker.Checker, ex *course.Exercise, files []course.File) (*checker.Result, error) {
-	results, err := checkAll(ctx, ck, []submission{{ex: ex, files: files}})
+func checkFiles(ctx context.Context, ck *checker.Checker, t *tally, ex *course.Exercise, files []course.File) (*checker.Result, error) {
+	results, err := checkAll(ctx, ck, t, []submission{{ex: ex, files: files}})
 	if err != nil {
 		return nil, err
 	}
@@ -226,8 +226,9 @@ type submission struct {
 
 // checkAll checks subs, which name each exercise once at most, as one
 // learner's workspace, with one build (checker.CheckAll), and returns
-// their results in the same order.
-func checkAll(ctx context.Context, ck *checker.Checker, subs []submission) ([]*checker.Result, error) {
+// their results in the same order. It counts them in t.
+func checkAll(ctx context.Context, ck *checker.Checker, t *tally, subs []submission) ([]*checker.Result, error) {
+	t.runs.Add(int64(len(subs)))
 	tmp, err := os.MkdirTemp(ck.TempDir, "kurs-validate-")
 	if err != nil {
 		return nil, err

@@ -16,6 +16,7 @@ import (
 	"io/fs"
 	"runtime"
 	"slices"
+	"sync/atomic"
 	"time"
 
 	"github.com/kurs-course/kurs/checker"
@@ -154,6 +155,12 @@ type Report struct {
 	// be (see validate.SignatureFile); kurs validate --signatures writes
 	// them.
 	Signatures []SignatureFile
+	// Runs counts the programs the validation ran or took a kept result
+	// of: each check of a reference, skeleton, misconception or mutant,
+	// and each session of a test program. Reused counts those of them
+	// whose result was kept from an earlier validation with the same
+	// inputs (see Checker.Reuse) and did not run again.
+	Runs, Reused int
 }
 
 // Options tune a validation.
@@ -186,19 +193,27 @@ func (o Options) checker() *checker.Checker {
 // Run validates the course in fsys. The error is kurs's own failure (no go
 // command, a cancelled context), never the course's: those are Problems.
 func Run(ctx context.Context, fsys fs.FS, opts Options) (*Report, error) {
-	if ck := opts.checker(); ck.Build == nil {
+	v := &validator{fsys: fsys}
+	own := *opts.checker()
+	if own.Build == nil {
 		// One Builder for every check of the run, as kurs validate has:
 		// each kit, judge and file's hash is made or checked once.
-		b, err := build.New(build.Options{TempDir: ck.TempDir})
+		b, err := build.New(build.Options{TempDir: own.TempDir})
 		if err != nil {
 			return nil, err
 		}
 		defer b.Close()
-		own := *ck
 		own.Build = b
-		opts.Checker = &own
 	}
-	v := &validator{fsys: fsys, opts: opts}
+	told := own.Reused
+	own.Reused = func(ex *course.Exercise) {
+		v.tally.reused.Add(1)
+		if told != nil {
+			told(ex)
+		}
+	}
+	opts.Checker = &own
+	v.opts = opts
 	c := v.structure()
 	r := &Report{}
 	if c != nil {
@@ -229,6 +244,7 @@ func Run(ctx context.Context, fsys fs.FS, opts Options) (*Report, error) {
 	slices.SortStableFunc(v.problems, func(a, b Problem) int {
 		return cmp.Or(cmp.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line))
 	})
+	r.Runs, r.Reused = int(v.tally.runs.Load()), int(v.tally.reused.Load())
 	r.Warnings = v.warnings
 	r.Problems = slices.CompactFunc(v.problems, func(a, b Problem) bool {
 		return a.File == b.File && a.Line == b.Line && a.Kind == b.Kind && slices.Equal(a.Args, b.Args) && a.Detail == b.Detail
@@ -250,7 +266,13 @@ type validator struct {
 	// miscFails holds, by exercise, the hidden tests some misconception
 	// fails.
 	miscFails map[string]map[string]bool
+	// tally counts the programs run and those whose kept result stood in.
+	tally tally
 }
+
+// tally counts, for Report.Runs and Report.Reused, from the goroutines
+// that run checks and sessions at once.
+type tally struct{ runs, reused atomic.Int64 }
 
 // add records a problem and returns it, for a Detail or Failure to be set
 // right away (the pointer is good until the next add).
