@@ -3,6 +3,7 @@ package explain
 import (
 	"cmp"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -170,13 +171,37 @@ func distinctRaces(out string) (string, int) {
 		block := lines[i : end+1]
 		if key := raceKey(block); key == "" || !seen[key] {
 			seen[key] = true
-			kept = append(kept, block...)
+			for _, l := range block {
+				kept = append(kept, withoutAddresses(l))
+			}
 		} else {
 			omitted++
 		}
 		i = end
 	}
 	return strings.Join(kept, "\n"), omitted
+}
+
+// A race report's addresses: the memory accessed ("Read at 0xc000012345
+// by goroutine 7:") and each frame's offset in its function
+// ("counter.go:12 +0x3c").
+var (
+	accessAddress = regexp.MustCompile(`^(\S.*?) at 0x[0-9a-f]+( by .*)$`)
+	frameOffset   = regexp.MustCompile(`^(\s+\S+:\d+) \+0x[0-9a-f]+$`)
+)
+
+// withoutAddresses returns a line of a race report without its
+// addresses, which differ from run to run and tell a learner nothing:
+// two runs that found the same race then show the same report. The
+// result's Output keeps the report as the detector wrote it.
+func withoutAddresses(l string) string {
+	if m := accessAddress.FindStringSubmatch(l); m != nil {
+		return m[1] + m[2]
+	}
+	if m := frameOffset.FindStringSubmatch(l); m != nil {
+		return m[1]
+	}
+	return l
 }
 
 // raceKey names the functions of a race report's accesses, each the

@@ -82,7 +82,10 @@ func TestRaceReportsOncePerPair(t *testing.T) {
 		require.NoError(t, WriteText(&b, i18n.New(lang), []Graded{{Exercise: ex, Result: res}}, TextOptions{}))
 		got := b.String()
 		assert.Equal(t, 2, strings.Count(got, "| WARNING: DATA RACE"), lang)
-		assert.Contains(t, got, "|       bulkheadpool/bulkheadpool.go:18 +0x2c", lang)
+		// Without the addresses, which differ from run to run.
+		assert.Contains(t, got, "|       bulkheadpool/bulkheadpool.go:18\n", lang)
+		assert.Contains(t, got, "| Previous write by goroutine 7:\n", lang)
+		assert.NotContains(t, got, "0x", lang)
 		assert.NotContains(t, got, "bulkheadpool/bulkheadpool.go:21", lang)
 		assert.Contains(t, got, "|   bulkheadpool.(*Pool).Release()\n  |       bulkheadpool/bulkheadpool.go:27", lang)
 		assert.Contains(t, got, "| hello\n", lang)
