@@ -120,35 +120,6 @@ func TestSeveralExercisesEachItsProgram(t *testing.T) {
 	assert.Equal(t, 9, got.Compiles, "three learner's packages, three test programs and three mains")
 }
 
-// An unchanged concurrent exercise checked again (here by a grader, which
-// reuses no result) runs its stress tests under the race detector again,
-// in the program the first check built with it.
-func TestRaceBuildOfUnchangedSourceIsKept(t *testing.T) {
-	ex := exercise(t, "bulkheadpool")
-	b := privateBuilder(t)
-	ck := &checker.Checker{Build: b, Timeout: corpusTimeout}
-	dir := reference(t, ex)
-	first := check(t, ck, ex, dir)
-	require.Equal(t, checker.Pass, first.Status, describe(first))
-	if first.Concurrency != checker.ConcurrencyRace {
-		t.Skip("no race detector here: " + first.Concurrency)
-	}
-	before := b.Stats()
-	again := check(t, ck, ex, dir)
-	assert.Equal(t, checker.Pass, again.Status, describe(again))
-	assert.Equal(t, checker.ConcurrencyRace, again.Concurrency)
-	assert.Equal(t, build.Stats{}, built(b, before))
-
-	// A change of its code is built with the race detector anew.
-	src, err := os.ReadFile(filepath.Join(dir, "bulkheadpool.go"))
-	require.NoError(t, err)
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "bulkheadpool.go"), append(src, "\n// Done.\n"...), 0o644))
-	before = b.Stats()
-	again = check(t, ck, ex, dir)
-	assert.Equal(t, checker.ConcurrencyRace, again.Concurrency)
-	assert.Equal(t, 1, built(b, before).RaceBuilds)
-}
-
 // reference writes the exercise's reference solution into a new folder.
 func reference(t *testing.T, ex *course.Exercise) string {
 	t.Helper()

@@ -151,10 +151,17 @@ func TestEditsAreNeverStale(t *testing.T) {
 // without building or running anything: a comment-only save of a pool
 // costs what one of any exercise costs. A directive that only the race
 // detector's build obeys is no comment: the pool is built and run again.
+//
+// A grader, which reuses no result, runs the stress tests of an unchanged
+// pool under the race detector again, in the program the first check
+// built with it, and builds a changed one with the race detector anew.
+// The learner and the grader share one Builder, so that the pool's first
+// check, with its build under the race detector, serves both.
 func TestConcurrentCommentSaveIsReused(t *testing.T) {
 	ex := exercise(t, "bulkheadpool")
 	b := privateBuilder(t)
 	ck := &checker.Checker{Build: b, Timeout: corpusTimeout, Reuse: true}
+	grader := &checker.Checker{Build: b, Timeout: corpusTimeout}
 	dir := reference(t, ex)
 	name := filepath.Join(dir, "bulkheadpool.go")
 	first := check(t, ck, ex, dir)
@@ -165,12 +172,29 @@ func TestConcurrentCommentSaveIsReused(t *testing.T) {
 	src, err := os.ReadFile(name)
 	require.NoError(t, err)
 
+	t.Run("grader, unchanged", func(t *testing.T) {
+		before := b.Stats()
+		again := check(t, grader, ex, dir)
+		assert.Equal(t, checker.Pass, again.Status, describe(again))
+		assert.Equal(t, checker.ConcurrencyRace, again.Concurrency)
+		assert.Equal(t, build.Stats{}, built(b, before))
+	})
+
 	require.NoError(t, os.WriteFile(name, append(src, "\n// Done.\n"...), 0o644))
 	before := b.Stats()
 	again := check(t, ck, ex, dir)
 	assert.Equal(t, checker.Pass, again.Status, describe(again))
 	assert.Equal(t, checker.ConcurrencyRace, again.Concurrency)
 	assert.Equal(t, build.Stats{Compiles: 1}, built(b, before), "the learner's package alone, and no race build")
+
+	t.Run("grader, comment", func(t *testing.T) {
+		// The learner's check above reused its result: the grader's
+		// is the first race build of the changed code.
+		before := b.Stats()
+		again := check(t, grader, ex, dir)
+		assert.Equal(t, checker.ConcurrencyRace, again.Concurrency)
+		assert.Equal(t, 1, built(b, before).RaceBuilds)
+	})
 
 	// In place of the doc comment, so that no line moves and the
 	// learner's program stays the same.
