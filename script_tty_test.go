@@ -1,9 +1,10 @@
 package kurs_test
 
 import (
-	"bytes"
 	"context"
 	"errors"
+	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -16,14 +17,15 @@ import (
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
+	"golang.org/x/sys/unix"
 
 	"github.com/kurs-course/kurs/internal/browsertest"
 	"github.com/kurs-course/kurs/internal/term"
 )
 
 // cmdTTYFits implements `ttyfits [-until REGEXP] [-reset PATH] WIDTH
-// ARGS...`: it runs kurs ARGS on a pseudo-terminal WIDTH columns wide,
-// through script(1), and through a pipe, and fails when a line on the
+// ARGS...`: it runs kurs ARGS on a pseudo-terminal WIDTH columns wide
+// and through a pipe, and fails when a line on the
 // terminal is wider than WIDTH or a word on it is none of the pipe's,
 // which is what a word broken in two leaves: the pipe shows kurs's text
 // whole, so its words are the text's. Only after a hyphen or a slash may
@@ -69,15 +71,14 @@ func cmdTTYFits(ts *testscript.TestScript, neg bool, args []string) {
 			ts.Fatalf("%v", err)
 		}
 	}
-	tty := ttyRun(ts, until, "script", "-qefc", "stty cols "+args[0]+" rows 50; exec "+cmd, "/dev/null")
+	tty := ttyRun(ts, until, width, true, args[1:])
 	for i, r := range reset {
 		ts.Check(os.RemoveAll(r))
 		if saved[i] != nil {
 			ts.Check(os.WriteFile(r, saved[i], 0o644))
 		}
 	}
-	// The pipe draws tables as wide as the terminal; its prose stays whole.
-	pipe := ttyRun(ts, until, "sh", "-c", "COLUMNS="+args[0]+" exec "+cmd)
+	pipe := ttyRun(ts, until, width, false, args[1:])
 	ttyCheck(ts, cmd, width, tty, pipe)
 }
 
@@ -172,11 +173,10 @@ func cmdTTYWatch(ts *testscript.TestScript, neg bool, args []string) {
 	before := filepath.Join(ts.MkAbs("."), ".ttywatch-"+filepath.Base(ws))
 	ts.Check(os.RemoveAll(before))
 	ts.Check(os.CopyFS(before, os.DirFS(ws)))
-	tty := ttySteps(ts, steps(), "script", "-qefc", "stty cols "+args[0]+" rows 50; exec "+cmd, "/dev/null")
+	tty := ttySteps(ts, steps(), width, true, args[sep+1:])
 	ts.Check(os.RemoveAll(ws))
 	ts.Check(os.CopyFS(ws, os.DirFS(before)))
-	// The pipe draws tables as wide as the terminal; its prose stays whole.
-	pipe := ttySteps(ts, steps(), "sh", "-c", "COLUMNS="+args[0]+" exec "+cmd)
+	pipe := ttySteps(ts, steps(), width, false, args[sep+1:])
 	ts.Check(os.RemoveAll(ws))
 	ts.Check(os.Rename(before, ws))
 	ttyCheck(ts, cmd, width, tty, pipe)
@@ -186,15 +186,16 @@ func cmdTTYWatch(ts *testscript.TestScript, neg bool, args []string) {
 // the single-character ones.
 var escapes = regexp.MustCompile(`\x1b(\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)|[@-Z\\-_])`)
 
-// ttyRun runs name with args in the script's folder and environment, and
-// returns what it wrote to stdout without escape sequences, a carriage
-// return alone ending a line; with until, only until that matches, when
-// its process group is ended.
-func ttyRun(ts *testscript.TestScript, until *regexp.Regexp, name string, args ...string) string {
+// ttyRun runs kurs with args in the script's folder and environment, on
+// a pseudo-terminal width columns wide (tty) or through a pipe, and
+// returns what it wrote without escape sequences, a carriage return alone
+// ending a line; with until, only until that matches, when its process
+// group is ended.
+func ttyRun(ts *testscript.TestScript, until *regexp.Regexp, width int, tty bool, args []string) string {
 	if until == nil {
-		return ttySteps(ts, nil, name, args...)
+		return ttySteps(ts, nil, width, tty, args)
 	}
-	return ttySteps(ts, []ttyStep{{until: until}}, name, args...)
+	return ttySteps(ts, []ttyStep{{until: until}}, width, tty, args)
 }
 
 // A ttyStep waits until the output since the previous step matches until,
@@ -207,10 +208,17 @@ type ttyStep struct {
 // ttySteps is ttyRun with steps: it reads the output until each step's
 // until matches in turn, doing its then, and ends the process group after
 // the last. Each wait has waitfor's deadline. Without steps it reads all.
-func ttySteps(ts *testscript.TestScript, steps []ttyStep, name string, args ...string) string {
+//
+// kurs runs on the terminal as a shell in a terminal window starts it: the
+// leader of a session whose controlling terminal is its standard input,
+// output and error. The test opens the terminal itself rather than
+// through script(1) and stty, which cost three processes more per run,
+// and scripts run kurs a few hundred times so.
+func ttySteps(ts *testscript.TestScript, steps []ttyStep, width int, tty bool, args []string) string {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
-	c := exec.CommandContext(ctx, name, args...)
+	c := exec.CommandContext(ctx, lookPath(ts, "kurs"), args...)
+	c.Args[0] = "kurs"
 	c.Dir = ts.MkAbs(".")
 	for _, k := range []string{"PATH", "HOME", "LANG", "KURS_LANG", "KURS_CACHE", "KURS_CACHE_OBJECTS", "GOROOT", "GOPATH", "GOMODCACHE", "GOCACHE", "TMPDIR"} {
 		if v := ts.Getenv(k); v != "" {
@@ -219,7 +227,6 @@ func ttySteps(ts *testscript.TestScript, steps []ttyStep, name string, args ...s
 	}
 	// No colours: a style is no word, and the words are compared.
 	c.Env = append(c.Env, "NO_COLOR=1", "TERM=xterm", "SHELL=/bin/sh")
-	c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	c.Cancel = func() error { return syscall.Kill(-c.Process.Pid, syscall.SIGKILL) }
 	// A carriage return alone starts a line drawn over the last one (a
 	// status rewritten in place): each drawing is checked as a line.
@@ -227,32 +234,63 @@ func ttySteps(ts *testscript.TestScript, steps []ttyStep, name string, args ...s
 		s := strings.ReplaceAll(escapes.ReplaceAllString(string(b), ""), "\r\n", "\n")
 		return strings.ReplaceAll(s, "\r", "\n")
 	}
-	if len(steps) == 0 {
-		// A terminal shows stderr too.
-		var b bytes.Buffer
-		c.Stdout, c.Stderr = &b, &b
-		_ = c.Run() // kurs check fails, as it should, for a misconception
-		return clean(b.Bytes())
+	var r *os.File
+	if tty {
+		master, slave, err := openPTY(width, 50)
+		ts.Check(err)
+		r = master
+		// A terminal shows stderr too. Its input never ends, as a
+		// terminal's does until someone types Ctrl-D.
+		c.Stdin, c.Stdout, c.Stderr = slave, slave, slave
+		c.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
+		err = c.Start()
+		slave.Close()
+		ts.Check(err)
+	} else {
+		// The pipe draws tables as wide as the terminal; its prose stays
+		// whole.
+		c.Env = append(c.Env, "COLUMNS="+strconv.Itoa(width))
+		pr, w, err := os.Pipe()
+		ts.Check(err)
+		r = pr
+		c.Stdout, c.Stderr = w, w
+		if len(steps) > 0 {
+			// An input that never ends, as on the terminal: at the end
+			// of its input watch quits.
+			in, keep, err := os.Pipe()
+			ts.Check(err)
+			defer keep.Close()
+			defer in.Close()
+			c.Stdin = in
+		}
+		c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+		err = c.Start()
+		w.Close()
+		ts.Check(err)
 	}
-	r, w, err := os.Pipe()
-	ts.Check(err)
-	// An input that never ends: at the end of its input script(1) types
-	// Ctrl-D, which quits watch before the output matched.
-	in, keep, err := os.Pipe()
-	ts.Check(err)
-	defer keep.Close()
-	c.Stdin, c.Stdout, c.Stderr = in, w, w
-	ts.Check(c.Start())
-	w.Close()
-	in.Close()
 	defer r.Close()
+	// The end of the output: EOF on a pipe; on a terminal, EIO once
+	// nothing holds it open any more.
+	ended := func(err error) bool { return errors.Is(err, io.EOF) || errors.Is(err, syscall.EIO) }
+	var out []byte
+	buf := make([]byte, 4096)
+	if len(steps) == 0 {
+		for {
+			n, err := r.Read(buf)
+			out = append(out, buf[:n]...)
+			if ended(err) {
+				break
+			}
+			ts.Check(err)
+		}
+		_ = c.Wait() // kurs check fails, as it should, for a misconception
+		return clean(out)
+	}
 	// However a step ends, the process group ends with it.
 	defer func() {
 		_ = syscall.Kill(-c.Process.Pid, syscall.SIGTERM)
 		_ = c.Wait()
 	}()
-	var out []byte
-	buf := make([]byte, 4096)
 	mark := 0 // where the output since the previous step starts
 	for _, s := range steps {
 		// A busy machine stretches the wait, as it does waitfor's.
@@ -262,10 +300,10 @@ func ttySteps(ts *testscript.TestScript, steps []ttyStep, name string, args ...s
 			n, err := r.Read(buf)
 			out = append(out, buf[:n]...)
 			if errors.Is(err, os.ErrDeadlineExceeded) {
-				ts.Fatalf("%s: no match of %s after %v:\n%s", name, s.until, limit, clean(out))
+				ts.Fatalf("kurs: no match of %s after %v:\n%s", s.until, limit, clean(out))
 			}
 			if err != nil {
-				ts.Fatalf("%s ended before its output matched %s:\n%s", name, s.until, clean(out))
+				ts.Fatalf("kurs ended before its output matched %s:\n%s", s.until, clean(out))
 			}
 		}
 		mark = len(out)
@@ -274,6 +312,49 @@ func ttySteps(ts *testscript.TestScript, steps []ttyStep, name string, args ...s
 		}
 	}
 	return clean(out)
+}
+
+// lookPath finds the program name in the script's PATH, where testscript
+// puts kurs.
+func lookPath(ts *testscript.TestScript, name string) string {
+	for _, dir := range filepath.SplitList(ts.Getenv("PATH")) {
+		p := filepath.Join(dir, name)
+		if info, err := os.Stat(p); err == nil && info.Mode().IsRegular() && info.Mode()&0o111 != 0 {
+			return p
+		}
+	}
+	ts.Fatalf("%s is not in the script's PATH", name)
+	return ""
+}
+
+// openPTY opens a new pseudo-terminal of cols×rows: master is the side
+// the test reads, slave the terminal kurs runs on.
+func openPTY(cols, rows int) (master, slave *os.File, err error) {
+	m, err := os.OpenFile("/dev/ptmx", os.O_RDWR|unix.O_NOCTTY, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	fd := int(m.Fd())
+	if err := unix.IoctlSetPointerInt(fd, unix.TIOCSPTLCK, 0); err != nil {
+		m.Close()
+		return nil, nil, fmt.Errorf("unlock the pseudo-terminal: %w", err)
+	}
+	n, err := unix.IoctlGetInt(fd, unix.TIOCGPTN)
+	if err != nil {
+		m.Close()
+		return nil, nil, fmt.Errorf("name the pseudo-terminal: %w", err)
+	}
+	s, err := os.OpenFile(fmt.Sprintf("/dev/pts/%d", n), os.O_RDWR|unix.O_NOCTTY, 0)
+	if err != nil {
+		m.Close()
+		return nil, nil, err
+	}
+	if err := unix.IoctlSetWinsize(int(s.Fd()), unix.TIOCSWINSZ, &unix.Winsize{Col: uint16(cols), Row: uint16(rows)}); err != nil {
+		m.Close()
+		s.Close()
+		return nil, nil, err
+	}
+	return m, s, nil
 }
 
 // cmdMisconceptions implements `misconceptions K DIR`: it writes the
