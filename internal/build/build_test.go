@@ -265,6 +265,9 @@ func TestLimitHitReadsOnlyTheTools(t *testing.T) {
 	assert.True(t, limitHit("exit status 2", "fatal error: runtime: out of memory\n\ngoroutine 1 [running]:"))
 	assert.False(t, limitHit("exit status 1", `./circuitbreaker/cb.go:3:13: cannot use "fatal error: runtime: out of memory" (untyped string constant) as int value`))
 	assert.False(t, limitHit("exit status 1", "./circuitbreaker/cb.go:3:13: file too large"))
+	assert.True(t, limitHit("exit status 2", "SIGSEGV: segmentation violation\nPC=0x43cefd m=2 sigcode=1 addr=0x0\ngoroutine 0 gp=0x38fc11cb4b40 m=2 [idle]:\nruntime.(*spanQueue).tryDrain(0x400?, 0x2700000?, 0x0?)"))
+	assert.False(t, limitHit("exit status 1", `./circuitbreaker/cb.go:3:13: cannot use "SIGSEGV: segmentation violation" (untyped string constant) as int value`))
+	assert.False(t, buildLimited(`# kurs/circuitbreaker`+"\n"+`./cb.go:3:13: cannot use "SIGSEGV: segmentation violation" (untyped string constant) as int value`))
 }
 
 // Kits unused for a week go, and so do the leftovers of a kit being made or
