@@ -19,6 +19,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 	"golang.org/x/sys/unix"
 
+	"github.com/kurs-course/kurs/internal/atomicfile"
 	"github.com/kurs-course/kurs/internal/browsertest"
 	"github.com/kurs-course/kurs/internal/term"
 )
@@ -190,7 +191,12 @@ func cmdTTYWatch(ts *testscript.TestScript, neg bool, args []string) {
 	steps := func() []ttyStep {
 		var st []ttyStep
 		for _, data := range saves {
-			st = append(st, ttyStep{until: keys, then: func() { ts.Check(os.WriteFile(dest, data, 0o644)) }})
+			// Saved whole, by a rename, as most editors save: a truncate
+			// and then a write can be split by a busy machine for longer
+			// than watch's debounce, and watch then shows, correctly, a
+			// check of the empty file first, a screen the pipe's run
+			// need not have.
+			st = append(st, ttyStep{until: keys, then: func() { ts.Check(atomicfile.WriteFile(dest, data, 0o644)) }})
 		}
 		return append(st, ttyStep{until: keys})
 	}
