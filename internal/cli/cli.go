@@ -13,9 +13,11 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/kurs-course/kurs"
 	"github.com/kurs-course/kurs/i18n"
@@ -300,7 +302,7 @@ func Main(ctx context.Context, args []string, io IO) int {
 	// (settleLang leaves a verb that speaks the grader's language alone).
 	e.settleLang()
 	if err != nil {
-		return e.exit(errors.Join(e.usageErr("error.flag", "Err", flagError(e.p, err, rest[1:])),
+		return e.exit(errors.Join(e.usageErr("error.flag", "Err", flagError(e.p, fs, err, rest[1:])),
 			e.usageErr("error.see_help", "Verb", name)))
 	}
 	if e.g.lang != "" && !i18n.Supported(e.g.lang) {
@@ -398,7 +400,7 @@ func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 
 // flagError localizes the flag package's errors and names the flag as the
 // user typed it.
-func flagError(p *i18n.Printer, err error, args []string) string {
+func flagError(p *i18n.Printer, fs *flag.FlagSet, err error, args []string) string {
 	s := err.Error()
 	for prefix, id := range map[string]string{
 		"flag provided but not defined: ": "error.flag_unknown",
@@ -415,11 +417,44 @@ func flagError(p *i18n.Printer, err error, args []string) string {
 			return p.T(id, "Flag", rest)
 		}
 	}
-	if strings.HasPrefix(s, "invalid value ") {
-		return p.T("error.flag_value", "Detail", strings.TrimPrefix(s, "invalid value "))
+	if m := badValue.FindStringSubmatch(s); m != nil {
+		value, name, reason := m[1], m[2], m[3]
+		typed := "-" + name
+		for _, a := range args {
+			if n, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "="); n == name && strings.HasPrefix(a, "-") {
+				typed, _, _ = strings.Cut(a, "=")
+				break
+			}
+		}
+		// The flag package's reason ("parse error") is English and says
+		// little; what the flag takes says more, in the learner's language.
+		id := "error.flag_value_reason"
+		if f := fs.Lookup(name); f != nil {
+			v := f.Value
+			if r, ok := v.(setRecorder); ok {
+				v = r.Value
+			}
+			if g, ok := v.(flag.Getter); ok {
+				switch g.Get().(type) {
+				case time.Duration:
+					id = "error.flag_value_duration"
+				case int, int64:
+					id = "error.flag_value_int"
+				case uint, uint64:
+					id = "error.flag_value_uint"
+				case bool:
+					id = "error.flag_value_bool"
+				}
+			}
+		}
+		return p.T(id, "Value", value, "Flag", typed, "Reason", reason)
 	}
 	return s
 }
+
+// badValue matches the flag package's error for a value a flag refused:
+// the value as Go quotes it, the flag's name and the reason.
+var badValue = regexp.MustCompile(`^invalid (?:boolean )?value ("(?:[^"\\]|\\.)*") for (?:flag )?-(\S+?): (.*)$`)
 
 type discard struct{}
 

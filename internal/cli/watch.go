@@ -48,6 +48,9 @@ func (p *pollFlag) Set(s string) error {
 
 func (p *pollFlag) IsBoolFlag() bool { return true }
 
+// Get returns the interval, for flag.Getter.
+func (p *pollFlag) Get() any { return time.Duration(*p) }
+
 // watchOptions are the options of kurs watch: those of check, and how to
 // look for changes.
 type watchOptions struct {

@@ -32,6 +32,10 @@ func (s *Seed) String() string {
 	return strconv.FormatUint(s.N, 10)
 }
 
+// Get returns the seed's number, for flag.Getter: a flag's error can then
+// say that it takes a whole number.
+func (s *Seed) Get() any { return s.N }
+
 // Set takes the seed from a flag's value.
 func (s *Seed) Set(v string) error {
 	n, err := strconv.ParseUint(v, 0, 64)
