@@ -50,7 +50,7 @@ func TestAddressesInTheBrowser(t *testing.T) {
 
 	// The learner chooses English; the German address leads there now.
 	b.do("switch to English", chromedp.Click(chromedp.CSS("#lang-switch")))
-	b.waitFor("the English lesson", `document.documentElement.lang === "en" && location.pathname === "/lesson/resilience-2/"`)
+	b.waitFor("the English lesson", `document.readyState !== "loading" && document.documentElement.lang === "en" && location.pathname === "/lesson/resilience-2/"`)
 	b.do("open the German address", chromedp.Navigate(srv.url+"/lesson/resilienz-2"), chromedp.WaitVisible(chromedp.CSS("article.lesson")))
 	assert.Equal(t, "/lesson/resilience-2/", b.eval("the address", `location.pathname`))
 	assert.Contains(t, b.eval("the heading", `document.querySelector("article.lesson h1").textContent`), "Resilience part 2")
