@@ -16,6 +16,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -417,7 +418,7 @@ func flagError(p *i18n.Printer, fs *flag.FlagSet, err error, args []string) stri
 			return p.T(id, "Flag", rest)
 		}
 	}
-	if m := badValue.FindStringSubmatch(s); m != nil {
+	if m := badValue().FindStringSubmatch(s); m != nil {
 		value, name, reason := m[1], m[2], m[3]
 		typed := "-" + name
 		for _, a := range args {
@@ -453,8 +454,11 @@ func flagError(p *i18n.Printer, fs *flag.FlagSet, err error, args []string) stri
 }
 
 // badValue matches the flag package's error for a value a flag refused:
-// the value as Go quotes it, the flag's name and the reason.
-var badValue = regexp.MustCompile(`^invalid (?:boolean )?value ("(?:[^"\\]|\\.)*") for (?:flag )?-(\S+?): (.*)$`)
+// the value as Go quotes it, the flag's name and the reason. Compiled on
+// first use, not at every start of kurs (TestNoHeavyInit).
+var badValue = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^invalid (?:boolean )?value ("(?:[^"\\]|\\.)*") for (?:flag )?-(\S+?): (.*)$`)
+})
 
 type discard struct{}
 

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/kurs-course/kurs/checker"
 	"github.com/kurs-course/kurs/i18n"
@@ -184,10 +185,11 @@ func distinctRaces(out string) (string, int) {
 
 // A race report's addresses: the memory accessed ("Read at 0xc000012345
 // by goroutine 7:") and each frame's offset in its function
-// ("counter.go:12 +0x3c").
+// ("counter.go:12 +0x3c"). Compiled on first use, not at every start of
+// kurs (TestNoHeavyInit).
 var (
-	accessAddress = regexp.MustCompile(`^(\S.*?) at 0x[0-9a-f]+( by .*)$`)
-	frameOffset   = regexp.MustCompile(`^(\s+\S+:\d+) \+0x[0-9a-f]+$`)
+	accessAddress = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(\S.*?) at 0x[0-9a-f]+( by .*)$`) })
+	frameOffset   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(\s+\S+:\d+) \+0x[0-9a-f]+$`) })
 )
 
 // withoutAddresses returns a line of a race report without its
@@ -195,10 +197,10 @@ var (
 // two runs that found the same race then show the same report. The
 // result's Output keeps the report as the detector wrote it.
 func withoutAddresses(l string) string {
-	if m := accessAddress.FindStringSubmatch(l); m != nil {
+	if m := accessAddress().FindStringSubmatch(l); m != nil {
 		return m[1] + m[2]
 	}
-	if m := frameOffset.FindStringSubmatch(l); m != nil {
+	if m := frameOffset().FindStringSubmatch(l); m != nil {
 		return m[1]
 	}
 	return l
