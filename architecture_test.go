@@ -26,6 +26,7 @@ var notInDiagram = []string{
 	"lessons",                // tests of the lessons' numbers
 	"internal/browsertest",   // a helper of the browser tests
 	"internal/testkit",       // a helper of the tests that check learner code
+	"internal/pty",           // a helper of the terminal tests and bench/live
 	"checker/corpus",         // tests only: the checker's corpus test
 	"internal/harness/guard", // copied into every check, imported by none
 }

@@ -3,7 +3,6 @@ package kurs_test
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -17,10 +16,10 @@ import (
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
-	"golang.org/x/sys/unix"
 
 	"github.com/kurs-course/kurs/internal/atomicfile"
 	"github.com/kurs-course/kurs/internal/browsertest"
+	"github.com/kurs-course/kurs/internal/pty"
 	"github.com/kurs-course/kurs/internal/term"
 )
 
@@ -266,7 +265,7 @@ func ttySteps(ts *testscript.TestScript, steps []ttyStep, width int, tty bool, a
 	}
 	var r *os.File
 	if tty {
-		master, slave, err := openPTY(width, 50)
+		master, slave, err := pty.Open(width, 50)
 		ts.Check(err)
 		r = master
 		// A terminal shows stderr too. Its input never ends, as a
@@ -355,36 +354,6 @@ func lookPath(ts *testscript.TestScript, name string) string {
 	}
 	ts.Fatalf("%s is not in the script's PATH", name)
 	return ""
-}
-
-// openPTY opens a new pseudo-terminal of cols×rows: master is the side
-// the test reads, slave the terminal kurs runs on.
-func openPTY(cols, rows int) (master, slave *os.File, err error) {
-	m, err := os.OpenFile("/dev/ptmx", os.O_RDWR|unix.O_NOCTTY, 0)
-	if err != nil {
-		return nil, nil, err
-	}
-	fd := int(m.Fd())
-	if err := unix.IoctlSetPointerInt(fd, unix.TIOCSPTLCK, 0); err != nil {
-		m.Close()
-		return nil, nil, fmt.Errorf("unlock the pseudo-terminal: %w", err)
-	}
-	n, err := unix.IoctlGetInt(fd, unix.TIOCGPTN)
-	if err != nil {
-		m.Close()
-		return nil, nil, fmt.Errorf("name the pseudo-terminal: %w", err)
-	}
-	s, err := os.OpenFile(fmt.Sprintf("/dev/pts/%d", n), os.O_RDWR|unix.O_NOCTTY, 0)
-	if err != nil {
-		m.Close()
-		return nil, nil, err
-	}
-	if err := unix.IoctlSetWinsize(int(s.Fd()), unix.TIOCSWINSZ, &unix.Winsize{Col: uint16(cols), Row: uint16(rows)}); err != nil {
-		m.Close()
-		s.Close()
-		return nil, nil, err
-	}
-	return m, s, nil
 }
 
 // cmdMisconceptions implements `misconceptions K DIR`: it writes the

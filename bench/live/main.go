@@ -44,6 +44,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/kurs-course/kurs/bench/internal/benchutil"
+	"github.com/kurs-course/kurs/internal/pty"
 )
 
 func main() {
@@ -195,7 +196,7 @@ type tty struct {
 
 // startTTY starts kurs args on a new pseudo-terminal of 100×50.
 func startTTY(kurs string, args ...string) (*tty, error) {
-	master, slave, err := openPTY(100, 50)
+	master, slave, err := pty.Open(100, 50)
 	if err != nil {
 		return nil, err
 	}
