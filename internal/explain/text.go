@@ -159,6 +159,12 @@ func (e *Explanation) marked(p *i18n.Printer, opt TextOptions) string {
 			b.WriteString(hanging("  ", t.Heading, opt.Width) + indent(t.text(p, in(4)), "    ") + "\n")
 		}
 	}
+	// The races, one line each, as every other format says them: the
+	// detector's reports under the output are long, and these name the
+	// learner's two functions and lines first.
+	for _, r := range e.Races {
+		b.WriteString(hanging("  ", r, opt.Width))
+	}
 	if m := e.Misconception; m != nil {
 		// Where the code departs, then why: the belief that explains it.
 		b.WriteString(hanging("  ", m.Line, opt.Width))
