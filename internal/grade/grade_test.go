@@ -24,6 +24,7 @@ import (
 	"github.com/kurs-course/kurs/internal/explain"
 	"github.com/kurs-course/kurs/internal/grade"
 	"github.com/kurs-course/kurs/internal/report"
+	"github.com/kurs-course/kurs/internal/testkit"
 )
 
 // corpus holds the learner submissions of the checker's tests; each has a
@@ -43,6 +44,29 @@ var quiet = []string{"all-pass", "mixed-verdicts", "cb-fail-wait-gt", "cb-pass-m
 // flood their output.
 var hostile = []string{"cb-fail-busy-wait", "cb-fail-memory-bomb", "cb-fail-stack-overflow",
 	"hostile-init-endless-loop", "hostile-flood-stdout", "tb-fail-wait-for-token"}
+
+// hangs are the time limits of the hostile submissions that loop until
+// the limit ends them, a processor busy all the while; every other
+// submission keeps timeout. As in the checker's corpus test: an endless
+// init ends as the same timeout after any limit, and the loops that
+// come after some steps get testkit.HangTimeout, long enough to reach
+// the step that hangs on a loaded machine. The memory bomb and the stack
+// overflow must meet their own limits first, and keep timeout.
+var hangs = map[string]time.Duration{
+	"hostile-init-endless-loop": time.Second,
+	"cb-fail-busy-wait":         testkit.HangTimeout,
+	"tb-fail-wait-for-token":    testkit.HangTimeout,
+}
+
+// limited returns subs with the time limits of hangs.
+func limited(subs []grade.Submission) []grade.Submission {
+	for i, s := range subs {
+		if d, ok := hangs[s.ID]; ok {
+			subs[i] = grade.WithTimeout(s, d)
+		}
+	}
+	return subs
+}
 
 // others make the batch one a class could hand in: forged output in two
 // exercises, a refused import, a misnamed package, a file that is not
@@ -121,7 +145,9 @@ func byID(results []grade.Result) map[string]grade.Result {
 // order of the results, that every verdict is the one of want.json in a
 // batch too, that hostile neighbours change no one's result, that the same
 // submission gives the same bytes every time, and that the JUnit of every
-// submission is what Jenkins xunit accepts.
+// submission is what Jenkins xunit accepts. The submissions that loop
+// until the time limit are graded with the short limits of hangs, both
+// times.
 //
 // The verdicts of the corpus's other submissions, and of every exercise
 // beyond those of ids, are pinned by the checker's corpus test
@@ -139,6 +165,7 @@ func TestBatch(t *testing.T) {
 	subs, err := grade.Find(dir, exs)
 	require.NoError(t, err)
 	require.Len(t, subs, len(names), "every submission of the folder is found")
+	subs = limited(subs)
 
 	var mu sync.Mutex
 	var progress []int
@@ -190,7 +217,7 @@ func TestBatch(t *testing.T) {
 				names = append(names, quiet[i])
 			}
 		}
-		again, err := newGrader(exs, 2).Run(context.Background(), corpusSubmissions(names...))
+		again, err := newGrader(exs, 2).Run(context.Background(), limited(corpusSubmissions(names...)))
 		require.NoError(t, err)
 		first := byID(all)
 		for _, r := range again {
@@ -426,6 +453,22 @@ func TestKursFailure(t *testing.T) {
 		assert.Equal(t, checker.ProblemInternal, g.Result.Problem.Kind)
 		assert.Equal(t, g.Exercise.Points, g.Result.MaxScore)
 	}
+}
+
+// TestSubmissionTimeout: a submission's own time limit (see WithTimeout)
+// replaces the Checker's for its checks alone. Under a Checker's limit
+// that no program meets, a correct breaker given a limit of its own
+// passes, and the same breaker beside it without one does not.
+func TestSubmissionTimeout(t *testing.T) {
+	exs := exercises(t)
+	g := &grade.Grader{Checker: &checker.Checker{Build: testBuild, Timeout: time.Nanosecond}, Exercises: exs[:1], Jobs: 2}
+	subs := corpusSubmissions("cb-pass-mutex", "cb-pass-mutex")
+	subs[0] = grade.WithTimeout(subs[0], timeout)
+	results, err := g.Run(context.Background(), subs)
+	require.NoError(t, err)
+	own, checkers := results[0].Graded[0].Result, results[1].Graded[0].Result
+	assert.Equal(t, checker.Pass, own.Status, "with a limit of its own:\n%s", testkit.Describe(own))
+	assert.NotEqual(t, checker.Pass, checkers.Status, "with the Checker's limit:\n%s", testkit.Describe(checkers))
 }
 
 func TestCancelled(t *testing.T) {
