@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -30,6 +31,11 @@ func tryVerb() *verb {
 // runTry runs a trace the learner wrote on the learner's code and on the
 // reference (package try), and shows both answers step by step.
 func runTry(e *env, o *tryOptions, args []string) error {
+	return e.reported(tryTrace(e, o, args))
+}
+
+// tryTrace is runTry without the reporting of its errors.
+func tryTrace(e *env, o *tryOptions, args []string) error {
 	if len(args) != 2 {
 		return e.usageErr("error.try_args")
 	}
@@ -51,7 +57,7 @@ func runTry(e *env, o *tryOptions, args []string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintln(e.Err, e.p.T("try.running", "Exercise", ex.ID))
+	e.sayErr("try.running", "Exercise", ex.ID)
 	c, err := try.Run(e.ctx, &checker.Checker{Build: e.builder()}, ex, mine, tr, o.timeout)
 	if err != nil {
 		return err
@@ -66,14 +72,33 @@ func runTry(e *env, o *tryOptions, args []string) error {
 	return nil
 }
 
-// showTry writes the trace with both programs' answers side by side, the
-// rows where they differ marked.
+// reported writes the message of a usage or failed error to stderr, each
+// line on a terminal wrapped to its width at spaces as sayErr wraps, and
+// returns the error with its message taken out, which exit then reports
+// no more; any other error it returns as it is, for exit to report.
+func (e *env) reported(err error) error {
+	var ue *usageError
+	var fe *failedError
+	switch {
+	case errors.As(err, &ue) && ue.msg != "":
+		e.stderr().Println(ue.msg)
+		return &usageError{}
+	case errors.As(err, &fe) && fe.msg != "":
+		e.stderr().Println(fe.msg)
+		return errFailed
+	}
+	return err
+}
+
+// showTry writes the trace with both programs' answers, the steps where
+// they differ marked: side by side in a table, or, on a terminal too
+// narrow for the table, one block per step with each answer under the
+// call (see stepBlocks). A pipe always gets the table, each row whole.
 func (e *env) showTry(ex *course.Exercise, c *try.Comparison) {
-	p := e.p
-	type row struct{ mark, n, call, mine, ref string }
-	rows := []row{{mark: " ", n: p.T("try.col_step"), call: p.T("try.col_call"), mine: p.T("try.col_mine"), ref: p.T("try.col_ref")}}
+	p, t := e.p, e.stdout()
+	rows := []tryRow{{mark: " ", n: p.T("try.col_step"), call: p.T("try.col_call"), mine: p.T("try.col_mine"), ref: p.T("try.col_ref")}}
 	for _, r := range c.Rows {
-		v := row{mark: " ", call: r.Call, mine: r.Mine.Text(p, c.Observe), ref: r.Ref.Text(p, c.Observe)}
+		v := tryRow{mark: " ", call: r.Call, mine: r.Mine.Text(p, c.Observe), ref: r.Ref.Text(p, c.Observe)}
 		if r.Step > 0 {
 			v.n = strconv.Itoa(r.Step)
 		}
@@ -82,19 +107,67 @@ func (e *env) showTry(ex *course.Exercise, c *try.Comparison) {
 		}
 		rows = append(rows, v)
 	}
+	var b strings.Builder
+	b.WriteString(t.Fit(p.T("try.header", "Exercise", ex.ID, "Title", ex.Title.In(p.Lang()))) + "\n\n")
+	table := stepTable(rows)
+	if t.IsTerminal() && slices.ContainsFunc(table, func(l string) bool { return termdoc.Width(l) > t.Width() }) {
+		b.WriteString(strings.Join(stepBlocks(rows, t.Width()), "\n") + "\n")
+	} else {
+		b.WriteString(strings.Join(table, "\n") + "\n")
+	}
+	b.WriteString("\n" + t.Fit(c.Summary(p)) + "\n")
+	fmt.Fprint(e.Out, trimLines(b.String()))
+}
+
+// A tryRow is one line of kurs try's table as shown: the mark of a step
+// whose answers differ, the step's number, the call, and both answers.
+// The first row is the table's head.
+type tryRow struct{ mark, n, call, mine, ref string }
+
+// stepTable lays rows out as a table, its columns as wide as their
+// widest cell.
+func stepTable(rows []tryRow) []string {
 	var wn, wc, wm int
 	for _, r := range rows {
 		wn, wc, wm = max(wn, termdoc.Width(r.n)), max(wc, termdoc.Width(r.call)), max(wm, termdoc.Width(r.mine))
 	}
-	pad := func(s string, w int) string { return s + strings.Repeat(" ", max(0, w-termdoc.Width(s))) }
-	var b strings.Builder
-	b.WriteString(p.T("try.header", "Exercise", ex.ID, "Title", ex.Title.In(p.Lang())) + "\n\n")
+	var out []string
 	for _, r := range rows {
-		fmt.Fprintf(&b, "%s %s  %s  %s  %s\n", r.mark, strings.Repeat(" ", wn-termdoc.Width(r.n))+r.n, pad(r.call, wc), pad(r.mine, wm), r.ref)
+		out = append(out, fmt.Sprintf("%s %s  %s  %s  %s", r.mark, padLeft(r.n, wn), padRight(r.call, wc), padRight(r.mine, wm), r.ref))
 	}
-	b.WriteString("\n" + c.Summary(p) + "\n")
-	fmt.Fprint(e.Out, trimLines(b.String()))
+	return out
 }
+
+// stepBlocks lays rows out for a terminal width columns wide that the
+// table does not fit: each step's number and call on a line, as in the
+// table, and under the call each answer after its column's name, wrapped
+// under its own start. The head's names label the answers.
+//
+//	✗ 3  Failure(2)
+//	       your code  State() = "closed"
+//	       reference  State() = "open"
+func stepBlocks(rows []tryRow, width int) []string {
+	head, steps := rows[0], rows[1:]
+	var wn int
+	for _, r := range steps {
+		wn = max(wn, termdoc.Width(r.n))
+	}
+	wl := max(termdoc.Width(head.mine), termdoc.Width(head.ref))
+	indent := strings.Repeat(" ", 2+wn+2+2)
+	var out []string
+	for _, r := range steps {
+		out = append(out, fmt.Sprintf("%s %s  %s", r.mark, padLeft(r.n, wn), r.call))
+		for _, a := range [][2]string{{head.mine, r.mine}, {head.ref, r.ref}} {
+			first := indent + padRight(a[0], wl) + "  "
+			out = append(out, explain.WrapHanging(a[1], first, strings.Repeat(" ", termdoc.Width(first)), width)...)
+		}
+	}
+	return out
+}
+
+// padLeft and padRight pad s with spaces to w columns.
+func padLeft(s string, w int) string  { return strings.Repeat(" ", max(0, w-termdoc.Width(s))) + s }
+func padRight(s string, w int) string { return s + strings.Repeat(" ", max(0, w-termdoc.Width(s))) }
 
 // trimLines removes the spaces at the ends of lines.
 func trimLines(s string) string {
