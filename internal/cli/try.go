@@ -8,10 +8,13 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/kurs-course/kurs/checker"
+	"github.com/kurs-course/kurs/i18n"
 	"github.com/kurs-course/kurs/internal/course"
 	"github.com/kurs-course/kurs/internal/explain"
+	"github.com/kurs-course/kurs/internal/term"
 	"github.com/kurs-course/kurs/internal/termdoc"
 	"github.com/kurs-course/kurs/internal/textsafe"
 	"github.com/kurs-course/kurs/internal/try"
@@ -50,8 +53,8 @@ func tryTrace(e *env, o *tryOptions, args []string) error {
 	tr, err := try.Parse(args[1], try.APIOf(ex))
 	var se *try.SyntaxError
 	if errors.As(err, &se) {
-		return e.usageErr("error.try_syntax", "Col", se.Col, "Err", se.Message(e.p),
-			"Trace", textsafe.Line(e.p, args[1], textsafe.ValueMax), "Mark", strings.Repeat(" ", se.Col-1)+"^")
+		msg := e.p.T("error.try_syntax", "Col", se.Col, "Err", se.Message(e.p))
+		return &usageError{msg + "\n" + strings.Join(traceMark(e.p, args[1], se.Col, e.stderr().TextWidth()), "\n")}
 	}
 	mine, err := try.Files(ws, ex)
 	if err != nil {
@@ -76,6 +79,8 @@ func tryTrace(e *env, o *tryOptions, args []string) error {
 // line on a terminal wrapped to its width at spaces as sayErr wraps, and
 // returns the error with its message taken out, which exit then reports
 // no more; any other error it returns as it is, for exit to report.
+// Lines that are already laid out, such as a trace with its caret, fit
+// as they are.
 func (e *env) reported(err error) error {
 	var ue *usageError
 	var fe *failedError
@@ -88,6 +93,74 @@ func (e *env) reported(err error) error {
 		return errFailed
 	}
 	return err
+}
+
+// traceMark returns the lines that show the trace s with a caret under
+// its character at col (1-based, counted in characters, as
+// try.SyntaxError counts), each line indented by two spaces. A pipe
+// (width 0) gets the trace on one line, for grep. On a terminal width
+// columns wide the trace breaks at its spaces into lines that leave room
+// for a caret after their end, and the caret goes under the line that
+// holds the mistake, the lines after it below. The trace is shown with
+// control characters escaped, each run of spaces as one, and, when it is
+// longer than textsafe.ValueMax, only the part around the mistake.
+func traceMark(p *i18n.Printer, s string, col, width int) []string {
+	off := len(s)
+	for i := range s {
+		if col--; col == 0 {
+			off = i
+			break
+		}
+	}
+	shown, at := textsafe.EscapeLine(s), len(textsafe.EscapeLine(s[:off]))
+	// A long trace (up to try.MaxSteps calls) is shown from a space
+	// before the mistake to one after it, with what was left out said.
+	lead, tail := "", ""
+	if len(shown) > textsafe.ValueMax {
+		from := max(0, at-textsafe.ValueMax/2)
+		if i := strings.IndexByte(shown[from:at], ' '); i >= 0 && from > 0 {
+			from += i + 1
+		}
+		for from < at && !utf8.RuneStart(shown[from]) {
+			from++
+		}
+		to := len(shown)
+		if end, cut := textsafe.Prefix(shown[from:], textsafe.ValueMax); cut > 0 {
+			to = from + len(end)
+			if i := strings.LastIndexByte(shown[at:to], ' '); i >= 0 {
+				to = at + i
+			}
+			tail = " " + textsafe.Cut(p, len(shown)-to)
+		}
+		if from > 0 {
+			lead = "… "
+		}
+		shown, at = shown[from:to], at-from
+	}
+	// The caret's place in the trace as shown: the words before it joined
+	// by single spaces, and the start of its own word.
+	text := lead + strings.Join(term.Words(shown), " ") + tail
+	caret := len(lead) + len(strings.Join(term.Words(shown[:at]+"x"), " ")) - 1
+	lines := []string{text}
+	if width > 0 && 2+term.Width(text)+2 > width {
+		lines = term.Wrap(text, width-4)
+	}
+	var out []string
+	start, marked := 0, false
+	for i, l := range lines {
+		start += strings.Index(text[start:], l)
+		end := start + len(l)
+		out = append(out, "  "+l)
+		if !marked && (caret < end || i == len(lines)-1) {
+			c := max(0, caret-start)
+			// A mistake at the end, after spaces, is marked a column
+			// after the trace.
+			out = append(out, "  "+strings.Repeat(" ", term.Width(l[:min(c, len(l))])+min(max(0, c-len(l)), 1))+"^")
+			marked = true
+		}
+		start = end
+	}
+	return out
 }
 
 // showTry writes the trace with both programs' answers, the steps where
