@@ -168,27 +168,30 @@ func gradeHelp(e *env) string {
 		return help
 	}
 	col := termdoc.Width(help[strings.LastIndex(help[:start], "\n")+1 : start])
-	return help[:start] + hang(e.formatList(), col, helpWidth) + help[start+len(list):]
+	return help[:start] + hang(e.formatList(true), col, helpWidth) + help[start+len(list):]
 }
 
 // helpWidth is the width that help texts are written to.
 const helpWidth = 78
 
-// formatList names the formats, each with its note: first the default and
-// the others for one submission, then those for a class alone.
-func (e *env) formatList() string {
+// formatList names the formats, first the default and the others for
+// one submission, then those for a class alone; with notes, each with
+// its note, as the help lists them.
+func (e *env) formatList(notes bool) string {
 	var single, class []string
 	for _, f := range report.Formats() {
-		var notes []string
-		if f.Name == textFormat {
-			notes = append(notes, e.p.T("grade.format_default"))
-		}
-		if f.Note != "" {
-			notes = append(notes, e.p.T(f.Note))
-		}
 		item := f.Name
-		if len(notes) > 0 {
-			item += " (" + strings.Join(notes, ", ") + ")"
+		if notes {
+			var ns []string
+			if f.Name == textFormat {
+				ns = append(ns, e.p.T("grade.format_default"))
+			}
+			if f.Note != "" {
+				ns = append(ns, e.p.T(f.Note))
+			}
+			if len(ns) > 0 {
+				item += " (" + strings.Join(ns, ", ") + ")"
+			}
 		}
 		switch {
 		case f.Name == textFormat:
@@ -235,8 +238,12 @@ func (e *env) format(name string, batch bool) (report.Format, error) {
 	format, ok := report.LookupFormat(name)
 	known := strings.Join(report.FormatNames(batch), ", ")
 	switch {
-	case !ok:
+	case !ok && batch:
 		return format, e.usageErr("error.format", "Format", name, "Known", known)
+	case !ok:
+		// Every format, as the help lists them: one for a class alone
+		// is still a format, which a mistyped name may have meant.
+		return format, e.usageErr("error.format", "Format", name, "Known", e.formatList(false))
 	case batch && format.Batch == nil:
 		return format, e.usageErr("grade.batch_format", "Format", name, "Known", known)
 	case !batch && format.Single == nil:
