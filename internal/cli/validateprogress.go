@@ -17,9 +17,17 @@ func (e *env) validateProgress() (report func(validate.Progress), stop func()) {
 	open := false // a line is drawn on the terminal and not cleared
 	report = func(p validate.Progress) {
 		var msg string
-		if p.Exercise == "" {
+		switch {
+		case p.Exercise == "":
 			msg = e.p.T("validate.progress_start_"+string(p.Phase), "Count", p.Runs, "Total", p.Total)
-		} else {
+		case p.Phase == validate.PhaseMutants && p.Mutants == 0:
+			// Not one change compiled: said as the mutants' table will
+			// say it, not as mutants that ran.
+			msg = e.p.T("validate.progress_exercise", "Exercise", p.Exercise, "Done", p.Done, "Total", p.Total,
+				"Text", e.p.T("validate.mutants_none_invalid", "Count", p.Invalid))
+		case p.Phase == validate.PhaseMutants:
+			msg = e.p.T("validate.progress_mutants", "Exercise", p.Exercise, "Count", p.Mutants, "Done", p.Done, "Total", p.Total)
+		default:
 			msg = e.p.T("validate.progress_"+string(p.Phase), "Exercise", p.Exercise, "Count", p.Runs, "Done", p.Done, "Total", p.Total)
 		}
 		mu.Lock()

@@ -108,13 +108,18 @@ func (v *validator) mutants(ctx context.Context, c *course.Course, codes map[str
 		}
 	}
 	var of []*exCode
+	typeErrs := map[*exCode]int{} // of an exercise with runs: the changes go/types rejected
 	for _, r := range runs {
 		of = append(of, r.e)
+		typeErrs[r.e] = r.sum.Invalid
 	}
 	progress := v.track(PhaseMutants, of)
+	for e, n := range typeErrs {
+		progress.invalidBefore(e, n)
+	}
 	each(ctx, v.opts.jobs(), runs, func(r *run) {
 		r.res, r.err = checkFiles(ctx, &ck, &v.tally, r.e.checked(), r.m.Files)
-		progress.ran(r.e)
+		progress.ranMutant(r.e, r.err != nil || compiled(r.res))
 	})
 	if err := ctx.Err(); err != nil {
 		return nil, 0, err
@@ -132,8 +137,7 @@ func (v *validator) mutants(ctx context.Context, c *course.Course, codes map[str
 				ID: r.m.ID, File: path.Join(r.e.dir(), "solution", r.m.File), Line: r.m.Line, Diff: r.m.Diff,
 			})
 			r.sum.Mutants++
-		case r.res.Status == checker.Error && r.res.Problem != nil &&
-			(r.res.Problem.Kind == checker.ProblemCompile || r.res.Problem.Kind == checker.ProblemAPI):
+		case !compiled(r.res):
 			r.sum.Invalid++ // go/types let it through, the compiler did not
 		default:
 			r.sum.Mutants++
@@ -154,6 +158,14 @@ func (v *validator) mutants(ctx context.Context, c *course.Course, codes map[str
 		out = append(out, *sum)
 	}
 	return out, time.Since(start), nil
+}
+
+// compiled reports whether the mutant whose check gave res compiled
+// (and passed the API check), so that its hidden tests ran: one that did
+// not is no mutant, and counts for nothing.
+func compiled(res *checker.Result) bool {
+	return res.Status != checker.Error || res.Problem == nil ||
+		res.Problem.Kind != checker.ProblemCompile && res.Problem.Kind != checker.ProblemAPI
 }
 
 // markSurvivors sorts the survivors into those mutants.json marks as

@@ -26,6 +26,12 @@ type Progress struct {
 	// Runs is how many builds and runs of code the exercise took in the
 	// phase (at the start: the phase's).
 	Runs int
+	// Mutants and Invalid are, in PhaseMutants, how many of the
+	// exercise's mutants compiled and ran against its hidden tests, and
+	// how many more changes to its reference solution do not compile,
+	// counted as its MutantSummary counts them, so that what the author
+	// reads while waiting agrees with the summary at the end.
+	Mutants, Invalid int
 }
 
 // tracker counts the runs of a phase that are left per exercise and
@@ -38,12 +44,16 @@ type tracker struct {
 	left  map[*exCode]int
 	runs  map[*exCode]int
 	done  int
+	// mutants and invalid count, in PhaseMutants, the runs of mutants
+	// that compiled and the changes that did not.
+	mutants, invalid map[*exCode]int
 }
 
 // track starts phase with the exercise of each run ahead, reporting to
 // Options.Progress (nothing when it is nil).
 func (v *validator) track(phase Phase, runs []*exCode) *tracker {
-	t := &tracker{f: v.opts.Progress, phase: phase, left: map[*exCode]int{}, runs: map[*exCode]int{}}
+	t := &tracker{f: v.opts.Progress, phase: phase, left: map[*exCode]int{}, runs: map[*exCode]int{},
+		mutants: map[*exCode]int{}, invalid: map[*exCode]int{}}
 	for _, e := range runs {
 		t.left[e]++
 		t.runs[e]++
@@ -67,6 +77,29 @@ func (t *tracker) ran(e *exCode) {
 	t.left[e]--
 	if t.left[e] == 0 {
 		t.done++
-		t.f(Progress{Phase: t.phase, Exercise: e.ex.ID, Done: t.done, Total: len(t.left), Runs: t.runs[e]})
+		t.f(Progress{Phase: t.phase, Exercise: e.ex.ID, Done: t.done, Total: len(t.left), Runs: t.runs[e],
+			Mutants: t.mutants[e], Invalid: t.invalid[e]})
 	}
+}
+
+// invalidBefore records that n changes to e's reference were made but
+// rejected before any run, as not type-checking; it is called before
+// e's runs start.
+func (t *tracker) invalidBefore(e *exCode, n int) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.invalid[e] += n
+}
+
+// ranMutant records that the run of one of e's mutants has ended;
+// compiled, whether the mutant compiled and so ran against the tests.
+func (t *tracker) ranMutant(e *exCode, compiled bool) {
+	t.mu.Lock()
+	if compiled {
+		t.mutants[e]++
+	} else {
+		t.invalid[e]++
+	}
+	t.mu.Unlock()
+	t.ran(e)
 }
