@@ -2,7 +2,6 @@ package checker_test
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -16,7 +15,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/kurs-course/kurs/checker"
-	"github.com/kurs-course/kurs/internal/build"
 	"github.com/kurs-course/kurs/internal/harness"
 )
 
@@ -75,20 +73,18 @@ func TestCompileBombsAreTheLearnersError(t *testing.T) {
 		fmt.Fprintf(&doubling, "const s%d = s%d + s%d\n", i, i-1, i-1)
 	}
 	doubling.WriteString("var Bomb = len(s30)\n")
-	cache := linkedCache(t)
-	b, err := build.New(build.Options{Dir: cache, TempDir: t.TempDir()})
-	require.NoError(t, err)
-	t.Cleanup(func() { b.Close() })
-	// The Builder of a cache of its own, rather than KURS_CACHE: the test
-	// then runs in parallel with those that wait out a time limit, while
-	// the bombs keep the processors busy.
+	// The Builder of a cache of its own (see privateBuilder), rather
+	// than KURS_CACHE: the test then runs in parallel with those that
+	// wait out a time limit, while the bombs keep the processors busy,
+	// and what its checks keep lands in that folder alone.
+	b := privateBuilder(t)
+	cache := b.Dir()
 	t.Parallel()
 	ck := &checker.Checker{Build: b}
-	// What a correct check leaves: the standard library and the harness,
-	// compiled once (here: linked from the shared cache).
-	_, err = ck.Check(context.Background(), ex, folder(t, map[string]string{"circuitbreaker.go": breaker}))
+	// What a correct check leaves: its program's objects.
+	_, err := ck.Check(context.Background(), ex, folder(t, map[string]string{"circuitbreaker.go": breaker}))
 	require.NoError(t, err)
-	stdCache := dirSize(t, filepath.Join(cache, "go-build"))
+	correct := dirSize(t, cache)
 	for name, bomb := range map[string]string{
 		"doubling constants": doubling.String(),
 		"huge array":         "var Bomb = [1 << 28]byte{1<<28 - 1: 1}\n",
@@ -101,58 +97,14 @@ func TestCompileBombsAreTheLearnersError(t *testing.T) {
 			require.NoError(t, err)
 			require.Equal(t, checker.Error, res.Status, describe(res))
 			assert.Equal(t, checker.ProblemBuildLimit, res.Problem.Kind, describe(res))
-			assert.Less(t, dirSize(t, filepath.Join(cache, "go-build"))-stdCache, int64(64<<20), "what the bomb left in the cache")
+			// Everything the Builder keeps of a check (objects,
+			// results); the shared go build cache, kits and judges
+			// are links, not walked: the learner's programs are built
+			// directly from the kit, without the go command.
+			assert.Less(t, dirSize(t, cache)-correct, int64(64<<20), "what the bomb left in the cache")
+			assert.Zero(t, b.Stats().GoBuilds, "a build with the go command, whose cache is not measured")
 		})
 	}
-}
-
-// linkedCache returns a new cache folder of the test's own whose go build
-// cache holds, as hard links, the entries of the shared one: the standard
-// library and the harness, which the checks of the other tests compiled,
-// are not compiled again, and what a check adds lands in this folder
-// alone. Where a link cannot be made, the entry is left out and only
-// compiled again. Its kits and judges are the shared ones, made once.
-func linkedCache(t *testing.T) string {
-	t.Helper()
-	shared, _ := build.DefaultDir()
-	cache := filepath.Join(t.TempDir(), "cache")
-	dst := filepath.Join(cache, "go-build")
-	require.NoError(t, os.MkdirAll(dst, 0o700))
-	linkShared(t, cache, "kits", "judges")
-	src := filepath.Join(shared, "go-build")
-	dirs, err := os.ReadDir(src)
-	if err != nil {
-		t.Logf("nothing to link from %s: %v", src, err)
-		return cache
-	}
-	linked := 0
-	for _, d := range dirs {
-		// Only the entries, in their sub-folders: go writes the files at
-		// the top (trim.txt) in place, which a link would share.
-		if !d.IsDir() {
-			continue
-		}
-		require.NoError(t, os.Mkdir(filepath.Join(dst, d.Name()), 0o700))
-		files, err := os.ReadDir(filepath.Join(src, d.Name()))
-		if err != nil {
-			continue
-		}
-		for _, f := range files {
-			if !f.Type().IsRegular() {
-				continue
-			}
-			if err := os.Link(filepath.Join(src, d.Name(), f.Name()), filepath.Join(dst, d.Name(), f.Name())); err != nil {
-				if errors.Is(err, fs.ErrNotExist) {
-					continue // trimmed meanwhile
-				}
-				t.Logf("linking the shared go build cache: %v; the rest is compiled again", err)
-				return cache
-			}
-			linked++
-		}
-	}
-	t.Logf("linked %d entries of the shared go build cache", linked)
-	return cache
 }
 
 // dirSize is the total size of the files under dir.
