@@ -193,10 +193,12 @@ func (e *env) problemText(p validate.Problem) string {
 func (e *env) sayHanging(s string, indent int) {
 	t := e.stdout()
 	first, rest, more := strings.Cut(s, "\n")
-	if w := t.TextWidth(); w > 0 && term.Width(first) > w && w-indent >= 20 {
+	if w := t.TextWidth(); w > 0 {
+		// Wrapped as kurs check wraps its own lines: never inside the
+		// problem's FILE:LINE, which an editor follows only whole.
 		words := strings.TrimLeft(first, " ")
 		lead := first[:len(first)-len(words)]
-		first = lead + strings.Join(term.Wrap(words, w-indent), "\n"+strings.Repeat(" ", indent))
+		first = strings.Join(explain.WrapHanging(words, lead, strings.Repeat(" ", indent), w), "\n")
 	}
 	if more {
 		first += "\n" + t.Fit(rest)

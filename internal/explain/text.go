@@ -3,8 +3,10 @@ package explain
 import (
 	"fmt"
 	"io"
+	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/kurs-course/kurs/checker"
 	"github.com/kurs-course/kurs/i18n"
@@ -212,19 +214,67 @@ func hanging(lead, s string, width int) string {
 // most width columns, the first after first and the others after rest, so
 // that a long line does not fold under the margin. In a pipe (width not
 // positive) it stays one line, for grep; so it does where fewer than 20
-// columns would be left for words.
+// columns would be left for words. A path with its line ("FILE:LINE:")
+// is never broken, so that an editor can follow it (see
+// wrapKeepingPaths).
 func WrapHanging(s, first, rest string, width int) []string {
 	room := width - max(term.Width(first), term.Width(rest))
 	if width <= 0 || term.Width(first)+term.Width(s) <= width || room < 20 {
 		return []string{first + s}
 	}
-	lines := term.Wrap(s, room)
+	lines := wrapKeepingPaths(s, room)
 	for i := range lines {
 		if i == 0 {
 			lines[i] = first + lines[i]
 		} else {
 			lines[i] = rest + lines[i]
 		}
+	}
+	return lines
+}
+
+// pathWord matches a word that names a file, perhaps with its line and
+// with punctuation around it ("suite.json:12:",
+// "(exercises/counter/solution/counter.go:21)"), or a folder as the
+// place of a problem ("exercises/counter/misconceptions/NAME:"); not a
+// test's id ("edge/wait-boundary"), which may go on after a hyphen.
+// Compiled on first use.
+var pathWord = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(?:[(\[„“"']*[\w.@+-]*(?:/[\w.@+-]+)*\.[A-Za-z]\w*(?::\d+)*[)\]“”"',.;:]*|[\w.@+-]+(?:/[\w.@+-]+)+/?:(?:\d+:)?)$`)
+})
+
+// Stand-ins for a path's hyphens and slashes while it is wrapped, one
+// column wide as they are: term.Wrap breaks a word too long for a line
+// after a hyphen or a slash, but an editor or a terminal follows a path
+// only whole.
+const (
+	keptHyphen = "\u2011" // non-breaking hyphen
+	keptSlash  = "\u2215" // division slash
+)
+
+// wrapKeepingPaths is term.Wrap, but never breaks a word that names a
+// file ("FILE:LINE:"): one too long for a line gets a line of its own,
+// wider than width where it must be, which the terminal folds without
+// making two words of it.
+func wrapKeepingPaths(s string, width int) []string {
+	if strings.Contains(s, keptHyphen) || strings.Contains(s, keptSlash) {
+		return term.Wrap(s, width)
+	}
+	keep := strings.NewReplacer("-", keptHyphen, "/", keptSlash)
+	words := strings.Split(s, " ")
+	kept := false
+	for i, w := range words {
+		if strings.ContainsAny(w, "-/") && pathWord().MatchString(w) {
+			words[i], kept = keep.Replace(w), true
+		}
+	}
+	if !kept {
+		return term.Wrap(s, width)
+	}
+	lines := term.Wrap(strings.Join(words, " "), width)
+	back := strings.NewReplacer(keptHyphen, "-", keptSlash, "/")
+	for i := range lines {
+		lines[i] = back.Replace(lines[i])
 	}
 	return lines
 }
