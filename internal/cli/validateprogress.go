@@ -23,7 +23,7 @@ func (e *env) validateProgress() (report func(validate.Progress), stop func()) {
 		case p.Phase == validate.PhaseMutants && p.Mutants == 0:
 			// Not one change compiled: said as the mutants' table will
 			// say it, not as mutants that ran.
-			msg = e.p.T("validate.progress_exercise", "Exercise", p.Exercise, "Done", p.Done, "Total", p.Total,
+			msg = e.p.T("validate.exercise_done", "Exercise", p.Exercise, "Done", p.Done, "Total", p.Total,
 				"Text", e.p.T("validate.mutants_none_invalid", "Count", p.Invalid))
 		case p.Phase == validate.PhaseMutants:
 			msg = e.p.T("validate.progress_mutants", "Exercise", p.Exercise, "Count", p.Mutants, "Done", p.Done, "Total", p.Total)
