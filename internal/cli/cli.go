@@ -145,9 +145,10 @@ func (e *failedError) Error() string { return e.msg }
 // says it already.
 var errFailed = &failedError{}
 
-// exit reports err, if any, on stderr in the learner's language and
-// returns the exit code that stands for it: the one place where errors
-// become exit codes. Of errors joined with errors.Join, each is reported
+// exit reports err, if any, on stderr in the learner's language, on a
+// terminal wrapped to its width at spaces as sayErr wraps, and returns
+// the exit code that stands for it: the one place where errors become
+// exit codes. Of errors joined with errors.Join, each is reported
 // and the most serious code counts (the codes grow with seriousness).
 func (e *env) exit(err error) int {
 	var ue *usageError
@@ -165,15 +166,15 @@ func (e *env) exit(err error) int {
 		return ExitOK
 	case errors.As(err, &fe):
 		if fe.msg != "" {
-			fmt.Fprintln(e.Err, fe.msg)
+			e.stderr().Println(fe.msg)
 		}
 		return ExitFail
 	case errors.As(err, &ue):
 		if ue.msg != "" { // "" was reported already
-			fmt.Fprintln(e.Err, ue.msg)
+			e.stderr().Println(ue.msg)
 		}
 	case e.ctx.Err() != nil:
-		fmt.Fprintln(e.Err, e.p.T("error.interrupted"))
+		e.stderr().Println(e.p.T("error.interrupted"))
 	case errors.As(err, &unsafe):
 		id := "error.cache_open"
 		switch {
@@ -184,15 +185,15 @@ func (e *env) exit(err error) int {
 		case unsafe.Foreign:
 			id = "error.cache_foreign"
 		}
-		fmt.Fprintln(e.Err, e.p.T(id, "Dir", unsafe.Dir))
+		e.stderr().Println(e.p.T(id, "Dir", unsafe.Dir))
 	case errors.Is(err, workspace.ErrNotFound):
 		dir := e.g.workspace
 		if dir == "" {
 			dir, _ = e.Getwd()
 		}
-		fmt.Fprintln(e.Err, e.p.T("error.no_workspace", "Dir", dir))
+		e.stderr().Println(e.p.T("error.no_workspace", "Dir", dir))
 	default:
-		fmt.Fprintln(e.Err, e.p.T("error.setup", "Err", err))
+		e.stderr().Println(e.p.T("error.setup", "Err", err))
 	}
 	return ExitUsage
 }

@@ -34,10 +34,9 @@ func tryVerb() *verb {
 // runTry runs a trace the learner wrote on the learner's code and on the
 // reference (package try), and shows both answers step by step.
 func runTry(e *env, o *tryOptions, args []string) error {
-	return e.reported(tryTrace(e, o, args))
+	return tryTrace(e, o, args)
 }
 
-// tryTrace is runTry without the reporting of its errors.
 func tryTrace(e *env, o *tryOptions, args []string) error {
 	if len(args) != 2 {
 		return e.usageErr("error.try_args")
@@ -73,26 +72,6 @@ func tryTrace(e *env, o *tryOptions, args []string) error {
 		return errFailed
 	}
 	return nil
-}
-
-// reported writes the message of a usage or failed error to stderr, each
-// line on a terminal wrapped to its width at spaces as sayErr wraps, and
-// returns the error with its message taken out, which exit then reports
-// no more; any other error it returns as it is, for exit to report.
-// Lines that are already laid out, such as a trace with its caret, fit
-// as they are.
-func (e *env) reported(err error) error {
-	var ue *usageError
-	var fe *failedError
-	switch {
-	case errors.As(err, &ue) && ue.msg != "":
-		e.stderr().Println(ue.msg)
-		return &usageError{}
-	case errors.As(err, &fe) && fe.msg != "":
-		e.stderr().Println(fe.msg)
-		return errFailed
-	}
-	return err
 }
 
 // traceMark returns the lines that show the trace s with a caret under
