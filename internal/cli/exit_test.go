@@ -46,7 +46,7 @@ func TestExit(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var stderr bytes.Buffer
-			e := &env{IO: IO{Err: &stderr, Getwd: func() (string, error) { return "/home/ada/course", nil }}, ctx: c.ctx, p: i18n.New("en")}
+			e := &env{IO: IO{Err: &stderr, Getenv: func(string) string { return "" }, Getwd: func() (string, error) { return "/home/ada/course", nil }}, ctx: c.ctx, p: i18n.New("en")}
 			assert.Equal(t, c.code, e.exit(c.err))
 			assert.Equal(t, c.stderr, stderr.String())
 		})
