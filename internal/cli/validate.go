@@ -227,7 +227,6 @@ func argOf(p validate.Problem, key string) string {
 // kill, and the mutation score with the time it took.
 func (e *env) mutantReport(rep *validate.Report, jobs int) {
 	e.say("validate.mutants_header")
-	killed, counted := 0, 0
 	for _, s := range rep.Mutants {
 		switch {
 		case s.Skipped != "":
@@ -251,9 +250,8 @@ func (e *env) mutantReport(rep *validate.Report, jobs int) {
 		for _, k := range s.Kills {
 			e.sayHanging("      "+e.p.T("validate.mutants_test_kills", "Test", k.Test, "Count", k.Mutants), 8)
 		}
-		killed += s.Killed
-		counted += s.Mutants - len(s.Equivalent)
 	}
+	killed, counted := rep.MutantTotals()
 	score := 100.0
 	if counted > 0 {
 		score = 100 * float64(killed) / float64(counted)

@@ -30,8 +30,9 @@ type MutantSummary struct {
 	// not mark; Equivalent those it marks as equivalent to the reference.
 	Survivors  []Survivor
 	Equivalent []Survivor
-	// Skipped says why no mutants ran ("" when they did): the reference
-	// fails its own tests, or does not type-check.
+	// Skipped says why no mutants ran ("" when they did): the exercise
+	// is a quiz, the reference fails its own tests, or it does not
+	// type-check.
 	Skipped  string
 	Duration time.Duration
 	// Kills holds, for each hidden test in the suite's order, how many of
@@ -53,6 +54,18 @@ func (s MutantSummary) Score() float64 {
 		return 1
 	}
 	return float64(s.Killed) / float64(n)
+}
+
+// MutantTotals returns the mutation score's parts, all exercises
+// together: how many mutants the hidden tests kill, of how many that ran
+// and are not marked equivalent. It is the one count of the summary, so
+// that every front end says the same.
+func (r *Report) MutantTotals() (killed, counted int) {
+	for _, s := range r.Mutants {
+		killed += s.Killed
+		counted += s.Mutants - len(s.Equivalent)
+	}
+	return killed, counted
 }
 
 // Survivor is a mutant the hidden tests let through.
@@ -93,6 +106,13 @@ func (v *validator) mutants(ctx context.Context, c *course.Course, codes map[str
 		e := codes[ex.ID]
 		sum := &MutantSummary{Exercise: ex.ID}
 		sums = append(sums, sum)
+		if ex.Kind() == course.KindQuiz {
+			// A quiz's program is kurs's own, filled in with the
+			// answers: a change of it tests kurs, not the author's
+			// hidden tests.
+			sum.Skipped = "quiz"
+			continue
+		}
 		if e.solution == nil || !e.parsed || !e.refPassed {
 			sum.Skipped = "reference"
 			continue

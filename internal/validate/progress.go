@@ -30,7 +30,9 @@ type Progress struct {
 	// exercise's mutants compiled and ran against its hidden tests, and
 	// how many more changes to its reference solution do not compile,
 	// counted as its MutantSummary counts them, so that what the author
-	// reads while waiting agrees with the summary at the end.
+	// reads while waiting agrees with the summary at the end. Which
+	// changes compile is known only as their runs end: the start of
+	// PhaseMutants counts its Total exercises, not mutants.
 	Mutants, Invalid int
 }
 

@@ -181,7 +181,7 @@ func TestEveryMessageExists(t *testing.T) {
 	for _, why := range []string{"malformed", "empty", "absolute", "outside", "missing", "folder", "anchor"} {
 		ids = append(ids, "validate.why_"+why)
 	}
-	for _, s := range []string{"reference", "types"} {
+	for _, s := range []string{"quiz", "reference", "types"} {
 		ids = append(ids, "validate.mutants_skipped_"+s)
 	}
 	for _, lang := range i18n.Languages {
