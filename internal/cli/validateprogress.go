@@ -18,8 +18,9 @@ func (e *env) validateProgress() (report func(validate.Progress), stop func()) {
 	report = func(p validate.Progress) {
 		var msg string
 		switch {
-		case p.Exercise == "" && p.Phase == validate.PhaseMutants:
-			msg = e.p.T("validate.progress_start_mutants", "Count", p.Total)
+		case p.Exercise == "" && (p.Phase == validate.PhaseMutants || p.Phase == validate.PhaseChecks):
+			// These start lines count exercises, not runs.
+			msg = e.p.T("validate.progress_start_"+string(p.Phase), "Count", p.Total, "Total", p.Total)
 		case p.Exercise == "":
 			msg = e.p.T("validate.progress_start_"+string(p.Phase), "Count", p.Runs, "Total", p.Total)
 		case p.Phase == validate.PhaseMutants && p.Mutants == 0:
