@@ -97,6 +97,12 @@ func (s *Server) tryTrace(w http.ResponseWriter, r *http.Request) {
 func (s *Server) tryView(ctx context.Context, p *i18n.Printer, ex *course.Exercise, text string) (*tryView, error) {
 	v := &tryView{Trace: text, Tried: true, Example: try.ShortExample(ex)}
 	tr, err := try.Parse(text, try.APIOf(ex))
+	if errors.Is(err, try.ErrEmpty) {
+		// A sentence of its own: an empty trace has no column to name.
+		v.Error, v.Col = p.T("try.err_empty", "Example", v.Example), 1
+		v.Before, v.At, v.After = split(p, text, 1)
+		return v, nil
+	}
 	var se *try.SyntaxError
 	if errors.As(err, &se) {
 		v.Error, v.Col = p.T("web.try.syntax", "Col", se.Col, "Err", se.Message(p)), se.Col

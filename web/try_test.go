@@ -92,6 +92,13 @@ func TestTrySyntaxError(t *testing.T) {
 	assert.Contains(t, body, `Allow(1<mark> </mark>`)
 	assert.Contains(t, body, "column 18: expected a comma and the next number, or “)” to close Allow(…)", "what was expected, in words")
 
+	// An empty trace is said to be empty, and nothing runs.
+	code, body = ts.post(t, "/exercise/circuitbreaker/try", url.Values{"trace": {" "}})
+	assert.Equal(t, http.StatusUnprocessableEntity, code)
+	assert.Contains(t, body, "The trace is empty: write New and its arguments first, then the calls, e.g. New(3, 5) Failure(0) Failure(1)")
+	assert.NotContains(t, body, "column")
+	assert.NotContains(t, body, "<table")
+
 	// Learner-controlled text is escaped.
 	_, body = ts.post(t, "/exercise/circuitbreaker/try", url.Values{"trace": {"New(3, 5) <script>x</script>"}})
 	assert.NotContains(t, body, "<script>")

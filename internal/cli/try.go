@@ -50,6 +50,9 @@ func tryTrace(e *env, o *tryOptions, args []string) error {
 		return e.usageErr("error.try_kind", "Exercise", ex.ID)
 	}
 	tr, err := try.Parse(args[1], try.APIOf(ex))
+	if errors.Is(err, try.ErrEmpty) {
+		return e.usageErr("error.try_empty", "Exercise", ex.ID, "Example", try.ShortExample(ex))
+	}
 	var se *try.SyntaxError
 	if errors.As(err, &se) {
 		msg := e.p.T("error.try_syntax", "Col", se.Col, "Err", se.Message(e.p))

@@ -1,6 +1,7 @@
 package try
 
 import (
+	"errors"
 	"fmt"
 	"go/ast"
 	"go/parser"
@@ -15,6 +16,7 @@ import (
 	"github.com/kurs-course/kurs/i18n"
 	"github.com/kurs-course/kurs/internal/course"
 	"github.com/kurs-course/kurs/internal/harness"
+	"github.com/kurs-course/kurs/internal/tracegen"
 )
 
 // MaxSteps bounds a trace typed by hand.
@@ -29,6 +31,10 @@ type API struct {
 	// observed names what the driver looks at after every call, e.g.
 	// "State": a trace may ask for it as a call of its own.
 	observed []string
+	// types holds the parameters' types as the reference solution
+	// declares them, by call ("New" for the constructor); a call missing
+	// here takes any number.
+	types map[string][]string
 }
 
 // APIOf learns an exercise's calls from its fixed hidden tests: a trace
@@ -50,8 +56,48 @@ func APIOf(ex *course.Exercise) API {
 		slices.Sort(n)
 	}
 	a.observed = observedNames(observeOf(ex))
+	a.types = typesOf(ex)
 	return a
 }
+
+// typesOf returns the types of New's and the methods' parameters, as the
+// exercise's reference solution declares them; nil when it cannot be read.
+func typesOf(ex *course.Exercise) map[string][]string {
+	sol, err := ex.Solution()
+	if err != nil {
+		return nil
+	}
+	api, err := tracegen.ParseAPI(sol)
+	if err != nil || api == nil {
+		return nil
+	}
+	types := func(ps []tracegen.Param) []string {
+		out := make([]string, len(ps))
+		for i, p := range ps {
+			out[i] = p.Type
+		}
+		return out
+	}
+	m := map[string][]string{"New": types(api.New)}
+	for _, meth := range api.Methods {
+		m[meth.Name] = types(meth.Params)
+	}
+	return m
+}
+
+// takesInt reports whether the nth parameter of call is an integer.
+func (a API) takesInt(call string, n int) bool {
+	ts := a.types[call]
+	return n < len(ts) && (ts[n] == tracegen.Int || ts[n] == tracegen.Int64)
+}
+
+// maxExact is the largest whole number a trace carries exactly: arguments
+// travel as float64 (harness.Step.Args), whose 53-bit mantissa rounds
+// larger ones.
+const maxExact = 1 << 53
+
+// ErrEmpty is the mistake of a trace with no call at all.
+var ErrEmpty = errors.New("the trace is empty")
 
 // observedNames returns the names of the calls in an observation such as
 // "State(), now()": State, now.
@@ -159,12 +205,31 @@ func Parse(s string, a API) (harness.Trace, error) {
 			i++
 		}
 	}
+	// wantArg is the mistake of a call whose parentheses hold no number
+	// where one belongs: it says what the call takes.
+	wantArg := func(i int, call string, want []int) (harness.Trace, error) {
+		switch {
+		case len(want) == 0:
+			return fail(i, "try.err_want_arg_any", "Call", call)
+		case slices.Equal(want, []int{0}):
+			return fail(i, "try.err_want_close", "Call", call)
+		case want[0] == 0:
+			return fail(i, "try.err_want_arg_or_close", "Call", call, "Want", arities(want))
+		}
+		// One number wanted takes its own plural form; "1 | 2" the plural.
+		count := 2
+		if len(want) == 1 {
+			count = want[0]
+		}
+		return fail(i, "try.err_want_arg", "Call", call, "Want", arities(want), "Count", count)
+	}
+	skip()
+	if i == len(s) {
+		return harness.Trace{}, ErrEmpty
+	}
 	for first := true; ; first = false {
 		skip()
 		if i == len(s) {
-			if first {
-				return fail(i, "try.err_new")
-			}
 			return tr, nil
 		}
 		start := i
@@ -200,6 +265,13 @@ func Parse(s string, a API) (harness.Trace, error) {
 			return fail(i, "try.err_want_paren", "Call", name)
 		}
 		i++
+		want := a.news
+		switch {
+		case !first && a.IsObservation(name):
+			want = []int{0}
+		case !first:
+			want = a.calls[name]
+		}
 		var args []float64
 		for {
 			skip()
@@ -211,15 +283,34 @@ func Parse(s string, a API) (harness.Trace, error) {
 				i++
 			}
 			text := s[numStart:i]
-			x, err := strconv.ParseFloat(text, 64)
 			if text == "" {
 				if len(args) == 0 {
-					return fail(numStart, "try.err_want_arg", "Call", name)
+					return wantArg(numStart, name, want)
 				}
 				return fail(numStart, "try.err_want_number")
 			}
-			if err != nil || math.IsInf(x, 0) {
-				return fail(numStart, "try.err_number", "Text", text)
+			var x float64
+			if a.takesInt(name, len(args)) {
+				// Parsed as an integer, never through float64: a fraction
+				// or an exponent is a mistake, not rounded away.
+				n, err := strconv.ParseInt(text, 10, 64)
+				var ne *strconv.NumError
+				switch {
+				case errors.As(err, &ne) && ne.Err == strconv.ErrRange, err == nil && (n > maxExact || n < -maxExact):
+					return fail(numStart, "try.err_int_range", "Text", text, "Max", maxExact)
+				case err != nil:
+					if _, ferr := strconv.ParseFloat(text, 64); ferr != nil {
+						return fail(numStart, "try.err_number", "Text", text)
+					}
+					return fail(numStart, "try.err_not_int", "Call", name, "Text", text)
+				}
+				x = float64(n)
+			} else {
+				f, err := strconv.ParseFloat(text, 64)
+				if err != nil || math.IsInf(f, 0) {
+					return fail(numStart, "try.err_number", "Text", text)
+				}
+				x = f
 			}
 			args = append(args, x)
 			skip()
@@ -233,13 +324,6 @@ func Parse(s string, a API) (harness.Trace, error) {
 			return fail(i, "try.err_want_comma", "Call", name)
 		}
 		i++ // the ")"
-		want := a.news
-		switch {
-		case !first && a.IsObservation(name):
-			want = []int{0}
-		case !first:
-			want = a.calls[name]
-		}
 		if len(want) > 0 && !slices.Contains(want, len(args)) {
 			// One number wanted takes its own plural form; "1 | 2" the plural.
 			count := 2

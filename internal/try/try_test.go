@@ -53,13 +53,24 @@ func TestParseErrors(t *testing.T) {
 		col   int
 		msg   string
 	}{
-		{"", 1, "a trace starts with New"},
 		{"Allow(3)", 1, "a trace starts with New"},
 		{"New(3, 5) Fail(0)", 11, "there is no call Fail in this exercise; the calls are: Allow, Failure, State, Success"},
 		{"New(3, 5) Allow()", 11, "Allow takes 1 argument, not 0"},
 		{"New(3)", 1, "New takes 2 arguments, not 1"},
 		{"New(3, x)", 8, "expected a number after the comma"},
-		{"New(x)", 5, "expected a number, or “)” when New takes none"},
+		{"New(x)", 5, "expected a number: New takes 2 arguments"},
+		{"New(3,5) Failure(x)", 18, "expected a number: Failure takes 1 argument"},
+		{"New(3,5) Allow((40))", 16, "expected a number: Allow takes 1 argument"},
+		{"New(3,5) State(x)", 16, "expected “)”: State takes no arguments"},
+		// A fraction or an exponent is no int, and is not rounded to one.
+		{"New(3, 5) Allow(6.9)", 17, "Allow takes a whole number here, written in digits such as 42, not 6.9"},
+		{"New(3, 5) Allow(7e0)", 17, "Allow takes a whole number here, written in digits such as 42, not 7e0"},
+		{"New(3.0, 5)", 5, "New takes a whole number here, written in digits such as 42, not 3.0"},
+		{"New(3, 5) Allow(1..2)", 17, "1..2 is not a number"},
+		// Nor is a number an int64 cannot hold, or float64 cannot carry exactly.
+		{"New(3, 5) Allow(99999999999999999999)", 17, "99999999999999999999 is out of range: a trace passes whole numbers from -9007199254740992 to 9007199254740992"},
+		{"New(3, 5) Allow(12345678901234567)", 17, "12345678901234567 is out of range"},
+		{"New(3, 5) Allow(-9007199254740993)", 17, "-9007199254740993 is out of range"},
 		{"New(3, 5) Allow(1", 18, "expected a comma and the next number, or “)” to close Allow(…)"},
 		{"New(3, 5) Allow(1e999)", 17, "1e999 is not a number"},
 		{"New(3, 5) New(1, 2)", 11, "New comes only once"},
@@ -84,8 +95,29 @@ func TestParseErrors(t *testing.T) {
 	var se *SyntaxError
 	require.True(t, errors.As(err, &se))
 	assert.Equal(t, 17, se.Col)
-	assert.Equal(t, "hier fehlt eine Zahl, oder „)“, wenn Allow keine nimmt", se.Message(i18n.New("de")))
-	assert.Equal(t, "column 17: expected a number, or “)” when Allow takes none", se.Error())
+	assert.Equal(t, "hier fehlt eine Zahl: Allow nimmt 1 Argument", se.Message(i18n.New("de")))
+	assert.Equal(t, "column 17: expected a number: Allow takes 1 argument", se.Error())
+
+	_, err = Parse("New(3, 5) Allow(6.9)", api)
+	require.True(t, errors.As(err, &se))
+	assert.Equal(t, "Allow nimmt hier eine ganze Zahl, in Ziffern geschrieben wie 42, nicht 6.9", se.Message(i18n.New("de")))
+
+	// An empty trace is said to be empty, not a mistake at a column.
+	for _, empty := range []string{"", "  \t "} {
+		_, err = Parse(empty, api)
+		assert.ErrorIs(t, err, ErrEmpty, "%q", empty)
+	}
+}
+
+// The whole numbers a trace carries exactly parse to themselves.
+func TestParseWholeNumbers(t *testing.T) {
+	api := APIOf(breaker(t))
+	tr, err := Parse("New(+3, 05) Allow(9007199254740992) Allow(-9007199254740992) Failure(-0)", api)
+	require.NoError(t, err)
+	assert.Equal(t, []float64{3, 5}, tr.New)
+	assert.Equal(t, []float64{1 << 53}, tr.Steps[0].Args)
+	assert.Equal(t, []float64{-(1 << 53)}, tr.Steps[1].Args)
+	assert.Equal(t, []float64{0}, tr.Steps[2].Args)
 }
 
 // Every trace exercise offers an example that parses, and it is the one
