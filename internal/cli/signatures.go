@@ -39,6 +39,7 @@ func (e *env) misconceptionReport(rep *validate.Report, record bool) error {
 	if err != nil {
 		return err
 	}
+	written := 0
 	for _, f := range rep.Signatures {
 		name := filepath.Join(root, filepath.FromSlash(f.Path))
 		if old, err := os.ReadFile(name); err == nil && string(old) == string(f.Data) {
@@ -47,7 +48,15 @@ func (e *env) misconceptionReport(rep *validate.Report, record bool) error {
 		if err := atomicfile.WriteFile(name, f.Data, 0o644); err != nil {
 			return err
 		}
+		written++
 		fmt.Fprintln(e.Out, e.p.T("validate.signatures_written", "File", f.Path))
+	}
+	// An author who asked to record learns that nothing needed it, too.
+	switch {
+	case len(rep.Signatures) == 0:
+		e.say("validate.signatures_none")
+	case written == 0:
+		e.say("validate.signatures_current", "Count", len(rep.Signatures))
 	}
 	return nil
 }
