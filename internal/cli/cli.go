@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -421,6 +422,13 @@ func flagError(p *i18n.Printer, fs *flag.FlagSet, err error, args []string) stri
 	}
 	if m := badValue().FindStringSubmatch(s); m != nil {
 		value, name, reason := m[1], m[2], m[3]
+		// The flag package quotes the value as Go does; the message puts
+		// it in the quotation marks of its language, escaped as Go
+		// escapes it.
+		if u, err := strconv.Unquote(value); err == nil {
+			q := strconv.Quote(u)
+			value = q[1 : len(q)-1]
+		}
 		typed := "-" + name
 		for _, a := range args {
 			if n, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "="); n == name && strings.HasPrefix(a, "-") {
