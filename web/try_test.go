@@ -85,7 +85,7 @@ func TestTrySyntaxError(t *testing.T) {
 
 	code, body = ts.post(t, "/exercise/circuitbreaker/try?lang=de", url.Values{"trace": {"New(3, 5) Allow()"}})
 	assert.Equal(t, http.StatusUnprocessableEntity, code)
-	assert.Contains(t, body, "Die Spur hat einen Fehler in Spalte 11: Allow nimmt 1 Argument, nicht 0")
+	assert.Contains(t, body, "Die Spur hat einen Fehler in Spalte 11: Allow erwartet 1 Argument, nicht 0")
 
 	// Past the end: the mark stands after the last character.
 	_, body = ts.post(t, "/exercise/circuitbreaker/try", url.Values{"trace": {"New(3, 5) Allow(1"}})

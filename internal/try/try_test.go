@@ -95,12 +95,12 @@ func TestParseErrors(t *testing.T) {
 	var se *SyntaxError
 	require.True(t, errors.As(err, &se))
 	assert.Equal(t, 17, se.Col)
-	assert.Equal(t, "hier fehlt eine Zahl: Allow nimmt 1 Argument", se.Message(i18n.New("de")))
+	assert.Equal(t, "hier fehlt eine Zahl: Allow erwartet 1 Argument", se.Message(i18n.New("de")))
 	assert.Equal(t, "column 17: expected a number: Allow takes 1 argument", se.Error())
 
 	_, err = Parse("New(3, 5) Allow(6.9)", api)
 	require.True(t, errors.As(err, &se))
-	assert.Equal(t, "Allow nimmt hier eine ganze Zahl, in Ziffern geschrieben wie 42, nicht 6.9", se.Message(i18n.New("de")))
+	assert.Equal(t, "Allow erwartet hier eine ganze Zahl, in Ziffern geschrieben wie 42, nicht 6.9", se.Message(i18n.New("de")))
 
 	// An empty trace is said to be empty, not a mistake at a column.
 	for _, empty := range []string{"", "  \t "} {
