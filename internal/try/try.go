@@ -71,7 +71,8 @@ type Answer struct {
 	Stopped bool
 }
 
-// Text returns the answer as both front ends show it, in p's language,
+// Text returns the answer as both front ends show it, in p's language
+// ("not reached" for a step the program never got to),
 // with learner-controlled values bounded and escaped; observe is the
 // Comparison's.
 func (a Answer) Text(p *i18n.Printer, observe string) string {
@@ -86,7 +87,9 @@ func (a Answer) Text(p *i18n.Printer, observe string) string {
 	case a.Stopped:
 		return p.T("try.stopped")
 	}
-	return ""
+	// After a panic or a stop the program never got here; an empty cell
+	// beside the reference's answer read as an answer of nothing.
+	return p.T("try.not_reached")
 }
 
 // Summary says in one sentence, in p's language, whether and where the

@@ -241,7 +241,8 @@ func TestRun(t *testing.T) {
 		assert.Equal(t, "panic: boom (at circuitbreaker/circuitbreaker.go:12)", r.Mine.Text(en, c.Observe))
 		assert.True(t, r.Differs)
 		assert.Equal(t, 2, c.First)
-		assert.Empty(t, c.Rows[3].Mine.Text(en, c.Observe), "nothing after the panic")
+		assert.Equal(t, "not reached", c.Rows[3].Mine.Text(en, c.Observe), "nothing after the panic")
+		assert.Equal(t, "nicht erreicht", c.Rows[3].Mine.Text(i18n.New("de"), c.Observe))
 		assert.Equal(t, `State() = "open"`, c.Rows[3].Ref.Text(en, c.Observe))
 	})
 
