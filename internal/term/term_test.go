@@ -58,6 +58,15 @@ func TestFitBreaksAtSpacesOnly(t *testing.T) {
 	assert.Equal(t, []string{"z. B. eine", "Zeile"}, Wrap("z. B. eine Zeile", 10), "an abbreviation stays whole")
 }
 
+func TestWrapKeepsAQuotedCommandWhole(t *testing.T) {
+	s := "There is no workspace here. Create one with 'kurs init DIR', or name it with --workspace DIR."
+	assert.Equal(t, []string{"There is no workspace here. Create one with", "'kurs init DIR', or name it with --workspace DIR."}, Wrap(s, 50))
+	assert.Equal(t, []string{"Lege einen mit", "'kurs init VERZ' an."}, Wrap("Lege einen mit 'kurs init VERZ' an.", 26))
+	assert.Equal(t, []string{"Lege einen mit", "'kurs init", "VERZ' an."}, Wrap("Lege einen mit 'kurs init VERZ' an.", 14), "the quote fits no line: words as before")
+	assert.Equal(t, []string{"the course's", "folder 'x'"}, Wrap("the course's folder 'x'", 12), "an apostrophe opens no quote")
+	assert.Equal(t, []string{"run 'kurs", "hint x' or", "read on"}, Wrap("run 'kurs hint x' or read on", 10), "wider than the line: words as before")
+}
+
 func TestWrapBreaksALongIDAfterAHyphen(t *testing.T) {
 	got := Wrap("Refused (concurrent/second-caller-during-failed-probe-is-refused)", 30)
 	assert.Equal(t, []string{"Refused", "(concurrent/second-caller-", "during-failed-probe-is-", "refused)"}, got)

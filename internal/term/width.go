@@ -37,7 +37,7 @@ func Wrap(s string, width int) []string {
 	var out []string
 	for _, para := range strings.Split(s, "\n") {
 		line, lw := "", 0
-		for _, word := range wrapWords(para) {
+		for _, word := range wrapWords(para, width) {
 			ww := Width(word)
 			if ww > width && !strings.Contains(word, "://") {
 				// A word wider than a line, such as a test's id, is
@@ -101,8 +101,10 @@ func Words(s string) []string {
 
 // wrapWords splits a paragraph at its spaces, keeping abbreviations of
 // single letters such as "z. B." and "d. h." together: a line must not
-// end with half of one.
-func wrapWords(para string) []string {
+// end with half of one. A command in single quotes ('kurs init DIR')
+// stays on one line too when it fits in width, so that it can be read
+// and copied whole.
+func wrapWords(para string, width int) []string {
 	f := Words(para)
 	out := f[:0:0]
 	for i := 0; i < len(f); i++ {
@@ -111,9 +113,38 @@ func wrapWords(para string) []string {
 			w += " " + f[i+1]
 			i++
 		}
+		if j := quoteEnd(f, i); j > i {
+			if q := strings.Join(f[i:j+1], " "); Width(q) <= width {
+				w, i = q, j
+			}
+		}
 		out = append(out, w)
 	}
 	return out
+}
+
+// quoteEnd returns the index of the word that closes the single quote
+// f[i] opens ("'kurs", "help", "check'."), or i when f[i] opens none or
+// no word within the next few closes it. An apostrophe inside a word
+// ("course's") opens nothing.
+func quoteEnd(f []string, i int) int {
+	open := strings.TrimLeft(f[i], "(")
+	if !strings.HasPrefix(open, "'") || closesQuote(open[1:]) {
+		return i
+	}
+	for j := i + 1; j < len(f) && j <= i+8; j++ {
+		if closesQuote(f[j]) {
+			return j
+		}
+	}
+	return i
+}
+
+// closesQuote reports whether w ends a single quote: its last quote mark
+// followed by nothing or by punctuation only.
+func closesQuote(w string) bool {
+	k := strings.LastIndexByte(w, '\'')
+	return k >= 0 && strings.Trim(w[k+1:], ".,;:)!?") == ""
 }
 
 // letterDot reports whether w starts with one letter and a dot ("z.",
