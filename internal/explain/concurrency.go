@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -145,15 +146,25 @@ func compareAccess(a, b checker.RaceAccess) int {
 // raceSeparator opens and closes each report of the race detector.
 const raceSeparator = "=================="
 
-// distinctRaces keeps, of the race detector's reports in out, the first
-// for each pair of functions that raced, and says how many it left out: a
+// distinctRaces keeps, of the race detector's reports in out, one for
+// each pair of functions that raced, and says how many it left out: a
 // pool without a lock makes the detector report the same two functions
-// again and again, and the repeats bury the line the learner needs.
-// Everything else in out stays, in its order.
+// again and again, and the repeats bury the line the learner needs. Of a
+// pair's reports it keeps the one orderedRaces puts first (a write first,
+// then by file and line), and the kept reports follow that order, where
+// the first report was: the one-line summaries above them (raceLines)
+// then name the lines the reports show, whichever the detector happened
+// to see first. Everything else in out stays, in its order.
 func distinctRaces(out string) (string, int) {
 	lines := strings.Split(out, "\n")
 	var kept []string
-	seen := map[string]bool{}
+	type report struct {
+		block []string
+		rank  []reportAccess
+	}
+	best := map[string]int{} // key → index in reports
+	var reports []report
+	at := -1 // where in kept the reports go
 	omitted := 0
 	for i := 0; i < len(lines); i++ {
 		if lines[i] != raceSeparator || i+1 >= len(lines) || lines[i+1] != "WARNING: DATA RACE" {
@@ -169,18 +180,89 @@ func distinctRaces(out string) (string, int) {
 			kept = append(kept, lines[i:]...)
 			break
 		}
+		if at < 0 {
+			at = len(kept)
+		}
 		block := lines[i : end+1]
-		if key := raceKey(block); key == "" || !seen[key] {
-			seen[key] = true
-			for _, l := range block {
-				kept = append(kept, withoutAddresses(l))
+		r := report{block: block, rank: reportAccesses(block)}
+		key := raceKey(block)
+		switch j, ok := best[key]; {
+		case key == "" || !ok:
+			if key != "" {
+				best[key] = len(reports)
 			}
-		} else {
+			reports = append(reports, r)
+		default:
 			omitted++
+			if compareReports(r.rank, reports[j].rank) < 0 {
+				reports[j] = r
+			}
 		}
 		i = end
 	}
+	if at < 0 {
+		return strings.Join(kept, "\n"), omitted
+	}
+	slices.SortStableFunc(reports, func(a, b report) int { return compareReports(a.rank, b.rank) })
+	var blocks []string
+	for _, r := range reports {
+		for _, l := range r.block {
+			blocks = append(blocks, withoutAddresses(l))
+		}
+	}
+	kept = slices.Insert(kept, at, blocks...)
 	return strings.Join(kept, "\n"), omitted
+}
+
+// reportAccess is one access of a race report as compareAccess orders
+// them: whether it writes, and its innermost frame.
+type reportAccess struct {
+	write          bool
+	file, function string
+	line           int
+}
+
+// reportAccesses returns the accesses of a race report, each with the
+// frame below its "Read at …"/"Previous write at …" line, in
+// compareAccess's order.
+func reportAccesses(block []string) []reportAccess {
+	var as []reportAccess
+	for k := 0; k+2 < len(block); k++ {
+		l := block[k]
+		if l == "" || strings.HasPrefix(l, " ") || !strings.Contains(l, " at 0x") {
+			continue
+		}
+		loc := strings.Fields(block[k+2])
+		if len(loc) == 0 {
+			continue
+		}
+		file, line, _ := strings.Cut(loc[0], ":")
+		n, _ := strconv.Atoi(line)
+		as = append(as, reportAccess{
+			write:    strings.HasPrefix(strings.ToLower(strings.TrimPrefix(l, "Previous ")), "write"),
+			function: strings.TrimSpace(block[k+1]),
+			file:     file,
+			line:     n,
+		})
+	}
+	slices.SortFunc(as, compareReportAccess)
+	return as
+}
+
+// compareReportAccess orders two accesses as compareAccess does.
+func compareReportAccess(a, b reportAccess) int {
+	switch {
+	case a.write && !b.write:
+		return -1
+	case !a.write && b.write:
+		return 1
+	}
+	return cmp.Or(strings.Compare(a.file, b.file), cmp.Compare(a.line, b.line), strings.Compare(a.function, b.function))
+}
+
+// compareReports orders two reports as orderedRaces orders races.
+func compareReports(a, b []reportAccess) int {
+	return slices.CompareFunc(a, b, compareReportAccess)
 }
 
 // A race report's addresses: the memory accessed ("Read at 0xc000012345

@@ -176,3 +176,22 @@ func TestRaceLinesTwoCalls(t *testing.T) {
 		assert.Equal(t, want, raceLines(i18n.New(lang), &checker.Result{Races: races}), lang)
 	}
 }
+
+// Of a pair's reports the text keeps the one the summary lines name (a
+// write first, then the lowest line), whichever the detector saw first,
+// and shows the kept reports in the summaries' order.
+func TestRaceReportsFollowTheSummaries(t *testing.T) {
+	race := func(read string, line int, write string) string {
+		return fmt.Sprintf("==================\nWARNING: DATA RACE\nRead at 0x00c00001e088 by goroutine 35:\n  bulkheadpool.(*Pool).%s()\n      bulkheadpool/bulkheadpool.go:%d +0x2c\n\nPrevious write at 0x00c00001e088 by goroutine 7:\n  bulkheadpool.(*Pool).%s()\n      bulkheadpool/bulkheadpool.go:28 +0x64\n\n==================\n", read, line, write)
+	}
+	out := "before\n" + race("Release", 27, "Release") + race("TryAcquire", 21, "Release") +
+		race("TryAcquire", 18, "Release") + "after\n"
+	got, omitted := distinctRaces(out)
+	assert.Equal(t, 1, omitted)
+	assert.NotContains(t, got, "bulkheadpool.go:21", "the later report of the pair, with the lower line, is kept")
+	first, second := strings.Index(got, "bulkheadpool.go:18"), strings.Index(got, "bulkheadpool.go:27")
+	require.True(t, first >= 0 && second >= 0, got)
+	assert.Less(t, first, second, "the reports in the summaries' order:\n%s", got)
+	assert.True(t, strings.HasPrefix(got, "before\n==================\nWARNING: DATA RACE\n"), got)
+	assert.True(t, strings.HasSuffix(got, "==================\nafter\n"), got)
+}
