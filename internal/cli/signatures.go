@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -49,7 +48,7 @@ func (e *env) misconceptionReport(rep *validate.Report, record bool) error {
 			return err
 		}
 		written++
-		fmt.Fprintln(e.Out, e.p.T("validate.signatures_written", "File", f.Path))
+		e.say("validate.signatures_written", "File", f.Path)
 	}
 	// An author who asked to record learns that nothing needed it, too.
 	switch {
