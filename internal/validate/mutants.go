@@ -106,10 +106,10 @@ func (v *validator) mutants(ctx context.Context, c *course.Course, codes map[str
 		e := codes[ex.ID]
 		sum := &MutantSummary{Exercise: ex.ID}
 		sums = append(sums, sum)
-		if ex.Kind() == course.KindQuiz {
-			// A quiz's program is kurs's own, filled in with the
-			// answers: a change of it tests kurs, not the author's
-			// hidden tests.
+		if ex.Traits().Data {
+			// An exercise of data (a quiz) has a program of kurs's
+			// own, filled in with the answers: a change of it tests
+			// kurs, not the author's hidden tests.
 			sum.Skipped = "quiz"
 			continue
 		}
