@@ -131,16 +131,16 @@ func orderedRaces(races []checker.Race) [][]checker.RaceAccess {
 }
 
 // compareAccess orders two accesses by their innermost frame in the
-// learner's code: a write first, then by file, line and function.
+// learner's code: a write first, then by file, line and function. The
+// rule is compareReportAccess's, which orders the raw reports alike.
 func compareAccess(a, b checker.RaceAccess) int {
-	fa, fb := a.Frames[0], b.Frames[0]
-	switch {
-	case a.Write && !b.Write:
-		return -1
-	case !a.Write && b.Write:
-		return 1
-	}
-	return cmp.Or(strings.Compare(fa.File, fb.File), cmp.Compare(fa.Line, fb.Line), strings.Compare(fa.Function, fb.Function))
+	return compareReportAccess(frameAccess(a), frameAccess(b))
+}
+
+// frameAccess is a parsed access as compareReportAccess orders it.
+func frameAccess(a checker.RaceAccess) reportAccess {
+	f := a.Frames[0]
+	return reportAccess{write: a.Write, file: f.File, function: f.Function, line: f.Line}
 }
 
 // raceSeparator opens and closes each report of the race detector.
@@ -249,7 +249,10 @@ func reportAccesses(block []string) []reportAccess {
 	return as
 }
 
-// compareReportAccess orders two accesses as compareAccess does.
+// compareReportAccess orders two accesses: a write first, then by file,
+// line and function. orderedRaces (through compareAccess) and the
+// excerpt of raw reports (distinctRaces) both order by it, so that each
+// summary line has its report below it.
 func compareReportAccess(a, b reportAccess) int {
 	switch {
 	case a.write && !b.write:
