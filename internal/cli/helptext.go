@@ -13,8 +13,9 @@ import (
 // its description) and indented examples. A block that fits the width is
 // printed as written; one that does not is laid out again: prose is
 // wrapped, a description is wrapped under its own column, a synopsis
-// breaks between its arguments. An example is never broken: it is meant
-// to be copied.
+// breaks between its arguments. An example is meant to be copied: one
+// too wide is continued with a backslash between its shell words, never
+// inside quotes, so that a shell still reads it as one command.
 
 // minDescWidth is the least room a flag's description gets beside its
 // term; with less, each description goes under its term.
@@ -246,7 +247,8 @@ func definitionList(defs []definition, indent, col, minDesc, width int) []string
 
 // layoutProse wraps a block of prose: its lines are one paragraph (a
 // line that must stand alone is a block of its own in the catalogs). An
-// indented line, an example, stays as written.
+// indented line, an example, stays as written, but for a command too
+// wide for the width, which is continued on the next lines.
 func layoutProse(lines []string, width int) []string {
 	var out []string
 	para := ""
@@ -260,7 +262,7 @@ func layoutProse(lines []string, width int) []string {
 		switch {
 		case strings.HasPrefix(l, " "):
 			flush()
-			out = append(out, l)
+			out = append(out, breakCommand(l, width)...)
 		case para == "":
 			para = l
 		default:
@@ -269,4 +271,59 @@ func layoutProse(lines []string, width int) []string {
 	}
 	flush()
 	return out
+}
+
+// breakCommand breaks l, an indented example, when it is a kurs command
+// wider than width: at the spaces between its shell words, each line but
+// the last ending in a backslash, the further lines indented two more
+// columns. A quoted argument stays whole on its line, as the shell
+// would not join its halves.
+func breakCommand(l string, width int) []string {
+	cmd := strings.TrimLeft(l, " ")
+	if termdoc.Width(l) <= width || !strings.HasPrefix(cmd, "kurs ") {
+		return []string{l}
+	}
+	indent := l[:len(l)-len(cmd)]
+	words := shellWords(cmd)
+	var out []string
+	line := indent + words[0]
+	for i, w := range words[1:] {
+		room := width
+		if i < len(words)-2 {
+			room -= 2 // the " \" that would follow the word
+		}
+		if termdoc.Width(line)+1+termdoc.Width(w) <= room {
+			line += " " + w
+			continue
+		}
+		out = append(out, line+" \\")
+		line = indent + "  " + w
+	}
+	return append(out, line)
+}
+
+// shellWords splits a command at the spaces outside its quotes.
+func shellWords(s string) []string {
+	var words []string
+	var quote rune
+	from := 0
+	for i, r := range s {
+		switch {
+		case quote != 0:
+			if r == quote {
+				quote = 0
+			}
+		case r == '\'' || r == '"':
+			quote = r
+		case r == ' ':
+			if i > from {
+				words = append(words, s[from:i])
+			}
+			from = i + 1
+		}
+	}
+	if from < len(s) {
+		words = append(words, s[from:])
+	}
+	return words
 }

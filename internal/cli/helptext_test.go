@@ -15,8 +15,7 @@ import (
 
 // TestHelpFitsTheWidth lays out kurs help and every verb's help at
 // several widths, in both languages: no line is wider than the width,
-// but for an example to copy (an indented command line), which is never
-// broken, and a word or argument longer than the room left for it.
+// but for a word or argument longer than the room left for it.
 func TestHelpFitsTheWidth(t *testing.T) {
 	for _, lang := range i18n.Languages {
 		for _, width := range []int{50, 60, 72, 80, 100} {
@@ -37,7 +36,7 @@ func TestHelpFitsTheWidth(t *testing.T) {
 					continue
 				}
 				for _, l := range strings.Split(out.String(), "\n") {
-					if termdoc.Width(l) <= width || strings.HasPrefix(l, "  kurs ") {
+					if termdoc.Width(l) <= width {
 						continue
 					}
 					if len(termdoc.Words(l)) == 1 {
@@ -47,6 +46,23 @@ func TestHelpFitsTheWidth(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestHelpBreaksACommandForTheShell breaks an example too wide for the
+// width between its shell words, with a backslash, and a shell joining
+// the lines gets the command as written.
+func TestHelpBreaksACommandForTheShell(t *testing.T) {
+	cmd := "  kurs try circuitbreaker 'New(3, 5) Failure(0) Failure(1) Allow(2)' --lang de"
+	text := "Usage: kurs try\n\n" + cmd + "\n\nThe end."
+	assert.Equal(t, "Usage: kurs try\n\n"+
+		"  kurs try circuitbreaker \\\n"+
+		"    'New(3, 5) Failure(0) Failure(1) Allow(2)' \\\n"+
+		"    --lang de\n\nThe end.", layoutHelp(text, 50))
+	assert.Equal(t, text, layoutHelp(text, 90))
+	for _, width := range []int{30, 50, 60, 72} {
+		joined := strings.ReplaceAll(layoutHelp(cmd, width), " \\\n    ", " ")
+		assert.Equal(t, cmd, joined, "%d columns", width)
 	}
 }
 
