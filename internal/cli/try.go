@@ -4,7 +4,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -148,7 +147,8 @@ func traceMark(p *i18n.Printer, s string, col, width int) []string {
 // showTry writes the trace with both programs' answers, the steps where
 // they differ marked: side by side in a table, or, on a terminal too
 // narrow for the table, one block per step with each answer under the
-// call (see stepBlocks). A pipe always gets the table, each row whole.
+// call (see stepBlocks), by term.TableFits's rule. A pipe always gets the
+// table, each row whole.
 func (e *env) showTry(ex *course.Exercise, c *try.Comparison) {
 	p, t := e.p, e.stdout()
 	rows := []tryRow{{mark: " ", n: p.T("try.col_step"), call: p.T("try.col_call"), mine: p.T("try.col_mine"), ref: p.T("try.col_ref")}}
@@ -164,12 +164,15 @@ func (e *env) showTry(ex *course.Exercise, c *try.Comparison) {
 	}
 	var b strings.Builder
 	b.WriteString(t.Fit(p.T("try.header", "Exercise", ex.ID, "Title", ex.Title.In(p.Lang()))) + "\n\n")
-	table := stepTable(rows)
-	if t.IsTerminal() && slices.ContainsFunc(table, func(l string) bool { return termdoc.Width(l) > t.Width() }) {
-		b.WriteString(strings.Join(stepBlocks(rows, t.Width()), "\n") + "\n")
-	} else {
-		b.WriteString(strings.Join(table, "\n") + "\n")
+	width := 0
+	if t.IsTerminal() {
+		width = t.Width()
 	}
+	steps := stepTable(rows)
+	if !term.TableFits(steps, width) {
+		steps = stepBlocks(rows, width)
+	}
+	b.WriteString(strings.Join(steps, "\n") + "\n")
 	b.WriteString("\n" + t.Fit(c.Summary(p)) + "\n")
 	fmt.Fprint(e.Out, trimLines(b.String()))
 }
@@ -188,7 +191,7 @@ func stepTable(rows []tryRow) []string {
 	}
 	var out []string
 	for _, r := range rows {
-		out = append(out, fmt.Sprintf("%s %s  %s  %s  %s", r.mark, padLeft(r.n, wn), padRight(r.call, wc), padRight(r.mine, wm), r.ref))
+		out = append(out, r.mark+" "+strings.Join([]string{padLeft(r.n, wn), padRight(r.call, wc), padRight(r.mine, wm), r.ref}, term.ColumnGap))
 	}
 	return out
 }
