@@ -299,7 +299,9 @@ func (t *TestExplanation) text(p *i18n.Printer, opt TextOptions) string {
 
 // text renders a trace as a table: the step's number, the call and what
 // came back; under the step that departed, what was expected and what
-// came back; then the steps the test would have made next.
+// came back; then the steps the test would have made next. On a terminal
+// too narrow for a step's row, each step is a block instead (see
+// term.TableFits), what came back under the call.
 func (tr *Trace) text(p *i18n.Printer, opt TextOptions) string {
 	type line struct {
 		mark, n, call, got string
@@ -353,38 +355,60 @@ func (tr *Trace) text(p *i18n.Printer, opt TextOptions) string {
 			wc = max(wc, term.Width(l.call))
 		}
 	}
-	format := func(l line) string {
+	// The step's mark and number, then the call at column callAt; in the
+	// table, what came back in a column of its own after the call's.
+	callAt := 6 + wn
+	head := func(l line) string {
 		mark := " "
 		if l.mark != "" {
 			mark = l.mark
 		}
-		s := fmt.Sprintf("  %s %*s  %s", mark, wn, l.n, l.call)
-		if !l.note {
-			s += strings.Repeat(" ", max(0, wc-term.Width(l.call)))
-		}
+		return fmt.Sprintf("  %s %*s%s%s", mark, wn, l.n, term.ColumnGap, l.call)
+	}
+	row := func(l line) string {
+		s := head(l)
 		if l.got != "" {
-			s += "  → " + l.got
+			s += strings.Repeat(" ", max(0, wc-term.Width(l.call))) + term.ColumnGap + "→ " + l.got
 		}
 		return strings.TrimRight(s, " ")
 	}
-	// A row too wide for the terminal goes on under its value, the
-	// expected and the received values under themselves.
-	var b strings.Builder
-	for _, l := range lines {
-		at := 0
-		if l.got != "" {
-			at = 10 + wn + wc // where the value begins, after "→ "
+	var table []string
+	for _, l := range append(lines[:len(lines):len(lines)], after...) {
+		if !l.note {
+			table = append(table, row(l))
 		}
-		b.WriteString(fitAt(format(l), at, opt.Width))
 	}
-	if failing != nil && !failing.Panicked && !failing.TimedOut {
+	wantGot := failing != nil && !failing.Panicked && !failing.TimedOut
+	// Where a step's row does not fit, term.TableFits's rule lays each
+	// step out as a block: its call, and under it what came back, or for
+	// the step that departed what was expected and what came back.
+	blocks := !term.TableFits(table, opt.Width)
+	var b strings.Builder
+	under := strings.Repeat(" ", callAt+2)
+	for _, l := range lines {
+		switch {
+		case l.note:
+			b.WriteString(fitAt(head(l), callAt, opt.Width))
+		case !blocks:
+			b.WriteString(row(l) + "\n")
+		default:
+			b.WriteString(fitAt(head(l), callAt, opt.Width))
+			if l.got != "" && !(l.mark == "✗" && wantGot) {
+				b.WriteString(fitAt(under+"→ "+l.got, len(under)+2, opt.Width))
+			}
+		}
+	}
+	if wantGot {
 		pad := strings.Repeat(" ", 4+wn)
+		if blocks {
+			pad = under
+		}
 		want, got := p.T("trace.want"), p.T("trace.got")
 		b.WriteString(fitAt(pad+want+" "+tr.side(failing, true, false), len(pad)+term.Width(want)+1, opt.Width))
 		b.WriteString(fitAt(pad+got+" "+tr.side(failing, false, opt.Color), len(pad)+term.Width(got)+1, opt.Width))
 	}
 	for i, l := range after {
-		s := format(l)
+		s := row(l)
 		if i == 0 {
 			if note := p.T("trace.after"); opt.Width <= 0 || term.Width(s)+3+term.Width(note) <= opt.Width {
 				s += "   " + note
@@ -392,7 +416,7 @@ func (tr *Trace) text(p *i18n.Printer, opt TextOptions) string {
 				s += "\n" + strings.Repeat(" ", 4+wn) + note
 			}
 		}
-		for l := range strings.SplitSeq(fitAt(s, 6+wn, opt.Width), "\n") {
+		for l := range strings.SplitSeq(fitAt(s, callAt, opt.Width), "\n") {
 			if l != "" {
 				b.WriteString(markDim + l + markEnd + "\n")
 			}
