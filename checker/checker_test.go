@@ -562,9 +562,15 @@ func replay(t *testing.T, f *harness.Failure) {
 	assert.NotEqual(t, f.Got, want)
 }
 
+// TestRandomFailureIsShrunk: a breaker that only random traces catch is
+// shown one of them cut down to a few steps, which the learner can follow
+// by hand and type into kurs try: it still fails, no step of it can go,
+// and a second check shows the same.
 func TestRandomFailureIsShrunk(t *testing.T) {
 	ex := exercise(t, "circuitbreaker")
-	res := check(t, &checker.Checker{Build: testBuild, Timeout: corpusTimeout}, ex, folder(t, map[string]string{"circuitbreaker.go": lateFailureReopens(t)}))
+	ck := &checker.Checker{Build: testBuild, Timeout: corpusTimeout}
+	files := []course.File{{Name: "circuitbreaker.go", Data: []byte(lateFailureReopens(t))}}
+	res := check(t, ck, ex, courseFiles(t, files))
 	require.Equal(t, checker.Fail, res.Status, describe(res))
 	for _, tr := range res.Tests {
 		if tr.Name != "random" {
@@ -576,25 +582,145 @@ func TestRandomFailureIsShrunk(t *testing.T) {
 	require.Equal(t, "random", first.Name)
 	f := first.Failure
 	require.NotNil(t, f)
-	assert.Equal(t, harness.Mismatch, f.Kind)
 	assert.Equal(t, uint64(checker.DefaultSeed), f.Seed)
-	assert.LessOrEqual(t, len(f.Done), 10, "the shrunk trace is short")
-	assert.Greater(t, f.Original, len(f.Done)+1, "the trace was shrunk")
-	assert.Equal(t, len(f.Done)+1, f.Step)
-	replay(t, f)
+	assertShrunk(t, ck, ex, files, f)
 
 	msg := explain.Message(i18n.New("en"), ex, res)
 	assert.Contains(t, msg, fmt.Sprintf("cut down from %d steps", f.Original))
 	assert.Contains(t, msg, f.Call)
 	t.Logf("random trace %d shrunk from %d to %d steps:\n%s", f.Index, f.Original, f.Step, msg)
 
-	// The corpus breakers that the README says only edge or random traces
-	// catch are caught by an edge trace first.
+	// The same code checked again shows the learner the same trace.
+	again := check(t, ck, ex, courseFiles(t, files)).FirstFailure()
+	require.NotNil(t, again)
+	assert.Equal(t, f, again.Failure, "a second check shows another trace")
+
+	// The corpus breakers that the README says the seed's traces do not
+	// catch, only edge or random ones, are caught by an edge trace first;
+	// where the random traces catch them too, their trace is shrunk.
 	for _, name := range []string{"cb-fail-reopen-while-open", "cb-fail-success-closes-open"} {
-		res := check(t, &checker.Checker{Build: testBuild, Timeout: corpusTimeout}, ex, filepath.Join(corpusDir, name, "circuitbreaker"))
-		require.Equal(t, checker.Fail, res.Status)
-		t.Logf("%s fails first at %s", name, res.FirstFailure().Name)
+		t.Run(name, func(t *testing.T) {
+			dir := filepath.Join(corpusDir, name, "circuitbreaker")
+			res := check(t, ck, ex, dir)
+			require.Equal(t, checker.Fail, res.Status)
+			for _, tr := range res.Tests {
+				if strings.HasPrefix(tr.Name, "seed/") {
+					assert.Equal(t, checker.Pass, tr.Status, "the seed's trace %s", tr.Name)
+				}
+			}
+			first := res.FirstFailure()
+			require.NotNil(t, first)
+			assert.True(t, strings.HasPrefix(first.Name, "edge/"), "caught first by %s, not by an edge trace", first.Name)
+			var random *checker.Test
+			for i := range res.Tests {
+				if res.Tests[i].Name == "random" {
+					random = &res.Tests[i]
+				}
+			}
+			require.NotNil(t, random)
+			require.Equal(t, checker.Fail, random.Status, "the random traces let it pass")
+			data, err := os.ReadFile(filepath.Join(dir, "circuitbreaker.go"))
+			require.NoError(t, err)
+			assertShrunk(t, ck, ex, []course.File{{Name: "circuitbreaker.go", Data: data}}, random.Failure)
+		})
 	}
+}
+
+// assertShrunk checks what a learner sees of f, a random trace's failure
+// of the breaker files: a trace of at most 10 steps, cut down from a
+// longer one, that departs from the reference at its last step. Run again
+// on the learner's code, it departs there with the same answers, and
+// without any one of its steps it does not depart at all: no shorter
+// trace the shrinker could find by dropping a step still fails.
+func assertShrunk(t *testing.T, ck *checker.Checker, ex *course.Exercise, files []course.File, f *harness.Failure) {
+	t.Helper()
+	require.NotNil(t, f)
+	require.Equal(t, harness.Mismatch, f.Kind)
+	assert.LessOrEqual(t, len(f.Done), 10, "the shrunk trace is short")
+	assert.Greater(t, f.Original, len(f.Done)+1, "the trace was shrunk")
+	require.Equal(t, len(f.Done)+1, f.Step, "the trace departs at its last step")
+	replay(t, f)
+
+	shown := harness.Trace{New: f.New}
+	for _, c := range append(doneCalls(f), f.Call) {
+		m := callRE.FindStringSubmatch(c)
+		require.NotNil(t, m, "call %q", c)
+		s := harness.Step{Call: m[1]}
+		if m[2] != "" {
+			n, err := strconv.ParseFloat(m[2], 64)
+			require.NoError(t, err)
+			s.Args = []float64{n}
+		}
+		shown.Steps = append(shown.Steps, s)
+	}
+	trs := []harness.Trace{shown}
+	for i := range shown.Steps {
+		trs = append(trs, harness.Trace{New: shown.New, Steps: append(shown.Steps[:i:i], shown.Steps[i+1:]...)})
+	}
+	s, p, err := ck.Serve(context.Background(), ex, files)
+	require.NoError(t, err)
+	require.Nil(t, p)
+	defer s.Close()
+	replies := make([]harness.Reply, len(trs))
+	require.NoError(t, s.Run(trs, func(i int, r harness.Reply) bool {
+		replies[i] = r
+		return false
+	}))
+
+	// The trace as shown: the learner's code answers as the learner was
+	// told, up to the step where it departs.
+	got := replies[0].Results
+	require.Len(t, got, len(shown.Steps)+1)
+	if f.Init != nil {
+		assert.Equal(t, *f.Init, got[0], "after New")
+	}
+	for i, d := range f.Done {
+		assert.Equal(t, d.Got, got[i+1], "step %d, %s", i+1, d.Call)
+	}
+	assert.Equal(t, f.Got, got[len(got)-1], "the failing step, %s", f.Call)
+	assert.NotEqual(t, referenceRun(t, shown), got, "the shown trace no longer fails")
+
+	for i, tr := range trs[1:] {
+		assert.Equal(t, referenceRun(t, tr), replies[i+1].Results, "without step %d, %s, the trace still fails: it is not as short as it can be", i+1, harness.FormatCall(shown.Steps[i].Call, shown.Steps[i].Args))
+	}
+}
+
+// doneCalls returns the calls of the steps before f's failing one.
+func doneCalls(f *harness.Failure) []string {
+	var calls []string
+	for _, d := range f.Done {
+		calls = append(calls, d.Call)
+	}
+	return calls
+}
+
+// referenceRun runs tr on the reference breaker and returns what New and
+// each step left, as the learner's program reports it.
+func referenceRun(t *testing.T, tr harness.Trace) []harness.Result {
+	t.Helper()
+	require.Len(t, tr.New, 2)
+	b := refcb.New(int(tr.New[0]), int(tr.New[1]))
+	out := []harness.Result{{Obs: b.State()}}
+	for _, s := range tr.Steps {
+		var r harness.Result
+		n := 0
+		if len(s.Args) > 0 {
+			n = int(s.Args[0])
+		}
+		switch s.Call {
+		case "Allow":
+			r.Ret = strconv.FormatBool(b.Allow(n))
+		case "Success":
+			b.Success()
+		case "Failure":
+			b.Failure(n)
+		default:
+			t.Fatalf("unknown call %q", s.Call)
+		}
+		r.Obs = b.State()
+		out = append(out, r)
+	}
+	return out
 }
 
 func TestTimeoutReportsStep(t *testing.T) {
