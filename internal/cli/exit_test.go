@@ -89,7 +89,7 @@ func TestWriteErrorsExitTwo(t *testing.T) {
 		{"--output in a file", []string{"--format", "csv", "--output", "notes.txt/grades.csv"}, nil,
 			"kurs: cannot write notes.txt/grades.csv: notes.txt is a file, not a folder\n"},
 		{"--csv in a file, in German", []string{"--csv", "notes.txt/a/grades.csv", "--lang", "de"}, nil,
-			"kurs: notes.txt/a/grades.csv lässt sich nicht schreiben: notes.txt ist eine Datei, kein Verzeichnis\n"},
+			"kurs: notes.txt/a/grades.csv lässt sich nicht schreiben: notes.txt ist eine Datei, kein Ordner\n"},
 		{"--output that is a folder", []string{"--format", "json", "--output", "."}, nil,
 			"kurs: cannot write .: that is a folder\n"},
 	} {

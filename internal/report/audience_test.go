@@ -120,8 +120,8 @@ func TestPackageNamesTheExpectedName(t *testing.T) {
 	for lang, want := range map[string][2]string{
 		"en": {"circuitbreaker/a.go:1: the package is called ratelimit; it must be called circuitbreaker, as the exercise's folder is.",
 			"circuitbreaker/a.go:1: the package is called ratelimit, not circuitbreaker as the exercise's folder is."},
-		"de": {"circuitbreaker/a.go:1: das Paket heißt ratelimit; es muss circuitbreaker heißen, wie das Verzeichnis der Übung.",
-			"circuitbreaker/a.go:1: das Paket heißt ratelimit, nicht circuitbreaker wie das Verzeichnis der Übung."},
+		"de": {"circuitbreaker/a.go:1: das Paket heißt ratelimit; es muss circuitbreaker heißen, wie der Ordner der Übung.",
+			"circuitbreaker/a.go:1: das Paket heißt ratelimit, nicht circuitbreaker wie der Ordner der Übung."},
 	} {
 		p := i18n.New(lang)
 		assert.Equal(t, want[0], explain.Problem(p, pr))
