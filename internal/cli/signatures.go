@@ -9,8 +9,10 @@ import (
 	"github.com/kurs-course/kurs/internal/validate"
 )
 
-// misconceptionReport prints kurs validate's warnings and, with record,
-// writes the misconceptions' signatures into the course's folder.
+// misconceptionReport prints kurs validate's warnings, names the
+// exercises whose misconceptions wait for their reference to pass and,
+// with record, writes the misconceptions' signatures into the course's
+// folder.
 func (e *env) misconceptionReport(rep *validate.Report, record bool) error {
 	dir := e.courseDir()
 	for _, w := range rep.Warnings {
@@ -26,6 +28,9 @@ func (e *env) misconceptionReport(rep *validate.Report, record bool) error {
 			w.Args = append(w.Args[:len(w.Args):len(w.Args)], "Course", course)
 		}
 		e.sayHanging(e.p.T("validate.warning", "Text", e.problemText(w)), 2)
+	}
+	for _, id := range rep.Unchecked {
+		e.say("validate.misconceptions_unchecked", "Exercise", id)
 	}
 	if !record {
 		return nil

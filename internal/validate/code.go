@@ -47,6 +47,9 @@ type exCode struct {
 	noReplay string
 	// refPassed reports whether the reference passes its hidden tests.
 	refPassed bool
+	// replayed reports whether the reference ran the exercise's traces:
+	// the test program builds and runs with it, whether or not it passes.
+	replayed bool
 	// unrunnable holds the names of fixed traces the reference cannot
 	// even start (wrong calls), so they are not replayed.
 	unrunnable map[string]bool

@@ -118,6 +118,7 @@ func (v *validator) run(ctx context.Context, c *course.Course, codes map[string]
 		}
 		if j.kind == "replay" && j.rep != nil {
 			out[j.e.ex.ID] = j.rep
+			j.e.replayed = true
 			for name := range v.panics(j.e, j.rep, seed) {
 				j.e.unrunnable[name] = true
 			}

@@ -151,6 +151,10 @@ type Report struct {
 	MutantTime time.Duration
 	// Warnings are things to improve that do not make the course wrong.
 	Warnings []Problem
+	// Unchecked names the exercises whose misconceptions were not run
+	// against the hidden tests, as the reference fails them: their
+	// problems may follow once it passes.
+	Unchecked []string
 	// Signatures are the misconceptions' signatures.json as they should
 	// be (see validate.SignatureFile); kurs validate --signatures writes
 	// them.
@@ -245,7 +249,7 @@ func Run(ctx context.Context, fsys fs.FS, opts Options) (*Report, error) {
 		return cmp.Or(cmp.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line))
 	})
 	r.Runs, r.Reused = int(v.tally.runs.Load()), int(v.tally.reused.Load())
-	r.Warnings = v.warnings
+	r.Warnings, r.Unchecked = v.warnings, v.unchecked
 	r.Problems = slices.CompactFunc(v.problems, func(a, b Problem) bool {
 		return a.File == b.File && a.Line == b.Line && a.Kind == b.Kind && slices.Equal(a.Args, b.Args) && a.Detail == b.Detail
 	})
@@ -263,6 +267,8 @@ type validator struct {
 	broken map[string]bool
 	// json remembers the positions in every JSON file read.
 	json map[string]jsonLines
+	// unchecked is Report.Unchecked.
+	unchecked []string
 	// miscFails holds, by exercise, the hidden tests some misconception
 	// fails.
 	miscFails map[string]map[string]bool
