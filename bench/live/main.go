@@ -20,6 +20,11 @@
 //   - kurs watch: from the save to the verdict's line on the terminal;
 //   - the page: from the save to the new verdict in the page, as the page
 //     itself notes it (a MutationObserver), two pages of two `kurs serve`s.
+//     A save in the page begins when the page receives the key press
+//     (the page notes that too): Chromium delivers a key sent over the
+//     DevTools protocol after a delay of its own, tens of milliseconds on a
+//     busy machine, which is the harness's, not kurs's; its median is
+//     printed apart.
 //
 // Everything it creates is removed at the end, and the processes it
 // started are stopped.
@@ -65,6 +70,9 @@ type contestant struct {
 	// began and when the verdict was on the screen.
 	save  func(src []byte) (start, seen time.Time, err error)
 	times []time.Duration
+	// delays, for the page's own save, are how long Chromium took to
+	// deliver each key press sent over the DevTools protocol.
+	delays []time.Duration
 }
 
 func run(n int, page bool) error {
@@ -166,6 +174,11 @@ func run(n int, page bool) error {
 	fmt.Printf("rounds: %d (a wrong and a right breaker alternating; each round one save for each, in turn first)\n", n)
 	for _, c := range contestants {
 		benchutil.Report(c.name+":", c.times)
+	}
+	for _, c := range contestants {
+		if len(c.delays) > 0 {
+			benchutil.Report(c.name+", the key's delivery before it (not timed):", c.delays)
+		}
 	}
 	base := benchutil.Median(check.times).Seconds()
 	for _, c := range contestants[1:] {
@@ -362,21 +375,39 @@ func startPages(s *benchutil.Setup, workspace func(string) (string, string, erro
 		if err != nil {
 			return
 		}
-		start = time.Now()
+		sent := time.Now()
 		if err = within(own, chromedp.KeyEvent("s", chromedp.KeyModifiers(chromedp.ModifierCtrl))); err != nil {
 			return
 		}
-		seen, err = awaitPage(own, &seenOwn)
-		return start, seen, err
+		if seen, err = awaitPage(own, &seenOwn); err != nil {
+			return
+		}
+		c, cancel = context.WithTimeout(own, benchutil.Patience)
+		keys, err := chromedp.Run(c, chromedp.Evaluate[[]float64](`window.kursKeys`))
+		cancel()
+		if err != nil {
+			return
+		}
+		if len(keys) == 0 {
+			return start, seen, errors.New("the page noted no key press")
+		}
+		start = pageTime(keys[len(keys)-1])
+		b.delays = append(b.delays, start.Sub(sent))
+		return start, seen, nil
 	}
 	return []*contestant{a, b}, stop, nil
 }
 
 // observe is put into the page: it notes, for every new verdict the page
-// shows, the time on the machine's clock in milliseconds since 1970, the
-// clock time.Now reads too.
+// shows and for every Ctrl+S it receives, the time on the machine's clock
+// in milliseconds since 1970, the clock time.Now reads too. The key is
+// noted before the page's own handlers see it.
 const observe = `(() => {
   window.kursSeen = [];
+  window.kursKeys = [];
+  document.addEventListener("keydown", (e) => {
+    if (e.key === "s" && (e.ctrlKey || e.metaKey)) window.kursKeys.push(performance.timeOrigin + performance.now());
+  }, true);
   let last = document.querySelector("#verdict")?.dataset.seq;
   new MutationObserver(() => {
     const v = document.querySelector("#verdict");
@@ -401,12 +432,16 @@ func awaitPage(tab context.Context, seen *int) (time.Time, error) {
 		}
 		if len(times) > *seen {
 			*seen = len(times)
-			ms := times[len(times)-1]
-			return time.UnixMilli(int64(ms)).Add(time.Duration((ms - float64(int64(ms))) * float64(time.Millisecond))), nil
+			return pageTime(times[len(times)-1]), nil
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
 	return time.Time{}, errors.New("the page showed no new verdict in time")
+}
+
+// pageTime is the time a page noted as milliseconds since 1970.
+func pageTime(ms float64) time.Time {
+	return time.UnixMilli(int64(ms)).Add(time.Duration((ms - float64(int64(ms))) * float64(time.Millisecond)))
 }
 
 // within runs actions in tab, for at most benchutil.Patience.
