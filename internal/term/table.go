@@ -3,8 +3,8 @@ package term
 import "slices"
 
 // ColumnGap is the space between two columns of a table kurs draws in
-// text, such as a trace's steps: two columns, so that a reader can tell
-// where a cell ends also where the cells themselves hold spaces.
+// text, such as a trace's steps: two spaces, so that a reader can tell
+// where a cell ends even where the cells themselves hold spaces.
 const ColumnGap = "  "
 
 // TableFits reports whether a table of steps whose rows, laid out with
