@@ -277,7 +277,10 @@ func layoutProse(lines []string, width int) []string {
 // wider than width: at the spaces between its shell words, each line but
 // the last ending in a backslash, the further lines indented two more
 // columns. A quoted argument stays whole on its line, as the shell
-// would not join its halves.
+// would not join its halves. In a list of commands ("kurs init DIR && cd
+// DIR") a line breaks after an operator, never before it, and a command
+// that does not fit whole on the line before starts a line of its own,
+// so that the reader sees where each command begins.
 func breakCommand(l string, width int) []string {
 	cmd := strings.TrimLeft(l, " ")
 	if termdoc.Width(l) <= width || !strings.HasPrefix(cmd, "kurs ") {
@@ -285,24 +288,50 @@ func breakCommand(l string, width int) []string {
 	}
 	indent := l[:len(l)-len(cmd)]
 	words := shellWords(cmd)
+	// room is what a line has for the words up to words[i]: a backslash
+	// follows all but the last.
+	room := func(i int) int {
+		if i < len(words)-1 {
+			return width - 2 // the " \" that would follow the word
+		}
+		return width
+	}
 	var out []string
 	line := indent + words[0]
-	for i, w := range words[1:] {
-		room := width
-		if i < len(words)-2 {
-			room -= 2 // the " \" that would follow the word
+	for i := 1; i < len(words); i++ {
+		fits := termdoc.Width(line)+1+termdoc.Width(words[i]) <= room(i)
+		if fits && endsCommand(words[i-1]) {
+			// A command begins: it goes on this line only whole.
+			end := i
+			for end < len(words)-1 && !endsCommand(words[end]) {
+				end++
+			}
+			fits = termdoc.Width(line)+1+termdoc.Width(strings.Join(words[i:end+1], " ")) <= room(end)
 		}
-		if termdoc.Width(line)+1+termdoc.Width(w) <= room {
-			line += " " + w
+		if fits {
+			line += " " + words[i]
 			continue
 		}
 		out = append(out, line+" \\")
-		line = indent + "  " + w
+		line = indent + "  " + words[i]
 	}
 	return append(out, line)
 }
 
-// shellWords splits a command at the spaces outside its quotes.
+// endsCommand reports whether w, a word of shellWords, ends a command in
+// a list: it ends in an operator.
+func endsCommand(w string) bool {
+	for _, op := range []string{" &&", " ||", " |", ";"} {
+		if strings.HasSuffix(w, op) {
+			return true
+		}
+	}
+	return false
+}
+
+// shellWords splits a command at the spaces outside its quotes. An
+// operator between commands ("&&", "||", "|") stays with the word before
+// it, so that no line starts with one.
 func shellWords(s string) []string {
 	var words []string
 	var quote rune
@@ -325,5 +354,13 @@ func shellWords(s string) []string {
 	if from < len(s) {
 		words = append(words, s[from:])
 	}
-	return words
+	joined := words[:0]
+	for _, w := range words {
+		if n := len(joined); n > 0 && (w == "&&" || w == "||" || w == "|") {
+			joined[n-1] += " " + w
+			continue
+		}
+		joined = append(joined, w)
+	}
+	return joined
 }

@@ -66,6 +66,23 @@ func TestHelpBreaksACommandForTheShell(t *testing.T) {
 	}
 }
 
+// TestHelpBreaksAListAfterItsOperators breaks a list of commands too wide
+// for the width after an "&&", never before it, and keeps each command
+// whole on a line where it fits.
+func TestHelpBreaksAListAfterItsOperators(t *testing.T) {
+	list := "  kurs init kurs-workspace && cd kurs-workspace && kurs check"
+	assert.Equal(t, "  kurs init kurs-workspace && cd kurs-workspace && \\\n"+
+		"    kurs check", layoutHelp(list, 60))
+	assert.Equal(t, "  kurs init kurs-workspace && \\\n"+
+		"    cd kurs-workspace && kurs check", layoutHelp(list, 50))
+	assert.Equal(t, list, layoutHelp(list, 61))
+	for _, width := range []int{20, 30, 40, 50, 60} {
+		out := layoutHelp(list, width)
+		assert.NotRegexp(t, `(?m)^\s*(&&|\|\|)`, out, "%d columns", width)
+		assert.Equal(t, list, strings.ReplaceAll(out, " \\\n    ", " "), "%d columns", width)
+	}
+}
+
 func verbNames() []string {
 	var names []string
 	for _, v := range verbs() {
