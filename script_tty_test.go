@@ -3,6 +3,7 @@ package kurs_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -34,9 +35,10 @@ import (
 //
 // -until reads only until the output matches REGEXP and then ends kurs by
 // its process group, for a verb that runs until stopped (serve, watch).
-// -reset puts PATH back as it was before the first run, so that the pipe
-// sees the state the terminal saw: the hint counter, or no workspace yet
-// for init; it may be given more than once.
+// -reset puts PATH, a file or a folder, back as it was before the first
+// run, so that the pipe sees the state the terminal saw: the hint
+// counter, the backups of kurs restore, or no workspace yet for init; it
+// may be given more than once.
 //
 // WIDTH may be a list, such as 80,60: kurs then runs on a terminal of
 // each width, each run's lines are checked, and one run in a pipe, as
@@ -77,7 +79,14 @@ func cmdTTYFits(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	cmd := "kurs " + strings.Join(quoted, " ")
 	saved := make([][]byte, len(reset))
+	copies := make([]string, len(reset)) // a folder's copy
 	for i, r := range reset {
+		if info, err := os.Stat(r); err == nil && info.IsDir() {
+			copies[i] = filepath.Join(ts.Getenv("WORK"), fmt.Sprintf(".ttyfits-reset-%d", i))
+			ts.Check(os.RemoveAll(copies[i]))
+			ts.Check(os.CopyFS(copies[i], os.DirFS(r)))
+			continue
+		}
 		saved[i], err = os.ReadFile(r)
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			ts.Fatalf("%v", err)
@@ -86,7 +95,10 @@ func cmdTTYFits(ts *testscript.TestScript, neg bool, args []string) {
 	restore := func() {
 		for i, r := range reset {
 			ts.Check(os.RemoveAll(r))
-			if saved[i] != nil {
+			switch {
+			case copies[i] != "":
+				ts.Check(os.CopyFS(r, os.DirFS(copies[i])))
+			case saved[i] != nil:
 				ts.Check(os.WriteFile(r, saved[i], 0o644))
 			}
 		}

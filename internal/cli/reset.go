@@ -9,6 +9,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/kurs-course/kurs/internal/term"
 	"github.com/kurs-course/kurs/internal/workspace"
 )
 
@@ -41,11 +42,11 @@ func reset(e *env, o *resetOptions, args []string) error {
 			return &usageError{e.p.T("reset.failed", "Exercise", ex.ID, "Err", err)}
 		}
 		if backup == "" {
-			fmt.Fprintln(e.Out, e.p.T("reset.clean", "Exercise", ex.ID))
+			e.say("reset.clean", "Exercise", ex.ID)
 			continue
 		}
-		fmt.Fprintln(e.Out, e.p.T("reset.done", "Exercise", ex.ID, "Backup", e.shortPath(filepath.Join(backup, ex.ID))+string(filepath.Separator)))
-		fmt.Fprintln(e.Out, e.p.T("reset.restore_hint", "Exercise", ex.ID))
+		e.say("reset.done", "Exercise", ex.ID, "Backup", e.shortPath(filepath.Join(backup, ex.ID))+string(filepath.Separator))
+		e.say("reset.restore_hint", "Exercise", ex.ID)
 	}
 	return nil
 }
@@ -72,13 +73,9 @@ func restore(e *env, _ *noOptions, args []string) error {
 		return &failedError{e.p.T("restore.none", "Exercise", ex.ID)}
 	}
 	if len(args) == 1 {
-		fmt.Fprintln(e.Out, e.p.T("restore.list", "Exercise", ex.ID))
-		tw := tabwriter.NewWriter(e.Out, 0, 0, 2, ' ', 0)
-		for i, s := range saved {
-			fmt.Fprintf(tw, "  %d\t%s\t%s\t%s\n", i+1, s.Time.Local().Format(time.DateTime), s.Name, strings.Join(s.Files, ", "))
-		}
-		tw.Flush()
-		fmt.Fprintln(e.Out, e.p.T("restore.how", "Exercise", ex.ID))
+		e.say("restore.list", "Exercise", ex.ID)
+		e.backupList(saved)
+		e.say("restore.how", "Exercise", ex.ID)
 		return nil
 	}
 	var pick *workspace.Saved
@@ -97,12 +94,43 @@ func restore(e *env, _ *noOptions, args []string) error {
 	if err != nil {
 		return &usageError{e.p.T("restore.failed", "Exercise", ex.ID, "Err", err)}
 	}
-	fmt.Fprintln(e.Out, e.p.T("restore.done", "Exercise", ex.ID, "Files", strings.Join(pick.Files, ", "),
-		"Time", pick.Time.Local().Format(time.DateTime)))
+	e.say("restore.done", "Exercise", ex.ID, "Files", strings.Join(pick.Files, ", "),
+		"Time", pick.Time.Local().Format(time.DateTime))
 	if kept != "" {
-		fmt.Fprintln(e.Out, e.p.T("restore.kept", "Backup", e.shortPath(filepath.Join(kept, ex.ID))+string(filepath.Separator)))
+		e.say("restore.kept", "Backup", e.shortPath(filepath.Join(kept, ex.ID))+string(filepath.Separator))
 	}
 	return nil
+}
+
+// backupList writes saved, the backups of an exercise, one a row: its
+// number, when it was made, its name and its files, in aligned columns.
+// Where a row is wider than the terminal, each backup's files go on the
+// line under it instead, from the column of its time and wrapped there,
+// so that no row folds into the next; a pipe always gets the rows whole.
+func (e *env) backupList(saved []workspace.Saved) {
+	t := e.stdout()
+	rows := func(files bool) []string {
+		var b strings.Builder
+		tw := tabwriter.NewWriter(&b, 0, 0, len(term.ColumnGap), ' ', 0)
+		for i, s := range saved {
+			fmt.Fprintf(tw, "  %d\t%s\t%s", i+1, s.Time.Local().Format(time.DateTime), s.Name)
+			if files {
+				fmt.Fprintf(tw, "\t%s", strings.Join(s.Files, ", "))
+			}
+			fmt.Fprintln(tw)
+		}
+		tw.Flush()
+		return strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+	}
+	if table := rows(true); term.TableFits(table, t.TextWidth()) {
+		fmt.Fprintln(e.Out, strings.Join(table, "\n"))
+		return
+	}
+	under := strings.Repeat(" ", len("  ")+len(strconv.Itoa(len(saved)))+len(term.ColumnGap))
+	for i, head := range rows(false) {
+		t.Println(head)
+		t.Println(under + strings.Join(saved[i].Files, ", "))
+	}
 }
 
 // shortPath returns name relative to the working folder when that is
