@@ -10,8 +10,9 @@ import (
 )
 
 // misconceptionReport prints kurs validate's warnings, names the
-// exercises whose misconceptions wait for their reference to pass and,
-// with record, writes the misconceptions' signatures into the course's
+// lessons and exercises checked no further as they could not be read and
+// the exercises whose misconceptions wait for their reference to pass
+// and, with record, writes the misconceptions' signatures into the course's
 // folder.
 func (e *env) misconceptionReport(rep *validate.Report, record bool) error {
 	dir := e.courseDir()
@@ -28,6 +29,9 @@ func (e *env) misconceptionReport(rep *validate.Report, record bool) error {
 			w.Args = append(w.Args[:len(w.Args):len(w.Args)], "Course", course)
 		}
 		e.sayHanging(e.p.T("validate.warning", "Text", e.problemText(w)), 2)
+	}
+	for _, dir := range rep.Unread {
+		e.say("validate.unread", "Dir", dir)
 	}
 	for _, id := range rep.Unchecked {
 		e.say("validate.misconceptions_unchecked", "Exercise", id)

@@ -14,6 +14,7 @@ import (
 	"cmp"
 	"context"
 	"io/fs"
+	"maps"
 	"runtime"
 	"slices"
 	"sync/atomic"
@@ -155,6 +156,10 @@ type Report struct {
 	// against the hidden tests, as the reference fails them: their
 	// problems may follow once it passes.
 	Unchecked []string
+	// Unread names the lessons and exercises ("lessons/x", "exercises/y")
+	// that could not be read, whose files were checked no further: their
+	// problems may follow once those reported are fixed.
+	Unread []string
 	// Signatures are the misconceptions' signatures.json as they should
 	// be (see validate.SignatureFile); kurs validate --signatures writes
 	// them.
@@ -250,6 +255,7 @@ func Run(ctx context.Context, fsys fs.FS, opts Options) (*Report, error) {
 	})
 	r.Runs, r.Reused = int(v.tally.runs.Load()), int(v.tally.reused.Load())
 	r.Warnings, r.Unchecked = v.warnings, v.unchecked
+	r.Unread = slices.Sorted(maps.Keys(v.broken))
 	r.Problems = slices.CompactFunc(v.problems, func(a, b Problem) bool {
 		return a.File == b.File && a.Line == b.Line && a.Kind == b.Kind && slices.Equal(a.Args, b.Args) && a.Detail == b.Detail
 	})
