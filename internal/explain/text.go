@@ -121,7 +121,10 @@ func (e *Explanation) marked(p *i18n.Printer, opt TextOptions) string {
 	if e.Status == checker.Pass {
 		mark = "✓"
 	}
-	b.WriteString(hanging("", fmt.Sprintf("%s %s — %s  (%s)", mark, e.Exercise, e.Title, e.Points), opt.Width))
+	// The score is one unit, "0/4 points": a line that ends in "(0/4"
+	// reads as a number without its meaning.
+	points := strings.ReplaceAll(e.Points, " ", keptSpace)
+	b.WriteString(unkeep(hanging("", fmt.Sprintf("%s %s — %s  (%s)", mark, e.Exercise, e.Title, points), opt.Width)))
 	switch e.Status {
 	case checker.Error:
 		// The reason, and the compiler's or the API check's lines under
@@ -251,6 +254,16 @@ const (
 	keptHyphen = "\u2011" // non-breaking hyphen
 	keptSlash  = "\u2215" // division slash
 )
+
+// keptSpace stands, while a line is wrapped, for a space the line must
+// not break at: inside a score ("0/4 points") or a short observation
+// ("Degraded() = 1"). It is a character of the private use area, one
+// column wide, which no course text or quoted value has, so unkeep can
+// put every one back as a space.
+const keptSpace = "\ue010"
+
+// unkeep puts back the spaces keptSpace stood for.
+func unkeep(s string) string { return strings.ReplaceAll(s, keptSpace, " ") }
 
 // wrapKeepingPaths is term.Wrap, but never breaks a word that names a
 // file ("FILE:LINE:"): one too long for a line gets a line of its own,
