@@ -613,7 +613,7 @@ func Side(p *i18n.Printer, observe string, r harness.Result) string {
 	for _, o := range obs {
 		row.Obs = append(row.Obs, Cell{Got: value(p, o)})
 	}
-	return tr.side(row, false, false)
+	return unkeep(tr.side(row, false, false))
 }
 
 // SameResult reports whether two results are equal as the judge compares

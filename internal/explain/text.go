@@ -435,7 +435,7 @@ func (tr *Trace) text(p *i18n.Printer, opt TextOptions) string {
 			}
 		}
 	}
-	return b.String()
+	return unkeep(b.String())
 }
 
 // fitAt returns the line s and a line end; in a terminal (width > 0) too
@@ -483,9 +483,16 @@ func splitAt(s string, at int) (string, string) {
 	return s, ""
 }
 
+// keptObservation is the width up to which an observation
+// ("Degraded() = 1") stays on one line when a value is wrapped: it is
+// read as one fact, and fitAt leaves at least this many columns.
+const keptObservation = 20
+
 // side writes the returned value and the observations of a row, the
 // expected ones or those that came back: `true, State() = "open"`. With
-// color, the values that differ stand out.
+// color, the values that differ stand out. The spaces of a short
+// observation are keptSpace, so that a wrap keeps it on one line; the
+// caller unkeeps them.
 func (tr *Trace) side(r *Row, want, color bool) string {
 	pick := func(c Cell) string {
 		v := c.Got
@@ -508,6 +515,9 @@ func (tr *Trace) side(r *Row, want, color bool) string {
 		}
 		if i < len(tr.Observe) && tr.Observe[i] != "" {
 			v = tr.Observe[i] + " = " + v
+			if term.Width(v) <= keptObservation {
+				v = strings.ReplaceAll(v, " ", keptSpace)
+			}
 		}
 		parts = append(parts, v)
 	}
