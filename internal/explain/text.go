@@ -417,8 +417,15 @@ func (tr *Trace) text(p *i18n.Printer, opt TextOptions) string {
 			pad = under
 		}
 		want, got := p.T("trace.want"), p.T("trace.got")
-		b.WriteString(fitAt(pad+want+" "+tr.side(failing, true, false), len(pad)+term.Width(want)+1, opt.Width))
-		b.WriteString(fitAt(pad+got+" "+tr.side(failing, false, opt.Color), len(pad)+term.Width(got)+1, opt.Width))
+		ws := pad + want + " " + tr.side(failing, true, false)
+		gs := pad + got + " " + tr.side(failing, false, opt.Color)
+		wat, gat := len(pad)+term.Width(want)+1, len(pad)+term.Width(got)+1
+		// The two lines are read against each other: where either must
+		// go on four columns in, so does the other, so that their
+		// further lines begin in the same column.
+		under := fitsUnder(ws, wat, opt.Width) && fitsUnder(gs, gat, opt.Width)
+		b.WriteString(fitAtRule(ws, wat, opt.Width, under))
+		b.WriteString(fitAtRule(gs, gat, opt.Width, under))
 	}
 	for i, l := range after {
 		s := row(l)
@@ -440,22 +447,48 @@ func (tr *Trace) text(p *i18n.Printer, opt TextOptions) string {
 
 // fitAt returns the line s and a line end; in a terminal (width > 0) too
 // narrow for it, its words after column at go on in further lines under
-// that column, or four columns in where fewer than 20 would be left.
+// that column, or four columns in where fewer than 20 would be left or a
+// word is wider than the room under it.
 func fitAt(s string, at, width int) string {
+	return fitAtRule(s, at, width, fitsUnder(s, at, width))
+}
+
+// fitsUnder reports whether fitAt goes on under column at with s rather
+// than four columns in.
+func fitsUnder(s string, at, width int) bool {
+	if width <= 0 || term.Width(s) <= width {
+		return true
+	}
+	head, rest := splitHead(s, at)
+	at = term.Width(head)
+	return width-at >= 20 && !slices.ContainsFunc(term.Wrap(rest, max(width-at, 1)), func(l string) bool { return term.Width(l) > width-at })
+}
+
+// splitHead splits s after at columns, the spaces there staying in the
+// head.
+func splitHead(s string, at int) (head, rest string) {
+	head, rest = splitAt(s, at)
+	words := strings.TrimLeft(rest, " ")
+	return head + rest[:len(rest)-len(words)], words
+}
+
+// fitAtRule is fitAt, its further lines under column at when under is
+// set and four columns in from where s begins otherwise. Its lines may
+// hold keptSpace, for the caller to unkeep.
+func fitAtRule(s string, at, width int, under bool) string {
 	if width <= 0 || term.Width(s) <= width {
 		return s + "\n"
 	}
-	head, rest := splitAt(s, at)
-	// The spaces where it splits stay in the first line.
-	words := strings.TrimLeft(rest, " ")
-	head, rest = head+rest[:len(rest)-len(words)], words
+	head, rest := splitHead(s, at)
 	at = term.Width(head)
 	lines := term.Wrap(rest, max(width-at, 1))
-	if width-term.Width(head) < 20 || slices.ContainsFunc(lines, func(l string) bool { return term.Width(l) > width-at }) {
+	if !under {
 		// Too little room under the value, or a word wider than it: the
-		// words go on four columns in from where the line begins.
+		// words go on four columns in from where the line begins. What
+		// stands before column at ("got:      ") keeps its spaces and its
+		// first word after it, as in the lines above and below.
 		lead := len(s) - len(strings.TrimLeft(s, " "))
-		head, rest = s[:lead], s[lead:]
+		head, rest = s[:lead], strings.ReplaceAll(head[lead:], " ", keptSpace)+rest
 		at = lead + 4
 		lines = term.Wrap(rest, max(width-at, 1))
 	}
