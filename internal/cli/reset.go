@@ -45,8 +45,8 @@ func reset(e *env, o *resetOptions, args []string) error {
 			e.say("reset.clean", "Exercise", ex.ID)
 			continue
 		}
-		e.say("reset.done", "Exercise", ex.ID, "Backup", e.shortPath(filepath.Join(backup, ex.ID))+string(filepath.Separator))
-		e.say("reset.restore_hint", "Exercise", ex.ID)
+		e.say("reset.done", "Exercise", ex.ID, "Backup", shellWord(e.shortPath(filepath.Join(backup, ex.ID))+string(filepath.Separator)))
+		e.say("reset.restore_hint", "Exercise", ex.ID, "Where", e.where())
 	}
 	return nil
 }
@@ -75,7 +75,7 @@ func restore(e *env, _ *noOptions, args []string) error {
 	if len(args) == 1 {
 		e.say("restore.list", "Exercise", ex.ID)
 		e.backupList(saved)
-		e.say("restore.how", "Exercise", ex.ID)
+		e.say("restore.how", "Exercise", ex.ID, "Where", e.where())
 		return nil
 	}
 	var pick *workspace.Saved
@@ -97,7 +97,7 @@ func restore(e *env, _ *noOptions, args []string) error {
 	e.say("restore.done", "Exercise", ex.ID, "Files", strings.Join(pick.Files, ", "),
 		"Time", pick.Time.Local().Format(time.DateTime))
 	if kept != "" {
-		e.say("restore.kept", "Backup", e.shortPath(filepath.Join(kept, ex.ID))+string(filepath.Separator))
+		e.say("restore.kept", "Backup", shellWord(e.shortPath(filepath.Join(kept, ex.ID))+string(filepath.Separator)))
 	}
 	return nil
 }
@@ -144,4 +144,14 @@ func (e *env) shortPath(name string) string {
 		return rel
 	}
 	return name
+}
+
+// where is what a command kurs suggests needs besides its verb and
+// arguments to find the workspace this one used: --workspace as given,
+// so that the suggestion works when pasted where this command ran.
+func (e *env) where() string {
+	if e.g.workspace == "" {
+		return ""
+	}
+	return " --workspace " + shellWord(e.g.workspace)
 }
