@@ -540,19 +540,7 @@ func replay(t *testing.T, f *harness.Failure) {
 		m := callRE.FindStringSubmatch(call)
 		require.NotNil(t, m, "call %q", call)
 		n, _ := strconv.Atoi(m[2])
-		var r harness.Result
-		switch m[1] {
-		case "Allow":
-			r.Ret = strconv.FormatBool(b.Allow(n))
-		case "Success":
-			b.Success()
-		case "Failure":
-			b.Failure(n)
-		default:
-			t.Fatalf("unknown call %q", call)
-		}
-		r.Obs = b.State()
-		return r
+		return referenceStep(t, b, m[1], n)
 	}
 	for i, d := range f.Done {
 		assert.Equal(t, d.Got, do(d.Call), "step %d, %s", i+1, d.Call)
@@ -702,25 +690,32 @@ func referenceRun(t *testing.T, tr harness.Trace) []harness.Result {
 	b := refcb.New(int(tr.New[0]), int(tr.New[1]))
 	out := []harness.Result{{Obs: b.State()}}
 	for _, s := range tr.Steps {
-		var r harness.Result
 		n := 0
 		if len(s.Args) > 0 {
 			n = int(s.Args[0])
 		}
-		switch s.Call {
-		case "Allow":
-			r.Ret = strconv.FormatBool(b.Allow(n))
-		case "Success":
-			b.Success()
-		case "Failure":
-			b.Failure(n)
-		default:
-			t.Fatalf("unknown call %q", s.Call)
-		}
-		r.Obs = b.State()
-		out = append(out, r)
+		out = append(out, referenceStep(t, b, s.Call, n))
 	}
 	return out
+}
+
+// referenceStep makes the call named call, with n where it takes one, on
+// the reference breaker b and returns what it answered and left.
+func referenceStep(t *testing.T, b *refcb.CircuitBreaker, call string, n int) harness.Result {
+	t.Helper()
+	var r harness.Result
+	switch call {
+	case "Allow":
+		r.Ret = strconv.FormatBool(b.Allow(n))
+	case "Success":
+		b.Success()
+	case "Failure":
+		b.Failure(n)
+	default:
+		t.Fatalf("unknown call %q", call)
+	}
+	r.Obs = b.State()
+	return r
 }
 
 func TestTimeoutReportsStep(t *testing.T) {
