@@ -43,41 +43,51 @@ const (
 // paint replaces the style marks in s, which the renderers write after
 // the learner's text in it was neutralised, with ANSI escapes when color
 // is set, and drops them otherwise. Styling never outlives its line, so a
-// cut or indented text cannot leave a terminal coloured.
+// cut or indented text cannot leave a terminal coloured; a styled value
+// that wrapping broke across lines is styled again on the next line,
+// from its first character after the indentation.
 func paint(s string, color bool) string {
 	if !strings.ContainsFunc(s, isMark) {
 		return s
 	}
 	var b strings.Builder
-	open := false
+	var open, reopen rune // the style in effect; the one a line break cut
+	on := func(r rune) {
+		if color {
+			b.WriteString(map[rune]string{textsafe.MarkBad: term.Bad, textsafe.MarkDim: term.Dim}[r])
+		}
+		open = r
+	}
+	off := func() {
+		if color && open != 0 {
+			b.WriteString(term.Reset)
+		}
+		open = 0
+	}
 	for _, r := range s {
 		switch {
 		case r == textsafe.MarkBad || r == textsafe.MarkDim:
-			if color {
-				if open {
-					b.WriteString(term.Reset)
-				}
-				b.WriteString(map[rune]string{textsafe.MarkBad: term.Bad, textsafe.MarkDim: term.Dim}[r])
-			}
-			open = true
+			off()
+			on(r)
+			reopen = 0
 		case r == textsafe.MarkEnd:
-			if color && open {
-				b.WriteString(term.Reset)
+			off()
+			reopen = 0
+		case r == '\n':
+			if open != 0 {
+				reopen = open
 			}
-			open = false
-		case r == '\n' && open:
-			if color {
-				b.WriteString(term.Reset)
-			}
-			open = false
+			off()
 			b.WriteRune(r)
 		default:
+			if reopen != 0 && r != ' ' {
+				on(reopen)
+				reopen = 0
+			}
 			b.WriteRune(r)
 		}
 	}
-	if color && open {
-		b.WriteString(term.Reset)
-	}
+	off()
 	return b.String()
 }
 
