@@ -175,7 +175,7 @@ var r1Langs = []r1Lang{
 				fmt.Sprintf("`b.Next(1)` liefert %s, ein zweites `b.Next(1)` liefert %s, `b.Next(0.5)` liefert %s (Obergrenze %s, davon die Hälfte), und `b.Attempt()` ist danach %d",
 					r.example[0], r.example[1], r.example[2], r.example[3], r.exampleAttempt),
 				fmt.Sprintf("`b.Next(1)` liefert wieder %s", r.example[4]),
-				fmt.Sprintf("er macht %d Versuche in Folge", r.checkRun),
+				fmt.Sprintf("sie macht %d Versuche in Folge", r.checkRun),
 			}
 		},
 	},

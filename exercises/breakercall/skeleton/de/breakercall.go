@@ -8,8 +8,8 @@
 // vergangen, lässt er genau einen Probe-Aufruf durch ("half_open"). Klappt
 // die Probe, ist er wieder "closed", scheitert sie, wieder "open".
 //
-// Die Zeit liest du nur über now(), nie über das Paket time: So kann der
-// Check die Uhr steuern.
+// Die Zeit liest du nur über now(), nie über das Paket time: So kann die
+// Prüfung die Uhr steuern.
 //
 // Prüfe deine Lösung mit
 //
