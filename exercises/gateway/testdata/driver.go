@@ -19,11 +19,12 @@
 // what came back: the answer and degraded for Call, the answers and the
 // degraded parts for Aggregate, or error(…) with every function whose error
 // it wraps (after the other results if they are not empty, as they must be
-// with an error). When a part of an Aggregate fails for good, its error is
-// followed by "names NAME" or "does not name NAME": the task promises an
-// error that names the part, and no function's own error does (each says
-// only "primary failed" or "fallback failed"). After each step the harness
-// compares Degraded().
+// with an error). When a part of an Aggregate fails for good and the
+// error's text names it, the name comes first, "error(stock: stock.primary)":
+// the task promises an error that names the part, and no function's own
+// error does (each says only "primary failed" or "fallback failed"). The
+// notation has no words of either language, so that both read it. After
+// each step the harness compares Degraded().
 //
 // It is built twice: with the learner's package, to answer, and with the
 // reference in its place, to judge (see the harness package).
@@ -145,9 +146,9 @@ func (s *subject) Do(call string, args []float64) string {
 		result = fmt.Sprintf("%s, %t", answer, degraded)
 		switch {
 		case err != nil && answer == "" && !degraded:
-			result = whose(err)
+			result = whose(err, "")
 		case err != nil:
-			result += ", " + whose(err)
+			result += ", " + whose(err, "")
 		}
 	case "Aggregate":
 		var ps []part
@@ -156,25 +157,24 @@ func (s *subject) Do(call string, args []float64) string {
 			ps = append(ps, part{n, s.fake(n, "primary", code(2*i)), s.fake(n, "fallback", code(2*i+1))})
 		}
 		answers, degraded, err := s.aggregate(ps)
-		result = showMap(answers) + ", [" + strings.Join(degraded, " ") + "]"
-		switch {
-		case err != nil && len(answers) == 0 && len(degraded) == 0:
-			result = whose(err)
-		case err != nil:
-			result += ", " + whose(err)
-		}
 		// The part that fails for good: the first whose primary fails and
-		// whose fallback is missing or fails too.
-		for _, p := range ps {
-			i := slices.IndexFunc(partNames, func(n string) bool { return n == p.name })
-			if err != nil && code(2*i) != 0 && code(2*i+1) != 0 {
-				if strings.Contains(err.Error(), p.name) {
-					result += ", names " + p.name
-				} else {
-					result += ", does not name " + p.name
+		// whose fallback is missing or fails too. An error whose text
+		// names it shows the name first, as fmt.Errorf("%s: %w") would.
+		named := ""
+		for i, p := range ps {
+			if code(2*i) != 0 && code(2*i+1) != 0 {
+				if err != nil && strings.Contains(err.Error(), p.name) {
+					named = p.name
 				}
 				break
 			}
+		}
+		result = showMap(answers) + ", [" + strings.Join(degraded, " ") + "]"
+		switch {
+		case err != nil && len(answers) == 0 && len(degraded) == 0:
+			result = whose(err, named)
+		case err != nil:
+			result += ", " + whose(err, named)
 		}
 	default:
 		return "unknown step " + call
@@ -183,8 +183,9 @@ func (s *subject) Do(call string, args []float64) string {
 }
 
 // whose names the functions whose errors err wraps, e.g.
-// "error(primary+fallback)".
-func whose(err error) string {
+// "error(primary+fallback)", after the part the error's text names, if
+// any: "error(stock: stock.primary)".
+func whose(err error, named string) string {
 	var ls []string
 	for l, e := range errs {
 		if errors.Is(err, e) {
@@ -195,7 +196,10 @@ func whose(err error) string {
 		return fmt.Sprintf("error %q", err.Error())
 	}
 	slices.SortFunc(ls, func(a, b string) int { return order(a) - order(b) })
-	return "error(" + strings.Join(ls, "+") + ")"
+	if named != "" {
+		named += ": "
+	}
+	return "error(" + named + strings.Join(ls, "+") + ")"
 }
 
 // order sorts labels as the parts and roles come.
