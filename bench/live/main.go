@@ -24,7 +24,10 @@
 //     (the page notes that too): Chromium delivers a key sent over the
 //     DevTools protocol after a delay of its own, tens of milliseconds on a
 //     busy machine, which is the harness's, not kurs's; its median is
-//     printed apart.
+//     printed apart. A save in another editor is also split where the
+//     page receives the result's event (a Performance API mark of the
+//     page's own): the watcher, the check and the event before it, the
+//     page's drawing after.
 //
 // Everything it creates is removed at the end, and the processes it
 // started are stopped.
@@ -73,6 +76,10 @@ type contestant struct {
 	// delays, for the page's own save, are how long Chromium took to
 	// deliver each key press sent over the DevTools protocol.
 	delays []time.Duration
+	// toEvent and afterEvent split a save in another editor at the moment
+	// the page received the result's announcement: the watcher, the check
+	// and the event before, the page's fetching and drawing after.
+	toEvent, afterEvent []time.Duration
 }
 
 func run(n int, page bool) error {
@@ -178,6 +185,12 @@ func run(n int, page bool) error {
 	for _, c := range contestants {
 		if len(c.delays) > 0 {
 			benchutil.Report(c.name+", the key's delivery before it (not timed):", c.delays)
+		}
+	}
+	for _, c := range contestants {
+		if len(c.toEvent) > 0 {
+			benchutil.Report(c.name+", save to the result's event:", c.toEvent)
+			benchutil.Report(c.name+", event to verdict drawn:", c.afterEvent)
 		}
 	}
 	base := benchutil.Median(check.times).Seconds()
@@ -359,8 +372,13 @@ func startPages(s *benchutil.Setup, workspace func(string) (string, string, erro
 		if err = os.WriteFile(a.file, src, 0o644); err != nil {
 			return
 		}
-		seen, err = awaitPage(outside, &seenOutside)
-		return start, seen, err
+		var event time.Time
+		if seen, event, err = awaitPage(outside, &seenOutside); err != nil || event.Before(start) {
+			return start, seen, err
+		}
+		a.toEvent = append(a.toEvent, event.Sub(start))
+		a.afterEvent = append(a.afterEvent, seen.Sub(event))
+		return start, seen, nil
 	}
 	b := &contestant{name: "page, saved in the page (Ctrl+S)", file: ownFile}
 	b.save = func(src []byte) (start, seen time.Time, err error) {
@@ -379,7 +397,7 @@ func startPages(s *benchutil.Setup, workspace func(string) (string, string, erro
 		if err = within(own, chromedp.KeyEvent("s", chromedp.KeyModifiers(chromedp.ModifierCtrl))); err != nil {
 			return
 		}
-		if seen, err = awaitPage(own, &seenOwn); err != nil {
+		if seen, _, err = awaitPage(own, &seenOwn); err != nil {
 			return
 		}
 		c, cancel = context.WithTimeout(own, benchutil.Patience)
@@ -405,6 +423,7 @@ func startPages(s *benchutil.Setup, workspace func(string) (string, string, erro
 const observe = `(() => {
   window.kursSeen = [];
   window.kursKeys = [];
+  window.kursEvents = [];
   document.addEventListener("keydown", (e) => {
     if (e.key === "s" && (e.ctrlKey || e.metaKey)) window.kursKeys.push(performance.timeOrigin + performance.now());
   }, true);
@@ -414,29 +433,36 @@ const observe = `(() => {
     if (v && v.dataset.seq !== last) {
       last = v.dataset.seq;
       window.kursSeen.push(performance.timeOrigin + performance.now());
+      const ev = performance.getEntriesByName("kurs:result-event").at(-1);
+      window.kursEvents.push(ev ? performance.timeOrigin + ev.startTime : 0);
     }
   }).observe(document.getElementById("result"), { childList: true, subtree: true });
   return "";
 })()`
 
 // awaitPage waits for the page's next verdict after the *seen it has
-// shown before and returns when it appeared, on the machine's clock.
-func awaitPage(tab context.Context, seen *int) (time.Time, error) {
+// shown before and returns when it appeared, on the machine's clock, and
+// when the announcement of its result arrived (zero when none came, as
+// after the page's own save).
+func awaitPage(tab context.Context, seen *int) (shown, event time.Time, err error) {
 	deadline := time.Now().Add(benchutil.Patience)
 	for time.Now().Before(deadline) {
 		c, cancel := context.WithTimeout(tab, 5*time.Second)
-		times, err := chromedp.Run(c, chromedp.Evaluate[[]float64](`window.kursSeen`))
+		last, err := chromedp.Run(c, chromedp.Evaluate[[]float64](`[window.kursSeen.length, window.kursSeen.at(-1) || 0, window.kursEvents.at(-1) || 0]`))
 		cancel()
 		if err != nil {
-			return time.Time{}, err
+			return time.Time{}, time.Time{}, err
 		}
-		if len(times) > *seen {
-			*seen = len(times)
-			return pageTime(times[len(times)-1]), nil
+		if n := int(last[0]); n > *seen {
+			*seen = n
+			if last[2] > 0 {
+				event = pageTime(last[2])
+			}
+			return pageTime(last[1]), event, nil
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
-	return time.Time{}, errors.New("the page showed no new verdict in time")
+	return time.Time{}, time.Time{}, errors.New("the page showed no new verdict in time")
 }
 
 // pageTime is the time a page noted as milliseconds since 1970.

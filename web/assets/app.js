@@ -534,6 +534,10 @@
       if (JSON.parse(e.data).exercise === exercise) status("failed");
     });
     es.addEventListener("result", (e) => {
+      // For bench/live: when the announcement arrived, before the result
+      // is drawn.
+      performance.clearMarks("kurs:result-event");
+      performance.mark("kurs:result-event");
       const r = JSON.parse(e.data);
       if (r.exercise === exercise) {
         latestSeq = r.seq;
