@@ -85,8 +85,7 @@ func (s *Server) published(ex *course.Exercise, o session.Outcome, err error) {
 
 // publishResult tells the pages that a result is there.
 func (s *Server) publishResult(id, status string, seq int) {
-	data, _ := json.Marshal(map[string]any{"exercise": id, "status": status, "seq": seq})
-	s.hub.publish(event{name: "result", data: data})
+	s.hub.publish(event{name: "result", result: &resultNote{Exercise: id, Status: status, Seq: seq}})
 }
 
 func (s *Server) publish(name, id, status string) {

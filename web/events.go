@@ -6,12 +6,28 @@ import (
 	"net/http"
 	"sync"
 	"time"
+
+	"github.com/kurs-course/kurs/i18n"
 )
 
 // event is one server-sent event.
 type event struct {
 	name string
 	data []byte
+	// result, for a result event, is what the pages of its exercise show:
+	// the events stream puts the rendered result into the event itself,
+	// which saves the page a request after every check.
+	result *resultNote
+}
+
+// resultNote announces a result of an exercise.
+type resultNote struct {
+	Exercise string `json:"exercise"`
+	Status   string `json:"status"`
+	Seq      int    `json:"seq"`
+	// HTML is the result fragment, as GET /exercise/{id}/result answers,
+	// in the page's language; only on a stream opened for the exercise.
+	HTML string `json:"html,omitempty"`
 }
 
 // hub passes events to every open page. Subscribers' channels are never
@@ -37,8 +53,8 @@ func (h *hub) unsubscribe(ch chan event) {
 }
 
 // publish sends e to every subscriber that has room; a page that lags
-// behind misses events, and its next result event makes it fetch the
-// latest result anyway.
+// behind misses events, and its next result event brings the latest
+// result anyway.
 func (h *hub) publish(e event) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -59,7 +75,19 @@ const pingEvery = 15 * time.Second
 // stale, and the page takes the new one and fetches its result again.
 // Only pages of this server's origin can read the stream (no CORS), so the
 // token is as safe here as in the page.
+//
+// A stream opened for an exercise (?exercise=id&lang=xx, as its page opens
+// it) carries that exercise's results rendered: the page shows one as soon
+// as it arrives, with no request of its own in between.
 func (s *Server) events(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	ex, _ := s.course.Exercise(q.Get("exercise"))
+	p := s.printers[s.lang]
+	if l := q.Get("lang"); i18n.Supported(l) {
+		p = s.printers[l]
+	} else if c, err := r.Cookie(langCookie(r)); err == nil && i18n.Supported(c.Value) {
+		p = s.printers[c.Value]
+	}
 	rc := http.NewResponseController(w)
 	h := w.Header()
 	h.Set("Content-Type", "text/event-stream")
@@ -85,7 +113,20 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 		case <-r.Context().Done():
 			return
 		case e := <-ch:
-			_, err = fmt.Fprintf(w, "event: %s\ndata: %s\n\n", e.name, e.data)
+			data := e.data
+			if n := e.result; n != nil {
+				note := *n
+				if ex != nil && n.Exercise == ex.ID {
+					// Rendered now, it is the latest result, which may be
+					// newer than the one announced: the page goes by the
+					// number in the fragment.
+					if html, rerr := s.resultHTML(p, r, ex); rerr == nil {
+						note.HTML = string(html)
+					}
+				}
+				data, _ = json.Marshal(note)
+			}
+			_, err = fmt.Fprintf(w, "event: %s\ndata: %s\n\n", e.name, data)
 		case <-ping.C:
 			_, err = fmt.Fprint(w, ": ping\n\n")
 		}

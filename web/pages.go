@@ -539,6 +539,20 @@ func (s *Server) resultFragment(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+// resultHTML renders the result fragment of ex in p's language, as
+// resultFragment answers it, for the events stream.
+func (s *Server) resultHTML(p *i18n.Printer, r *http.Request, ex *course.Exercise) ([]byte, error) {
+	d, err := s.exerciseData(p, ex, false)
+	if err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	if err := s.pages["exercise"].ExecuteTemplate(&b, "result", s.newPage(p, r, d.Title, d)); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
 type solutionData struct {
 	ID, Title string
 	Mine      []fileView

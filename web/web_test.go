@@ -551,8 +551,15 @@ type sse struct {
 
 func (ts *testServer) events(t *testing.T) *sse {
 	t.Helper()
+	return ts.eventsAt(t, "/events")
+}
+
+// eventsAt reads the event stream at path, such as an exercise's page
+// opens it.
+func (ts *testServer) eventsAt(t *testing.T, path string) *sse {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	req, err := http.NewRequestWithContext(ctx, "GET", ts.url+"/events", nil)
+	req, err := http.NewRequestWithContext(ctx, "GET", ts.url+path, nil)
 	require.NoError(t, err)
 	req.AddCookie(ts.cookie)
 	resp, err := http.DefaultClient.Do(req)
@@ -621,6 +628,49 @@ func TestLiveResults(t *testing.T) {
 	name, data = ev.next(t)
 	require.Equal(t, "result", name)
 	assert.Equal(t, map[string]any{"exercise": "tokenbucket", "status": "pass", "seq": float64(2)}, data)
+}
+
+// TestLiveResultsCarryTheResult: the stream of an exercise's page brings
+// each result of that exercise rendered in the page's language, as the
+// page would fetch it; the results of other exercises are only announced.
+func TestLiveResultsCarryTheResult(t *testing.T) {
+	ts := newTestServer(t)
+	ev := ts.eventsAt(t, "/events?exercise=tokenbucket&lang=de")
+	name, _ := ev.next(t)
+	require.Equal(t, "hello", name)
+
+	ref, err := fs.ReadFile(kurs.Content(), "exercises/tokenbucket/solution/tokenbucket.go")
+	require.NoError(t, err)
+	ts.write(t, "tokenbucket/tokenbucket.go", string(ref))
+	ts.watch.ch <- "tokenbucket"
+	name, _ = ev.next(t)
+	require.Equal(t, "checking", name)
+	name, data := ev.next(t)
+	require.Equal(t, "result", name)
+	assert.Equal(t, "pass", data["status"])
+	html, _ := data["html"].(string)
+	_, frag := ts.get(t, "/exercise/tokenbucket/result?lang=de")
+	assert.Equal(t, frag, html, "the result as the page would fetch it")
+	assert.Contains(t, html, `data-seq="1"`)
+	assert.Contains(t, html, "Tests bestanden", "in the page's language")
+
+	ts.write(t, "circuitbreaker/circuitbreaker.go", breakerSkeletonEdit(t, ts))
+	ts.watch.ch <- "circuitbreaker"
+	name, _ = ev.next(t)
+	require.Equal(t, "checking", name)
+	name, data = ev.next(t)
+	require.Equal(t, "result", name)
+	assert.Equal(t, "circuitbreaker", data["exercise"])
+	assert.NotContains(t, data, "html", "another exercise's result is only announced")
+}
+
+// breakerSkeletonEdit returns the breaker's file in ts with a comment
+// added: a save that changes it.
+func breakerSkeletonEdit(t *testing.T, ts *testServer) string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(ts.dir, "circuitbreaker", "circuitbreaker.go"))
+	require.NoError(t, err)
+	return string(data) + "\n// saved\n"
 }
 
 // TestSameFilesAreNotCheckedTwice: editors often write a file twice, and

@@ -507,7 +507,8 @@
     live.className = "live " + (ok ? "on" : "off");
   }
   if (window.EventSource) {
-    const es = new EventSource("/events");
+    // On an exercise's page, its results come rendered in the events.
+    const es = new EventSource(exercise ? `/events?exercise=${encodeURIComponent(exercise)}&lang=${lang}` : "/events");
     let instance = meta("kurs-instance").content;
     es.addEventListener("hello", (e) => {
       const h = JSON.parse(e.data);
@@ -541,7 +542,10 @@
       const r = JSON.parse(e.data);
       if (r.exercise === exercise) {
         latestSeq = r.seq;
-        if (posting === 0 && r.seq !== shownSeq) refreshResult().catch(() => status("failed"));
+        if (posting === 0 && r.seq !== shownSeq && r.html) {
+          showResult(r.html, false);
+          autocheck();
+        } else if (posting === 0 && r.seq !== shownSeq) refreshResult().catch(() => status("failed"));
         // A check that found the files unchanged (the watcher after the
         // page's own save) announces the result already shown: it ends
         // its "checking" all the same.
