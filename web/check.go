@@ -22,6 +22,13 @@ type exState struct {
 	// no check of their own, since that one reads the files once it
 	// starts.
 	waiting atomic.Bool
+	// saves counts the saves reported to recheck (by the watcher, or a
+	// reset). A check triggered by a save notes the count when it reads
+	// the files; a save reported after that has a check of its own
+	// coming, which tells the pages, so that the older one's result is
+	// not shown in between (an editor's burst split in two, or a file
+	// checked half written).
+	saves atomic.Int64
 	// trying is held while a trace typed in the page runs: one try at a
 	// time per exercise. A try neither waits for a check nor holds one up.
 	trying sync.Mutex
@@ -32,6 +39,7 @@ type exState struct {
 // just wrote the quiz answer and checked it).
 func (s *Server) recheck(ex *course.Exercise) {
 	st := s.exercises[ex.ID]
+	st.saves.Add(1)
 	if !st.waiting.CompareAndSwap(false, true) {
 		return
 	}
@@ -41,10 +49,20 @@ func (s *Server) recheck(ex *course.Exercise) {
 		// The session orders it after a save from the page and after any
 		// other check of ex; files it checked already are not checked
 		// again.
+		var read int64
 		o, _, err := s.loop.CheckSaved(s.ctx, ex, func() {
+			// In this order: a save reported in between either is
+			// counted here or starts a check of its own.
 			st.waiting.Store(false)
+			read = st.saves.Load()
 			s.publish("checking", ex.ID, "")
 		})
+		if s.checked != nil {
+			s.checked(ex.ID)
+		}
+		if st.saves.Load() != read {
+			return // superseded: the newer check tells the pages
+		}
 		s.published(ex, o, err)
 	}()
 }

@@ -101,6 +101,10 @@ type Server struct {
 	exercises map[string]*exState
 	// background counts the checks that saves started.
 	background sync.WaitGroup
+	// checked, when set, is told that a check a save started has ended,
+	// before the pages are told: a test holds it there to save again.
+	// Tests only.
+	checked func(id string)
 }
 
 // New returns a Server for the workspace and course in opt.
