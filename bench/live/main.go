@@ -133,7 +133,7 @@ func run(n int, page bool) error {
 		return err
 	}
 	defer w.stop()
-	if _, err := w.await(); err != nil {
+	if _, err := w.await(time.Time{}); err != nil {
 		return fmt.Errorf("kurs watch's first check: %w", err)
 	}
 	watch := &contestant{name: "kurs watch (terminal)", file: watchFile}
@@ -141,7 +141,7 @@ func run(n int, page bool) error {
 		if start, err = write(watch.file, src); err != nil {
 			return
 		}
-		seen, err = w.await()
+		seen, err = w.await(start)
 		return start, seen, err
 	}
 	contestants = append(contestants, watch)
@@ -245,11 +245,14 @@ func startTTY(kurs string, args ...string) (*tty, error) {
 }
 
 // read follows the terminal line by line; a line with a verdict is the
-// moment the learner sees it.
+// moment the learner sees it. A verdict that the code does not build is
+// left out: no save here is wrong Go, so it is of a file caught half
+// written, which the watcher follows with a check of the whole file.
 func (t *tty) read() {
 	defer close(t.seen)
 	buf := make([]byte, 64<<10)
 	var line []byte
+	var held time.Time // a verdict's arrival, until its next line says what it is
 	for {
 		n, err := t.master.Read(buf)
 		now := time.Now()
@@ -261,10 +264,18 @@ func (t *tty) read() {
 				line = append(line, b)
 				continue
 			}
-			if verdict.Match(escape.ReplaceAll(bytes.TrimSpace(line), nil)) {
-				t.seen <- now
-			}
+			text := escape.ReplaceAll(bytes.TrimSpace(line), nil)
 			line = line[:0]
+			switch {
+			case verdict.Match(text):
+				held = now
+			case held.IsZero() || len(text) == 0:
+			case bytes.Contains(text, []byte("does not build")):
+				held = time.Time{}
+			default:
+				t.seen <- held
+				held = time.Time{}
+			}
 		}
 		if err != nil {
 			return
@@ -272,14 +283,23 @@ func (t *tty) read() {
 	}
 }
 
-// await returns when the next verdict arrived.
-func (t *tty) await() (time.Time, error) {
-	select {
-	case at, ok := <-t.seen:
-		if ok {
-			return at, nil
+// await returns when the next verdict arrived after the save at start:
+// one shown before it, of an earlier save checked twice, is not this
+// save's.
+func (t *tty) await(start time.Time) (time.Time, error) {
+	timeout := time.After(benchutil.Patience)
+	for {
+		select {
+		case at, ok := <-t.seen:
+			if ok && at.Before(start) {
+				continue
+			}
+			if ok {
+				return at, nil
+			}
+		case <-timeout:
 		}
-	case <-time.After(benchutil.Patience):
+		break
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -373,7 +393,7 @@ func startPages(s *benchutil.Setup, workspace func(string) (string, string, erro
 			return
 		}
 		var event time.Time
-		if seen, event, err = awaitPage(outside, &seenOutside); err != nil || event.Before(start) {
+		if seen, event, err = awaitPage(outside, &seenOutside, start); err != nil || event.Before(start) {
 			return start, seen, err
 		}
 		a.toEvent = append(a.toEvent, event.Sub(start))
@@ -397,7 +417,7 @@ func startPages(s *benchutil.Setup, workspace func(string) (string, string, erro
 		if err = within(own, chromedp.KeyEvent("s", chromedp.KeyModifiers(chromedp.ModifierCtrl))); err != nil {
 			return
 		}
-		if seen, _, err = awaitPage(own, &seenOwn); err != nil {
+		if seen, _, err = awaitPage(own, &seenOwn, time.Time{}); err != nil {
 			return
 		}
 		c, cancel = context.WithTimeout(own, benchutil.Patience)
@@ -432,6 +452,8 @@ const observe = `(() => {
     const v = document.querySelector("#verdict");
     if (v && v.dataset.seq !== last) {
       last = v.dataset.seq;
+      // A file caught half written does not build; its whole is checked next.
+      if (v.dataset.status === "error") return;
       window.kursSeen.push(performance.timeOrigin + performance.now());
       const ev = performance.getEntriesByName("kurs:result-event").at(-1);
       window.kursEvents.push(ev ? performance.timeOrigin + ev.startTime : 0);
@@ -443,8 +465,9 @@ const observe = `(() => {
 // awaitPage waits for the page's next verdict after the *seen it has
 // shown before and returns when it appeared, on the machine's clock, and
 // when the announcement of its result arrived (zero when none came, as
-// after the page's own save).
-func awaitPage(tab context.Context, seen *int) (shown, event time.Time, err error) {
+// after the page's own save). A verdict shown before start, of an earlier
+// save checked twice, is not this save's.
+func awaitPage(tab context.Context, seen *int, start time.Time) (shown, event time.Time, err error) {
 	deadline := time.Now().Add(benchutil.Patience)
 	for time.Now().Before(deadline) {
 		c, cancel := context.WithTimeout(tab, 5*time.Second)
@@ -455,6 +478,9 @@ func awaitPage(tab context.Context, seen *int) (shown, event time.Time, err erro
 		}
 		if n := int(last[0]); n > *seen {
 			*seen = n
+			if pageTime(last[1]).Before(start) {
+				continue
+			}
 			if last[2] > 0 {
 				event = pageTime(last[2])
 			}
