@@ -28,10 +28,20 @@ func workspace(t *testing.T) string {
 	return root
 }
 
+// write saves content as rel under root at once: written beside root and
+// renamed into place. A plain write truncates the file first, and on a
+// busy machine the writer can lose the processor between that and the
+// write for longer than the debounce, which the watcher then rightly
+// reports as two changes; the tests here are about what the watcher makes
+// of a save, not about that race.
 func write(t *testing.T, root, rel, content string) {
 	t.Helper()
 	name := filepath.Join(root, filepath.FromSlash(rel))
-	require.NoError(t, os.WriteFile(name, []byte(content), 0o644))
+	f, err := os.CreateTemp(filepath.Dir(root), "save-*")
+	require.NoError(t, err)
+	_, err = f.WriteString(content)
+	require.NoError(t, errors.Join(err, f.Chmod(0o644), f.Close()))
+	require.NoError(t, os.Rename(f.Name(), name))
 }
 
 func start(t *testing.T, root string, opt Options) *Watcher {
