@@ -45,7 +45,11 @@ import (
 // wide as the first, gives the words for all. That is for a verb whose
 // output in a pipe does not depend on the width (kurs check's does not:
 // its prose stays whole and it draws no table as wide as the window); a
-// broken word is none of the pipe's at any width.
+// broken word is none of the pipe's at any width. A verb whose pipe wraps
+// prose to COLUMNS (kurs hint) gives the same words at any width as long
+// as the wrap breaks none, so a list for it starts with the widest: its
+// pipe keeps whole what a narrower one might break. Each width of a list
+// costs one run of kurs, not two.
 func cmdTTYFits(ts *testscript.TestScript, neg bool, args []string) {
 	if neg {
 		ts.Fatalf("unsupported: ! ttyfits")
