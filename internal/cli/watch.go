@@ -136,6 +136,8 @@ type watchRun struct {
 	focus   *course.Exercise // the exercise the learner works on
 	keys    <-chan byte      // nil once the input has ended
 	queued  []byte           // keys pressed during a check, in order
+	saved   []string         // saves reported during a check, to check next
+	owed    map[string]bool  // first passes not shown yet (their check was superseded)
 	raw     bool             // keys come from a terminal in raw mode
 }
 
@@ -164,6 +166,13 @@ func (s *watchRun) run(ctx context.Context) {
 		var k byte
 		if len(s.queued) > 0 {
 			k, s.queued = s.queued[0], s.queued[1:]
+		} else if len(s.saved) > 0 {
+			var id string
+			id, s.saved = s.saved[0], s.saved[1:]
+			if s.saveChecked(ctx, id) {
+				return
+			}
+			continue
 		} else {
 			select {
 			case <-ctx.Done():
@@ -172,12 +181,8 @@ func (s *watchRun) run(ctx context.Context) {
 				if !ok {
 					return
 				}
-				if ex, found := s.course.Exercise(id); found {
-					// The learner is working on the exercise they saved.
-					s.focus = ex
-					if s.checkAndShow(ctx, []*course.Exercise{ex}) {
-						return
-					}
+				if s.saveChecked(ctx, id) {
+					return
 				}
 				continue
 			case key, ok := <-s.keys:
@@ -196,6 +201,41 @@ func (s *watchRun) run(ctx context.Context) {
 		}
 		if s.key(ctx, k) {
 			return
+		}
+	}
+}
+
+// saveChecked checks the exercise id after the learner saved it, and
+// reports whether watch should end.
+func (s *watchRun) saveChecked(ctx context.Context, id string) bool {
+	ex, found := s.course.Exercise(id)
+	if !found {
+		return false
+	}
+	// The learner is working on the exercise they saved.
+	s.focus = ex
+	return s.checkAndShow(ctx, []*course.Exercise{ex})
+}
+
+// superseded reports whether the learner saved id again while it was
+// checked. The check of the newer save follows at once, so this result,
+// of files no longer there, would only flash by, with a list below it
+// that already disagrees. Saves of other exercises wait their turn.
+func (s *watchRun) superseded(id string) bool {
+	again := false
+	for {
+		select {
+		case got, ok := <-s.w.Changes():
+			if !ok {
+				return again
+			}
+			if got == id {
+				again = true
+			} else if !slices.Contains(s.saved, got) {
+				s.saved = append(s.saved, got)
+			}
+		default:
+			return again
 		}
 	}
 }
@@ -252,14 +292,35 @@ func (s *watchRun) checkBegun(ctx context.Context, exs []*course.Exercise, all b
 // pressed meanwhile wait, except those that quit, which stop the check. It
 // reports whether watch should end.
 func (s *watchRun) checkAndShow(ctx context.Context, exs []*course.Exercise) bool {
-	if len(exs) == 1 {
-		fmt.Fprintln(s.out, s.scr.fit(s.e.p.T("watch.checking", "Exercise", exs[0].ID)))
+	var outs []session.Outcome
+	var err error
+	for {
+		if len(exs) == 1 {
+			fmt.Fprintln(s.out, s.scr.fit(s.e.p.T("watch.checking", "Exercise", exs[0].ID)))
+		}
+		var quit bool
+		outs, quit, err = s.check(ctx, exs)
+		if quit || ctx.Err() != nil {
+			return true
+		}
+		// A superseded result is recorded but not shown: the screen
+		// goes on to the check of the newer save. A first pass in it is
+		// celebrated when the exercise is next shown passing.
+		if len(exs) != 1 || !s.superseded(exs[0].ID) {
+			break
+		}
+		for _, o := range outs {
+			if o.FirstPass || s.owed[o.Exercise.ID] {
+				delete(s.owed, o.Exercise.ID)
+				if s.owed == nil {
+					s.owed = map[string]bool{}
+				}
+				s.owed[o.Exercise.ID] = true
+			}
+		}
 	}
-	outs, quit, err := s.check(ctx, exs)
 	var rec *session.RecordError
 	switch {
-	case quit || ctx.Err() != nil:
-		return true
 	case errors.As(err, &rec):
 		fmt.Fprintln(s.e.Err, s.e.p.T("error.progress", "Err", rec.Err))
 	case err != nil:
@@ -276,7 +337,8 @@ func (s *watchRun) checkAndShow(ctx context.Context, exs []*course.Exercise) boo
 		}
 		focusPassed = focusPassed || o.Exercise == s.focus
 		// Celebrated once: the first time an exercise passes.
-		if o.FirstPass {
+		if o.FirstPass || s.owed[o.Exercise.ID] {
+			delete(s.owed, o.Exercise.ID)
 			b.WriteString("\n" + s.e.p.T("watch.passed_first", "Exercise", o.Exercise.ID) + "\n")
 			celebrated = true
 		}
