@@ -178,7 +178,7 @@ func (s *Server) filesJSON(w http.ResponseWriter, r *http.Request) {
 		Text string `json:"text"`
 	}
 	var out []file
-	for _, f := range s.codeFiles(p, ex, codeMark{}) {
+	for _, f := range s.codeSums(p, ex) {
 		out = append(out, file{f.Rel, f.Sum, f.Text})
 	}
 	w.Header().Set("Content-Type", "application/json")
@@ -211,7 +211,7 @@ func (s *Server) save(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	editable := map[string]bool{}
-	for _, f := range s.codeFiles(p, ex, codeMark{}) {
+	for _, f := range s.codeSums(p, ex) {
 		editable[f.Rel] = true
 	}
 	// One save at a time per exercise, and none while it is checked: the
