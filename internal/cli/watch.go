@@ -310,8 +310,7 @@ func (s *watchRun) checkAndShow(ctx context.Context, exs []*course.Exercise) boo
 			break
 		}
 		for _, o := range outs {
-			if o.FirstPass || s.owed[o.Exercise.ID] {
-				delete(s.owed, o.Exercise.ID)
+			if o.FirstPass {
 				if s.owed == nil {
 					s.owed = map[string]bool{}
 				}
