@@ -2,13 +2,15 @@ package session
 
 import (
 	"slices"
+	"sync"
 
 	"github.com/kurs-course/kurs/internal/course"
 	"github.com/kurs-course/kurs/internal/workspace"
 )
 
-// Standing is where the learner stands on the course, as the progress and
-// the files say at one moment: each exercise's state and points, the
+// Standing is where the learner stands on the course, as the progress said
+// when it was read (and each exercise's files when its state is first
+// asked for): each exercise's state and points, the
 // totals, what comes next, whether a solution is open, the hints seen.
 // Every front end (the page, kurs watch, list, lesson, hint) asks a
 // Standing and only renders its answers, so that they never disagree.
@@ -16,6 +18,10 @@ type Standing struct {
 	ws     *workspace.Workspace
 	course *course.Course
 	prog   *workspace.Progress
+
+	// states are read from the files when first asked for: a page that
+	// shows one exercise reads that exercise's files, not the course's.
+	mu     sync.Mutex
 	states map[string]workspace.State
 }
 
@@ -28,24 +34,26 @@ func ReadStanding(ws *workspace.Workspace, c *course.Course) (*Standing, error) 
 	if err != nil {
 		return nil, err
 	}
-	st := &Standing{ws: ws, course: c, prog: prog, states: make(map[string]workspace.State, len(c.Exercises))}
-	for _, ex := range c.Exercises {
-		st.states[ex.ID] = ws.StateOf(prog, ex)
-	}
-	return st, nil
+	return &Standing{ws: ws, course: c, prog: prog, states: make(map[string]workspace.State, len(c.Exercises))}, nil
 }
 
 // State returns where the learner stands on ex: not started, begun and
 // unchecked, failing, passed, or passed before (see workspace.State).
 func (st *Standing) State(ex *course.Exercise) workspace.State {
-	if s, ok := st.states[ex.ID]; ok {
-		return s
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	s, ok := st.states[ex.ID]
+	if !ok {
+		s = st.ws.StateOf(st.prog, ex)
+		st.states[ex.ID] = s
 	}
-	return st.ws.StateOf(st.prog, ex)
+	return s
 }
 
-// Passed reports whether ex has passed at least once.
-func (st *Standing) Passed(ex *course.Exercise) bool { return st.State(ex).HasPassed() }
+// Passed reports whether ex has passed at least once. The progress alone
+// says so: files changed since a pass make it "passed, not checked
+// since", which has passed all the same.
+func (st *Standing) Passed(ex *course.Exercise) bool { return st.prog.State(ex.ID).HasPassed() }
 
 // Points returns the points earned on ex: the best score of any check.
 func (st *Standing) Points(ex *course.Exercise) int { return st.prog.Points(ex.ID) }
