@@ -1,7 +1,6 @@
 package web
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"net/http"
@@ -63,19 +62,24 @@ func (s *Server) recheck(ex *course.Exercise) {
 		if st.saves.Load() != read {
 			return // superseded: the newer check tells the pages
 		}
-		s.published(ex, o, err)
+		s.published(ex, o, err, "")
 	}()
 }
 
-// checkNow checks ex and waits for the result.
-func (s *Server) checkNow(ctx context.Context, ex *course.Exercise) (*checker.Result, error) {
+// streamHeader names, in a request of a page's script, the page's events
+// stream, whose hello tells it (see Server.events).
+const streamHeader = "X-Kurs-Stream"
+
+// checkNow checks ex at the request r and waits for the result, which r's
+// answer brings.
+func (s *Server) checkNow(r *http.Request, ex *course.Exercise) (*checker.Result, error) {
 	s.publish("checking", ex.ID, "")
-	outs, err := s.loop.Check(ctx, []*course.Exercise{ex})
+	outs, err := s.loop.Check(r.Context(), []*course.Exercise{ex})
 	var o session.Outcome
 	if len(outs) > 0 {
 		o = outs[0]
 	}
-	s.published(ex, o, err)
+	s.published(ex, o, err, r.Header.Get(streamHeader))
 	if len(outs) == 0 {
 		return nil, err
 	}
@@ -83,8 +87,9 @@ func (s *Server) checkNow(ctx context.Context, ex *course.Exercise) (*checker.Re
 }
 
 // published tells the pages how a check of ex ended: its result, or that
-// it failed, which the log says.
-func (s *Server) published(ex *course.Exercise, o session.Outcome, err error) {
+// it failed, which the log says. stream, when not empty, is the events
+// stream of the page that gets the result in the answer to its request.
+func (s *Server) published(ex *course.Exercise, o session.Outcome, err error, stream string) {
 	var rec *session.RecordError
 	switch {
 	case errors.As(err, &rec):
@@ -97,13 +102,14 @@ func (s *Server) published(ex *course.Exercise, o session.Outcome, err error) {
 		return
 	}
 	if o.Result != nil {
-		s.publishResult(ex.ID, string(o.Result.Status), o.Seq)
+		s.publishResult(ex.ID, string(o.Result.Status), o.Seq, stream)
 	}
 }
 
-// publishResult tells the pages that a result is there.
-func (s *Server) publishResult(id, status string, seq int) {
-	s.hub.publish(event{name: "result", result: &resultNote{Exercise: id, Status: status, Seq: seq}})
+// publishResult tells the pages that a result is there; stream is the
+// page's that has it already, if any.
+func (s *Server) publishResult(id, status string, seq int, stream string) {
+	s.hub.publish(event{name: "result", result: &resultNote{Exercise: id, Status: status, Seq: seq}, stream: stream})
 }
 
 func (s *Server) publish(name, id, status string) {
@@ -117,7 +123,7 @@ func (s *Server) check(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	if _, err := s.checkNow(r.Context(), ex); err != nil {
+	if _, err := s.checkNow(r, ex); err != nil {
 		s.message(w, r, http.StatusInternalServerError, s.printer(w, r).T("web.error.check", "Err", err))
 		return
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"strconv"
 	"sync"
 	"time"
 
@@ -18,6 +19,10 @@ type event struct {
 	// the events stream puts the rendered result into the event itself,
 	// which saves the page a request after every check.
 	result *resultNote
+	// stream, for a result event, is the events stream of the page whose
+	// own request (a save, a check) answers with the result: that
+	// stream only announces it, and the server renders it once.
+	stream string
 }
 
 // resultNote announces a result of an exercise.
@@ -78,7 +83,11 @@ const pingEvery = 15 * time.Second
 //
 // A stream opened for an exercise (?exercise=id&lang=xx, as its page opens
 // it) carries that exercise's results rendered: the page shows one as soon
-// as it arrives, with no request of its own in between.
+// as it arrives, with no request of its own in between. A result the page
+// has already (its own request's answer, or one this stream carried, which
+// a save the page made and the watcher then saw announces twice) comes
+// without the rendering: the hello names the stream, and the page's
+// requests name it back (X-Kurs-Stream).
 func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	ex, _ := s.course.Exercise(q.Get("exercise"))
@@ -95,8 +104,10 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	h.Set("X-Accel-Buffering", "no")
 	ch := s.hub.subscribe()
 	defer s.hub.unsubscribe(ch)
+	stream := strconv.FormatInt(s.streams.Add(1), 10)
+	known := -1 // the newest result of ex the page has, by its number
 
-	hello, _ := json.Marshal(map[string]string{"token": s.token, "instance": s.instance})
+	hello, _ := json.Marshal(map[string]string{"token": s.token, "instance": s.instance, "stream": stream})
 	// retry: the browser reconnects a second after the stream breaks, e.g.
 	// when kurs serve is restarted.
 	if _, err := fmt.Fprintf(w, "retry: 1000\nevent: hello\ndata: %s\n\n", hello); err != nil {
@@ -116,12 +127,17 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 			data := e.data
 			if n := e.result; n != nil {
 				note := *n
-				if ex != nil && n.Exercise == ex.ID {
+				switch {
+				case ex == nil || n.Exercise != ex.ID:
+				case e.stream == stream || n.Seq <= known:
+					known = max(known, n.Seq)
+				default:
 					// Rendered now, it is the latest result, which may be
 					// newer than the one announced: the page goes by the
 					// number in the fragment.
-					if html, rerr := s.resultHTML(p, r, ex); rerr == nil {
+					if html, seq, rerr := s.resultHTML(p, r, ex); rerr == nil {
 						note.HTML = string(html)
+						known = max(n.Seq, seq)
 					}
 				}
 				data, _ = json.Marshal(note)

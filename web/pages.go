@@ -540,17 +540,22 @@ func (s *Server) resultFragment(w http.ResponseWriter, r *http.Request) {
 }
 
 // resultHTML renders the result fragment of ex in p's language, as
-// resultFragment answers it, for the events stream.
-func (s *Server) resultHTML(p *i18n.Printer, r *http.Request, ex *course.Exercise) ([]byte, error) {
+// resultFragment answers it, for the events stream, and returns the
+// number of the result it shows (0 before the first check).
+func (s *Server) resultHTML(p *i18n.Printer, r *http.Request, ex *course.Exercise) ([]byte, int, error) {
 	d, err := s.exerciseData(p, ex, false)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	var b bytes.Buffer
 	if err := s.pages["exercise"].ExecuteTemplate(&b, "result", s.newPage(p, r, d.Title, d)); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	return b.Bytes(), nil
+	seq := 0
+	if d.Result != nil {
+		seq = d.Result.Seq
+	}
+	return b.Bytes(), seq, nil
 }
 
 type solutionData struct {

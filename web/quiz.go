@@ -223,7 +223,7 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request) {
 		s.message(w, r, http.StatusConflict, quizProblem(p, err))
 		return
 	}
-	if _, err := s.checkNow(r.Context(), ex); err != nil {
+	if _, err := s.checkNow(r, ex); err != nil {
 		s.message(w, r, http.StatusInternalServerError, p.T("web.error.check", "Err", err))
 		return
 	}

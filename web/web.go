@@ -31,6 +31,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/kurs-course/kurs/checker"
@@ -92,6 +93,7 @@ type Server struct {
 	key, token, instance string
 	printers             map[string]*i18n.Printer
 	hub                  hub
+	streams              atomic.Int64 // events streams opened, which names each
 
 	// ctx ends when Serve returns (stop); background checks run under it.
 	ctx   context.Context

@@ -664,6 +664,59 @@ func TestLiveResultsCarryTheResult(t *testing.T) {
 	assert.NotContains(t, data, "html", "another exercise's result is only announced")
 }
 
+// TestOwnResultIsNotRenderedTwice: a page's own check gets its result in
+// the answer, so its events stream only announces it, while another page
+// of the exercise gets it rendered; a result announced again (the watcher
+// after the page's save found the files checked) comes to no page
+// rendered twice.
+func TestOwnResultIsNotRenderedTwice(t *testing.T) {
+	ts := newTestServer(t)
+	mine := ts.eventsAt(t, "/events?exercise=tokenbucket&lang=en")
+	other := ts.eventsAt(t, "/events?exercise=tokenbucket&lang=en")
+	_, hello := mine.next(t)
+	_, otherHello := other.next(t)
+	id, _ := hello["stream"].(string)
+	require.NotEmpty(t, id, "the hello names the stream")
+	require.NotEqual(t, id, otherHello["stream"], "each stream has a name of its own")
+
+	result := func(ev *sse) map[string]any {
+		t.Helper()
+		name, _ := ev.next(t)
+		require.Equal(t, "checking", name)
+		name, data := ev.next(t)
+		require.Equal(t, "result", name)
+		return data
+	}
+	form := url.Values{tokenField: {ts.token}}
+	code, body := ts.do(t, "POST", "/exercise/tokenbucket/check", form,
+		map[string]string{"Origin": ts.url, "X-Kurs-Fragment": "1", streamHeader: id})
+	require.Equal(t, http.StatusOK, code, body)
+	require.Contains(t, body, `data-seq="1"`, "the answer brings the result")
+	own := result(mine)
+	assert.Equal(t, float64(1), own["seq"])
+	assert.Nil(t, own["html"], "the page that asked has the result already")
+	seen := result(other)
+	assert.Equal(t, float64(1), seen["seq"])
+	assert.Contains(t, seen["html"], `data-seq="1"`, "another page of the exercise gets it rendered")
+
+	ts.watch.ch <- "tokenbucket" // the same files: no check, the same result
+	for _, ev := range []*sse{mine, other} {
+		again := result(ev)
+		assert.Equal(t, float64(1), again["seq"])
+		assert.Nil(t, again["html"], "a page that has the result gets it announced only")
+	}
+
+	ref, err := fs.ReadFile(kurs.Content(), "exercises/tokenbucket/solution/tokenbucket.go")
+	require.NoError(t, err)
+	ts.write(t, "tokenbucket/tokenbucket.go", string(ref))
+	ts.watch.ch <- "tokenbucket"
+	for _, ev := range []*sse{mine, other} {
+		next := result(ev)
+		assert.Equal(t, float64(2), next["seq"])
+		assert.Contains(t, next["html"], `data-seq="2"`, "a newer result comes rendered to every page")
+	}
+}
+
 // breakerSkeletonEdit returns the breaker's file in ts with a comment
 // added: a save that changes it.
 func breakerSkeletonEdit(t *testing.T, ts *testServer) string {

@@ -265,7 +265,7 @@ func (s *Server) save(w http.ResponseWriter, r *http.Request) {
 		s.message(w, r, http.StatusInternalServerError, p.T("web.editor.failed", "Err", err))
 		return
 	}
-	if _, err := s.checkNow(r.Context(), ex); err != nil {
+	if _, err := s.checkNow(r, ex); err != nil {
 		s.message(w, r, http.StatusInternalServerError, p.T("web.error.check", "Err", err))
 		return
 	}

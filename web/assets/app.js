@@ -18,6 +18,16 @@
     document.querySelectorAll('input[name="token"]').forEach((i) => { i.value = t; });
   }
 
+  // The page's own requests name its event stream (its hello says which),
+  // so that the stream does not bring rendered once more the result that
+  // the request's answer brings.
+  let stream = "";
+  function ownHeaders() {
+    const h = { "X-Kurs-Token": token(), "X-Kurs-Fragment": "1" };
+    if (stream) h["X-Kurs-Stream"] = stream;
+    return h;
+  }
+
   // The language switch goes to the same section in the other language:
   // both languages number their headings the same way (s1, s2, …).
   function currentSection() {
@@ -180,7 +190,7 @@
     const r = await fetch(form.action + "?lang=" + lang, {
       method: "POST",
       body: new URLSearchParams(new FormData(form)),
-      headers: { "X-Kurs-Token": token(), "X-Kurs-Fragment": "1" },
+      headers: ownHeaders(),
     });
     return { ok: r.ok, status: r.status, text: await r.text() };
   }
@@ -371,7 +381,7 @@
       const r = await fetch(`/exercise/${exercise}/save?lang=${lang}`, {
         method: "POST",
         body,
-        headers: { "X-Kurs-Token": token(), "X-Kurs-Fragment": "1" },
+        headers: ownHeaders(),
       });
       const text = await r.text();
       if (r.status === 409) {
@@ -514,6 +524,7 @@
       const h = JSON.parse(e.data);
       setLive(true);
       setToken(h.token);
+      stream = h.stream || "";
       if (h.instance !== instance) {
         // kurs serve was restarted: its results are new, the page's old.
         instance = h.instance;
