@@ -21,10 +21,10 @@
 //   - the page: from the save to the new verdict in the page, as the page
 //     itself notes it (a MutationObserver), two pages of two `kurs serve`s.
 //     A save in the page begins when the page receives the key press
-//     (the page notes that too): Chromium delivers a key sent over the
-//     DevTools protocol after a delay of its own, tens of milliseconds on a
-//     busy machine, which is the harness's, not kurs's; its median is
-//     printed apart. A save in another editor is also split where the
+//     (the page notes that too), once the page is idle after the new text
+//     was put into its editor: Chromium delivers a key sent over the
+//     DevTools protocol after a delay of its own, which is the harness's,
+//     not kurs's; its median is printed apart. A save in another editor is also split where the
 //     page receives the result's event (a Performance API mark of the
 //     page's own): the watcher, the check and the event before it, the
 //     page's drawing after.
@@ -413,6 +413,16 @@ func startPages(s *benchutil.Setup, workspace func(string) (string, string, erro
 		if err != nil {
 			return
 		}
+		// A learner's editor has parsed what was typed by the time the
+		// learner saves; the whole file put in at once keeps the page
+		// busy parsing for tens of milliseconds, which would delay the
+		// key. The save begins once the page is idle.
+		c, cancel = context.WithTimeout(own, benchutil.Patience)
+		_, err = chromedp.Run(c, chromedp.Evaluate[bool](`new Promise((r) => requestAnimationFrame(() => requestIdleCallback(() => r(true))))`, chromedp.EvalAwaitPromise))
+		cancel()
+		if err != nil {
+			return
+		}
 		sent := time.Now()
 		if err = within(own, chromedp.KeyEvent("s", chromedp.KeyModifiers(chromedp.ModifierCtrl))); err != nil {
 			return
@@ -439,11 +449,14 @@ func startPages(s *benchutil.Setup, workspace func(string) (string, string, erro
 // observe is put into the page: it notes, for every new verdict the page
 // shows and for every Ctrl+S it receives, the time on the machine's clock
 // in milliseconds since 1970, the clock time.Now reads too. The key is
-// noted before the page's own handlers see it.
+// noted before the page's own handlers see it. A verdict also wakes those
+// waiting for it (awaitPage), so that nothing polls the page while a save
+// is timed: polling would load the machine during the page's saves alone.
 const observe = `(() => {
   window.kursSeen = [];
   window.kursKeys = [];
   window.kursEvents = [];
+  window.kursWaiters = [];
   document.addEventListener("keydown", (e) => {
     if (e.key === "s" && (e.ctrlKey || e.metaKey)) window.kursKeys.push(performance.timeOrigin + performance.now());
   }, true);
@@ -457,6 +470,7 @@ const observe = `(() => {
       window.kursSeen.push(performance.timeOrigin + performance.now());
       const ev = performance.getEntriesByName("kurs:result-event").at(-1);
       window.kursEvents.push(ev ? performance.timeOrigin + ev.startTime : 0);
+      window.kursWaiters = window.kursWaiters.filter((w) => !w());
     }
   }).observe(document.getElementById("result"), { childList: true, subtree: true });
   return "";
@@ -468,27 +482,34 @@ const observe = `(() => {
 // after the page's own save). A verdict shown before start, of an earlier
 // save checked twice, is not this save's.
 func awaitPage(tab context.Context, seen *int, start time.Time) (shown, event time.Time, err error) {
-	deadline := time.Now().Add(benchutil.Patience)
-	for time.Now().Before(deadline) {
-		c, cancel := context.WithTimeout(tab, 5*time.Second)
-		last, err := chromedp.Run(c, chromedp.Evaluate[[]float64](`[window.kursSeen.length, window.kursSeen.at(-1) || 0, window.kursEvents.at(-1) || 0]`))
-		cancel()
+	c, cancel := context.WithTimeout(tab, benchutil.Patience)
+	defer cancel()
+	for {
+		// One call that returns once the page has shown more than *seen
+		// verdicts.
+		last, err := chromedp.Run(c, chromedp.Evaluate[[]float64](fmt.Sprintf(`new Promise((resolve) => {
+  const ready = () => {
+    if (window.kursSeen.length <= %d) return false;
+    resolve([window.kursSeen.length, window.kursSeen.at(-1), window.kursEvents.at(-1) || 0]);
+    return true;
+  };
+  if (!ready()) window.kursWaiters.push(ready);
+})`, *seen), chromedp.EvalAwaitPromise))
+		if errors.Is(err, context.DeadlineExceeded) {
+			return time.Time{}, time.Time{}, errors.New("the page showed no new verdict in time")
+		}
 		if err != nil {
 			return time.Time{}, time.Time{}, err
 		}
-		if n := int(last[0]); n > *seen {
-			*seen = n
-			if pageTime(last[1]).Before(start) {
-				continue
-			}
-			if last[2] > 0 {
-				event = pageTime(last[2])
-			}
-			return pageTime(last[1]), event, nil
+		*seen = int(last[0])
+		if pageTime(last[1]).Before(start) {
+			continue
 		}
-		time.Sleep(5 * time.Millisecond)
+		if last[2] > 0 {
+			event = pageTime(last[2])
+		}
+		return pageTime(last[1]), event, nil
 	}
-	return time.Time{}, time.Time{}, errors.New("the page showed no new verdict in time")
 }
 
 // pageTime is the time a page noted as milliseconds since 1970.
