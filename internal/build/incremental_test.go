@@ -237,6 +237,10 @@ func TestTrimObjects(t *testing.T) {
 		require.NoError(t, os.WriteFile(filepath.Join(dir, name+".sha256"), []byte("x\n"), 0o600))
 		used := old.Add(time.Duration(i) * time.Minute)
 		require.NoError(t, os.Chtimes(filepath.Join(dir, name+".sha256"), used, used))
+		// The objects' own times are in the other order: a use touches
+		// the record, not the object.
+		made := old.Add(-time.Duration(i) * time.Minute)
+		require.NoError(t, os.Chtimes(filepath.Join(dir, name), made, made))
 	}
 	require.NoError(t, os.WriteFile(filepath.Join(dir, ".new-1"), nil, 0o600))
 	require.NoError(t, os.Chtimes(filepath.Join(dir, ".new-1"), old, old))

@@ -430,6 +430,10 @@ func trimObjects(dir *os.Root, limit, room int64) {
 	}
 	var objs []object
 	var total int64
+	// A use touches the object's record (name.sha256); the listing has
+	// the records' times already (a folder read through a Root stats each
+	// entry), so none is asked for again.
+	records := map[string]time.Time{}
 	for _, e := range entries {
 		name := e.Name()
 		if !e.Type().IsRegular() {
@@ -445,18 +449,23 @@ func trimObjects(dir *os.Root, limit, room int64) {
 			}
 			continue
 		}
-		if strings.HasSuffix(name, ".sha256") || strings.HasSuffix(name, ".key") {
+		if obj, ok := strings.CutSuffix(name, ".sha256"); ok {
+			records[obj] = info.ModTime()
 			continue
 		}
-		used := info.ModTime()
-		if rec, err := dir.Lstat(name + ".sha256"); err == nil {
-			used = rec.ModTime()
+		if strings.HasSuffix(name, ".key") {
+			continue
 		}
-		objs = append(objs, object{name, info.Size(), used})
+		objs = append(objs, object{name, info.Size(), info.ModTime()})
 		total += info.Size()
 	}
 	if total+room <= limit {
 		return
+	}
+	for i, o := range objs {
+		if used, ok := records[o.name]; ok {
+			objs[i].used = used
+		}
 	}
 	slices.SortFunc(objs, func(a, b object) int { return a.used.Compare(b.used) })
 	for _, o := range objs {
