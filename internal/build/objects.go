@@ -418,8 +418,19 @@ func hexSum(h hash.Hash) string { return hex.EncodeToString(h.Sum(nil)) }
 // until they take at most limit less room, if they take more, and what a
 // kurs killed while keeping one left behind. It removes regular files
 // only, inside dir's handle, never through a link.
+//
+// It runs before every object kept, so it asks the file system little: the
+// folder's names, and the size of each object, not of its record
+// (name.sha256) or key file, which are two of every three entries; a
+// record's time, the object's last use, only when some must go. (A folder
+// read as entries through an os.Root states every entry.)
 func trimObjects(dir *os.Root, limit, room int64) {
-	entries, err := fs.ReadDir(dir.FS(), ".")
+	d, err := dir.Open(".")
+	if err != nil {
+		return
+	}
+	defer d.Close()
+	names, err := d.Readdirnames(-1)
 	if err != nil {
 		return
 	}
@@ -430,41 +441,32 @@ func trimObjects(dir *os.Root, limit, room int64) {
 	}
 	var objs []object
 	var total int64
-	// A use touches the object's record (name.sha256); the listing has
-	// the records' times already (a folder read through a Root stats each
-	// entry), so none is asked for again.
-	records := map[string]time.Time{}
-	for _, e := range entries {
-		name := e.Name()
-		if !e.Type().IsRegular() {
-			continue
-		}
-		info, err := e.Info()
-		if err != nil {
-			continue
-		}
-		if strings.HasPrefix(name, ".") {
-			if name != ".lock" && time.Since(info.ModTime()) > time.Hour {
+	for _, name := range names {
+		switch {
+		case strings.HasPrefix(name, "."):
+			if name == ".lock" {
+				continue
+			}
+			if info, ok := regularIn(dir, d, name); ok && time.Since(info.mtime) > time.Hour {
 				_ = dir.Remove(name)
 			}
 			continue
-		}
-		if obj, ok := strings.CutSuffix(name, ".sha256"); ok {
-			records[obj] = info.ModTime()
+		case strings.HasSuffix(name, ".sha256"), strings.HasSuffix(name, ".key"):
 			continue
 		}
-		if strings.HasSuffix(name, ".key") {
+		info, ok := regularIn(dir, d, name)
+		if !ok {
 			continue
 		}
-		objs = append(objs, object{name, info.Size(), info.ModTime()})
-		total += info.Size()
+		objs = append(objs, object{name, info.size, info.mtime})
+		total += info.size
 	}
 	if total+room <= limit {
 		return
 	}
 	for i, o := range objs {
-		if used, ok := records[o.name]; ok {
-			objs[i].used = used
+		if rec, ok := regularIn(dir, d, o.name+".sha256"); ok {
+			objs[i].used = rec.mtime
 		}
 	}
 	slices.SortFunc(objs, func(a, b object) int { return a.used.Compare(b.used) })
@@ -477,6 +479,12 @@ func trimObjects(dir *os.Root, limit, room int64) {
 			total -= o.size
 		}
 	}
+}
+
+// fileInfo is what trimObjects needs to know of a file.
+type fileInfo struct {
+	size  int64
+	mtime time.Time
 }
 
 // recallKey returns the key that rememberKey last kept under spec.
