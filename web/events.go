@@ -105,7 +105,7 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	ch := s.hub.subscribe()
 	defer s.hub.unsubscribe(ch)
 	stream := strconv.FormatInt(s.streams.Add(1), 10)
-	known := -1 // the newest result of ex the page has, by its number
+	known := -1 // the newest result of ex the page got or was sent, by its number
 
 	hello, _ := json.Marshal(map[string]string{"token": s.token, "instance": s.instance, "stream": stream})
 	// retry: the browser reconnects a second after the stream breaks, e.g.

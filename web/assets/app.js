@@ -552,11 +552,11 @@
       performance.mark("kurs:result-event");
       const r = JSON.parse(e.data);
       if (r.exercise === exercise) {
-        latestSeq = r.seq;
+        latestSeq = Math.max(latestSeq, r.seq);
         if (posting === 0 && r.seq !== shownSeq && r.html) {
           showResult(r.html, false);
           autocheck();
-        } else if (posting === 0 && r.seq !== shownSeq) refreshResult().catch(() => status("failed"));
+        } else if (posting === 0 && r.seq > shownSeq) refreshResult(true).catch(() => status("failed"));
         // A check that found the files unchanged (the watcher after the
         // page's own save) announces the result already shown: it ends
         // its "checking" all the same.
