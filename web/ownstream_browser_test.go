@@ -1,0 +1,113 @@
+package web_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/kurs-course/kurs"
+	"github.com/kurs-course/kurs/internal/browsertest"
+)
+
+// recordStreams is put into the page before its own script runs: it notes
+// every result event of the page's own events stream (whether it came
+// rendered), and keeps the browser's EventSource for a stream of the
+// test's, which stands for another page of the same exercise.
+const recordStreams = `(() => {
+  window.kursOwn = [];
+  const ES = window.EventSource;
+  window.kursEventSource = ES;
+  window.EventSource = function (url, options) {
+    const es = new ES(url, options);
+    es.addEventListener("result", (e) => {
+      const r = JSON.parse(e.data);
+      window.kursOwn.push({seq: r.seq, html: typeof r.html === "string"});
+    });
+    return es;
+  };
+})()`
+
+// TestSaveInThePageIsRenderedOnce: a save with Ctrl+S gets its verdict in
+// the answer to the save, so the page's own events stream only announces
+// that result, and announces it again, unrendered, when the watcher sees
+// the saved file; another page of the same exercise gets it rendered once.
+// On a wide screen in English and on a phone's in German.
+func TestSaveInThePageIsRenderedOnce(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the browser test takes a while; skipped with -short")
+	}
+	t.Parallel()
+	browsertest.Path(t)
+	ref, err := fs.ReadFile(kurs.Content(), "exercises/circuitbreaker/solution/circuitbreaker.go")
+	require.NoError(t, err)
+	wrong := strings.Replace(string(ref), "now-b.openedAt >= b.wait", "now-b.openedAt > b.wait", 1)
+	require.NotEqual(t, string(ref), wrong)
+
+	for _, tc := range []struct {
+		lang, notice  string
+		width, height int
+	}{{"en", "Saved", 1280, 800}, {"de", "Gespeichert", 390, 844}} {
+		t.Run(tc.lang, func(t *testing.T) {
+			dir := newWorkspace(t, tc.lang)
+			srv := serve(t, dir, "127.0.0.1:0")
+			b := tab{t, browsertest.Start(t, tc.width, tc.height)}
+			browsertest.Login(t, b.ctx, srv.login)
+			ctx, cancel := context.WithTimeout(b.ctx, browsertest.Patience(t, 30*time.Second))
+			_, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: recordStreams})
+			cancel()
+			require.NoError(t, err, "record the streams")
+			b.do("open the breaker", chromedp.Navigate(srv.url+"/exercise/circuitbreaker?lang="+tc.lang))
+			b.waitFor("the editor", `document.querySelector(".cm-editor .cm-content") !== null`)
+			b.waitFor("the page's live stream", `document.getElementById("live").className === "live on"`)
+			b.eval("another page's stream", fmt.Sprintf(`new Promise((resolve) => {
+  window.kursOther = [];
+  const es = new window.kursEventSource("/events?exercise=circuitbreaker&lang=%s");
+  es.addEventListener("result", (e) => {
+    const r = JSON.parse(e.data);
+    window.kursOther.push({seq: r.seq, html: r.html || ""});
+  });
+  es.addEventListener("hello", () => resolve("open"));
+})`, tc.lang))
+
+			before := b.eval("the verdict before", `String(`+seq+`)`)
+			b.typeInEditor(wrong)
+			b.do("save", chromedp.KeyEvent("s", chromedp.KeyModifiers(chromedp.ModifierCtrl)))
+			b.waitFor("the save's verdict", seq+` > `+before+` && document.querySelector("#verdict").dataset.status === "fail"`)
+			assert.Contains(t, b.eval("the notice", `document.getElementById("result").innerText`), tc.notice)
+			n := b.eval("the save's check", `String(`+seq+`)`)
+			// The watcher sees the saved file, finds it checked, and
+			// announces the same result once more.
+			b.waitFor("the result announced twice to the other page",
+				`window.kursOther.filter((r) => r.seq === `+n+`).length >= 2`)
+
+			var own []struct {
+				Seq  int  `json:"seq"`
+				HTML bool `json:"html"`
+			}
+			require.NoError(t, json.Unmarshal([]byte(b.eval("the page's own stream", `JSON.stringify(window.kursOwn.filter((r) => r.seq === `+n+`))`)), &own))
+			require.NotEmpty(t, own, "the page's stream announced the save's result")
+			for _, r := range own {
+				assert.False(t, r.HTML, "the page's own stream brings its save's result unrendered: the save's answer has it")
+			}
+			var other []struct {
+				Seq  int    `json:"seq"`
+				HTML string `json:"html"`
+			}
+			require.NoError(t, json.Unmarshal([]byte(b.eval("the other stream", `JSON.stringify(window.kursOther.filter((r) => r.seq === `+n+`))`)), &other))
+			require.GreaterOrEqual(t, len(other), 2)
+			assert.Contains(t, other[0].HTML, `data-seq="`+n+`"`, "another page gets the result rendered")
+			for _, r := range other[1:] {
+				assert.Empty(t, r.HTML, "and only once")
+			}
+		})
+	}
+}
