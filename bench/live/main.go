@@ -22,12 +22,14 @@
 //     itself notes it (a MutationObserver), two pages of two `kurs serve`s.
 //     A save in the page begins when the page receives the key press
 //     (the page notes that too), once the page is idle after the new text
-//     was put into its editor: Chromium delivers a key sent over the
-//     DevTools protocol after a delay of its own, which is the harness's,
-//     not kurs's; its median is printed apart. A save in another editor is also split where the
-//     page receives the result's event (a Performance API mark of the
-//     page's own): the watcher, the check and the event before it, the
-//     page's drawing after.
+//     was put into its editor, as a learner's editor is after typing
+//     (the figure is for an editor that has parsed its text): Chromium
+//     delivers a key sent over the DevTools protocol after a delay of its
+//     own, which is the harness's, not kurs's; its median is printed
+//     apart. A save in another editor is also split where the page
+//     receives the result's event (a Performance API mark of the page's
+//     own): the watcher, the check and the event before it, the page's
+//     drawing after.
 //
 // Everything it creates is removed at the end, and the processes it
 // started are stopped.
