@@ -100,8 +100,19 @@ window.KursEditor = {
     });
     return {
       get value() { return view.state.doc.toString(); },
+      // Setting the text replaces only what differs (a file saved in
+      // another editor): the cursor and the selection stay where the
+      // learner left them, and the editor parses the changed lines again,
+      // not the whole file.
       set value(text) {
-        view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text } });
+        const old = view.state.doc.toString();
+        const most = Math.min(old.length, text.length);
+        let from = 0;
+        while (from < most && old.charCodeAt(from) === text.charCodeAt(from)) from++;
+        let same = 0;
+        while (same < most - from && old.charCodeAt(old.length - 1 - same) === text.charCodeAt(text.length - 1 - same)) same++;
+        if (from === old.length && from === text.length) return;
+        view.dispatch({ changes: { from, to: old.length - same, insert: text.slice(from, text.length - same) } });
       },
       focus() { view.focus(); },
       // mark marks line n (1-based) and scrolls the editor, not the page,
