@@ -40,6 +40,7 @@ const recordStreams = `(() => {
 // the answer to the save, so the page's own events stream only announces
 // that result, and announces it again, unrendered, when the watcher sees
 // the saved file; another page of the same exercise gets it rendered once.
+// The status beside the buttons then shows the verdict.
 // On a wide screen in English and on a phone's in German.
 func TestSaveInThePageIsRenderedOnce(t *testing.T) {
 	if testing.Short() {
@@ -53,9 +54,9 @@ func TestSaveInThePageIsRenderedOnce(t *testing.T) {
 	require.NotEqual(t, string(ref), wrong)
 
 	for _, tc := range []struct {
-		lang, notice  string
-		width, height int
-	}{{"en", "Saved", 1280, 800}, {"de", "Gespeichert", 390, 844}} {
+		lang, notice, fails string
+		width, height       int
+	}{{"en", "Saved", "tests fail", 1280, 800}, {"de", "Gespeichert", "Tests nicht bestanden", 390, 844}} {
 		t.Run(tc.lang, func(t *testing.T) {
 			dir := newWorkspace(t, tc.lang)
 			srv := serve(t, dir, "127.0.0.1:0")
@@ -83,6 +84,16 @@ func TestSaveInThePageIsRenderedOnce(t *testing.T) {
 			b.do("save", chromedp.KeyEvent("s", chromedp.KeyModifiers(chromedp.ModifierCtrl)))
 			b.waitFor("the save's verdict", seq+` > `+before+` && document.querySelector("#verdict").dataset.status === "fail"`)
 			assert.Contains(t, b.eval("the notice", `document.getElementById("result").innerText`), tc.notice)
+			// Beside the buttons, in view where the learner saved (on a
+			// phone the result is further down), the status repeats the
+			// verdict.
+			b.waitFor("the verdict beside the buttons", statusShowsVerdict)
+			assert.Contains(t, b.eval("the status", `document.getElementById("status").textContent`), tc.fails)
+			assert.Equal(t, "true", b.eval("the status in view", `(() => {
+  const r = document.getElementById("status").getBoundingClientRect();
+  return String(r.top >= 0 && r.bottom <= innerHeight && r.right <= innerWidth);
+})()`))
+			screenshot(t, b, "saved-status-"+tc.lang+".png")
 			n := b.eval("the save's check", `String(`+seq+`)`)
 			// The watcher sees the saved file, finds it checked, and
 			// announces the same result once more.

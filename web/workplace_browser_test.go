@@ -114,6 +114,13 @@ func screenshot(t *testing.T, b tab, name string) {
 // seq is the number of the check the page shows.
 const seq = `Number(document.querySelector("#verdict")?.dataset.seq || -1)`
 
+// statusShowsVerdict is true when the status beside the page's buttons is
+// idle: neither saving nor checking, it repeats the verdict shown.
+const statusShowsVerdict = `(() => {
+  const s = document.getElementById("status"), v = document.querySelector("#verdict strong");
+  return v !== null && s.classList.contains("verdict") && s.textContent === v.textContent;
+})()`
+
 func TestWorkplace(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the browser test takes a while; skipped with -short")

@@ -50,13 +50,21 @@
   }
 
   // Status next to the check button: checking, saving, failed, dirty
-  // (edits not saved yet) or nothing.
+  // (edits not saved yet), or else the verdict shown, in short: the result
+  // itself is further down, on a phone a screen or more below the button
+  // that brought it.
   function status(kind) {
     const el = document.getElementById("status");
     if (!el) return;
     if (!kind && dirty()) kind = "dirty";
-    el.textContent = kind ? el.dataset[kind] || "" : "";
-    el.className = "status " + (kind || "");
+    if (!kind) {
+      const v = document.getElementById("verdict");
+      el.textContent = v ? v.querySelector("strong").textContent : "";
+      el.className = v ? "status verdict " + v.dataset.status : "status";
+      return;
+    }
+    el.textContent = el.dataset[kind] || "";
+    el.className = "status " + kind;
   }
 
   async function fetchFragment(url) {
@@ -577,6 +585,7 @@
     syncMini();
     showMarkedSteps();
     loadEditor();
+    status("");
     setupTry();
     autocheck();
   });
