@@ -49,7 +49,7 @@ func (s *Server) recheck(ex *course.Exercise) {
 		// other check of ex; files it checked already are not checked
 		// again.
 		var read int64
-		o, _, err := s.loop.CheckSaved(s.ctx, ex, func() {
+		o, checked, err := s.loop.CheckSaved(s.ctx, ex, func() {
 			// In this order: a save reported in between either is
 			// counted here or starts a check of its own.
 			st.waiting.Store(false)
@@ -61,6 +61,14 @@ func (s *Server) recheck(ex *course.Exercise) {
 		}
 		if st.saves.Load() != read {
 			return // superseded: the newer check tells the pages
+		}
+		if !checked && err == nil && o.Result != nil {
+			// The files were checked already (the page's own save, an
+			// editor that wrote twice): whoever checked them tells the
+			// pages, maybe a moment after this. This only ends the
+			// "checking" it announced.
+			s.hub.publish(event{name: "result", result: &resultNote{Exercise: ex.ID, Status: string(o.Result.Status), Seq: o.Seq}, repeat: true})
+			return
 		}
 		s.published(ex, o, err, "")
 	}()

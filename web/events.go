@@ -23,6 +23,10 @@ type event struct {
 	// own request (a save, a check) answers with the result: that
 	// stream only announces it, and the server renders it once.
 	stream string
+	// repeat marks a result announced again by a check that found the
+	// files checked already: the check that made it announces it too, so
+	// no stream renders it for a repeat.
+	repeat bool
 }
 
 // resultNote announces a result of an exercise.
@@ -87,7 +91,8 @@ const pingEvery = 15 * time.Second
 // has already (its own request's answer, or one this stream carried, which
 // a save the page made and the watcher then saw announces twice) comes
 // without the rendering: the hello names the stream, and the page's
-// requests name it back (X-Kurs-Stream).
+// requests name it back (X-Kurs-Stream). A result announced again, by a
+// check that found the files checked, comes unrendered too.
 func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	ex, _ := s.course.Exercise(q.Get("exercise"))
@@ -128,7 +133,7 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 			if n := e.result; n != nil {
 				note := *n
 				switch {
-				case ex == nil || n.Exercise != ex.ID:
+				case ex == nil || n.Exercise != ex.ID, e.repeat:
 				case e.stream == stream || n.Seq <= known:
 					known = max(known, n.Seq)
 				default:

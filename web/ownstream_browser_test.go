@@ -115,10 +115,14 @@ func TestSaveInThePageIsRenderedOnce(t *testing.T) {
 			}
 			require.NoError(t, json.Unmarshal([]byte(b.eval("the other stream", `JSON.stringify(window.kursOther.filter((r) => r.seq === `+n+`))`)), &other))
 			require.GreaterOrEqual(t, len(other), 2)
-			assert.Contains(t, other[0].HTML, `data-seq="`+n+`"`, "another page gets the result rendered")
-			for _, r := range other[1:] {
-				assert.Empty(t, r.HTML, "and only once")
+			rendered := 0
+			for _, r := range other {
+				if r.HTML != "" {
+					rendered++
+					assert.Contains(t, r.HTML, `data-seq="`+n+`"`)
+				}
 			}
+			assert.Equal(t, 1, rendered, "another page gets the result rendered, once")
 		})
 	}
 }
