@@ -5,12 +5,16 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -36,13 +40,19 @@ const recordStreams = `(() => {
   };
 })()`
 
-// TestSaveInThePageIsRenderedOnce: a save with Ctrl+S gets its verdict in
-// the answer to the save, so the page's own events stream only announces
-// that result, and announces it again, unrendered, when the watcher sees
-// the saved file; another page of the same exercise gets it rendered once.
-// The status beside the buttons then shows the verdict.
-// On a wide screen in English and on a phone's in German.
-func TestSaveInThePageIsRenderedOnce(t *testing.T) {
+// TestSavesInAndOutsideThePage follows the page's editor through a save in
+// another editor and a save in the page, on a wide screen in English and
+// on a phone's in German (one page each, as the two take a browser tab,
+// a server and a page load alike):
+//   - A file saved in another editor while the page holds no edits comes
+//     into the editor, and the cursor stays where the learner left it:
+//     what they type next lands there, not at the top of the file.
+//   - A save with Ctrl+S gets its verdict in the answer to the save, so the
+//     page's own events stream only announces that result, and announces
+//     it again, unrendered, when the watcher sees the saved file; another
+//     page of the same exercise gets it rendered once. The status beside
+//     the buttons then shows the verdict.
+func TestSavesInAndOutsideThePage(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the browser test takes a while; skipped with -short")
 	}
@@ -78,6 +88,25 @@ func TestSaveInThePageIsRenderedOnce(t *testing.T) {
   });
   es.addEventListener("hello", () => resolve("open"));
 })`, tc.lang))
+
+			// The cursor at the end of the fourth line; another editor adds
+			// a comment below it (within the editor's view: the editor
+			// draws only the lines in view).
+			file := filepath.Join(dir, "circuitbreaker", "circuitbreaker.go")
+			data, err := os.ReadFile(file)
+			require.NoError(t, err)
+			lines := strings.Split(string(data), "\n")
+			require.Greater(t, len(lines), 6)
+			b.do("the cursor on line 4", chromedp.Focus(chromedp.CSS(".cm-content")),
+				chromedp.KeyEvent(kb.Home, chromedp.KeyModifiers(chromedp.ModifierCtrl)),
+				chromedp.KeyEvent(kb.ArrowDown), chromedp.KeyEvent(kb.ArrowDown), chromedp.KeyEvent(kb.ArrowDown),
+				chromedp.KeyEvent(kb.End))
+			changed := slices.Insert(slices.Clone(lines), 6, "// saved elsewhere")
+			require.NoError(t, os.WriteFile(file, []byte(strings.Join(changed, "\n")), 0o644))
+			b.waitFor("the outside save in the editor", `document.querySelector(".cm-content").textContent.includes("// saved elsewhere")`)
+			b.do("type", chromedp.KeyEvent("X"))
+			assert.Equal(t, lines[3]+"X", b.eval("line 4", `document.querySelectorAll(".cm-content .cm-line")[3].textContent`),
+				"what the learner types after the outside save lands where the cursor was")
 
 			before := b.eval("the verdict before", `String(`+seq+`)`)
 			b.typeInEditor(wrong)
