@@ -52,6 +52,8 @@ const recordStreams = `(() => {
 //     it again, unrendered, when the watcher sees the saved file; another
 //     page of the same exercise gets it rendered once. The status beside
 //     the buttons then shows the verdict.
+//   - The editor marks the failing line only in the version of the file
+//     that was checked, not in edits that are not saved.
 func TestSavesInAndOutsideThePage(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the browser test takes a while; skipped with -short")
@@ -152,6 +154,24 @@ func TestSavesInAndOutsideThePage(t *testing.T) {
 				}
 			}
 			assert.Equal(t, 1, rendered, "another page gets the result rendered, once")
+
+			// The failing line is marked in the editor. With edits not
+			// saved yet, a save elsewhere that moves the code down a line
+			// brings a result whose line numbers are the saved file's:
+			// the editor marks no line of its own text with them. Once the
+			// learner takes the saved file, the mark is back on its code.
+			b.waitFor("the marked line", `document.querySelector(".cm-kurs-marked") !== null`)
+			marked := b.eval("the marked line", `document.querySelector(".cm-kurs-marked").textContent`)
+			b.do("an edit not saved", chromedp.KeyEvent("Y"))
+			b.waitFor("unsaved", `document.getElementById("status").classList.contains("dirty")`)
+			before = b.eval("the verdict before", `String(`+seq+`)`)
+			require.NoError(t, os.WriteFile(file, []byte("// moved down a line\n"+wrong), 0o644))
+			b.waitFor("the result of the file saved elsewhere", seq+` > `+before)
+			b.waitFor("the question", `!document.getElementById("editor-note").hidden`)
+			assert.Equal(t, "[]", b.eval("the marks", `JSON.stringify([...document.querySelectorAll(".cm-kurs-marked")].map((e) => e.textContent).filter((t) => t !== `+fmt.Sprintf("%q", marked)+`))`),
+				"no line of other code is marked")
+			b.do("show the saved file", chromedp.Click(chromedp.CSS("#editor-note button:first-of-type")))
+			b.waitFor("the mark back on its code", `document.querySelector(".cm-kurs-marked")?.textContent === `+fmt.Sprintf("%q", marked))
 		})
 	}
 }

@@ -100,8 +100,10 @@
     syncMini();
     syncQuiz();
     showMarkedSteps();
-    markLine();
+    // followFiles takes the versions of the page's own save before it
+    // waits for anything, so that markLine knows them.
     followFiles(own).catch(() => {});
+    markLine();
   }
 
   // A drawing wider than the screen scrolls sideways in its box: it shows
@@ -464,12 +466,17 @@
     else await loadFiles(false);
   }
 
-  // markLine marks in the editor the line the result points at.
+  // markLine marks in the editor the line the result points at, when the
+  // editor shows the version of the file the result checked: the line of
+  // another version (saved elsewhere, or edited here and not saved) may
+  // hold other code.
   function markLine() {
     const v = document.getElementById("verdict");
     files.forEach((f) => {
       if (!f.editor) return;
-      const line = v && v.dataset.file === f.rel ? Number(v.dataset.line) : 0;
+      const li = [...document.querySelectorAll("#result .code-sums li")].find((x) => x.dataset.rel === f.rel);
+      const same = li && li.dataset.sum === f.base && f.editor.value === f.text;
+      const line = v && same && v.dataset.file === f.rel ? Number(v.dataset.line) : 0;
       f.editor.mark(line);
     });
   }
