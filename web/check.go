@@ -67,7 +67,7 @@ func (s *Server) recheck(ex *course.Exercise) {
 			// editor that wrote twice): whoever checked them tells the
 			// pages, maybe a moment after this. This only ends the
 			// "checking" it announced.
-			s.hub.publish(event{name: "result", result: &resultNote{Exercise: ex.ID, Status: string(o.Result.Status), Seq: o.Seq}, repeat: true})
+			s.publishResult(event{result: noteOf(ex, o), repeat: true})
 			return
 		}
 		s.published(ex, o, err, "")
@@ -110,14 +110,20 @@ func (s *Server) published(ex *course.Exercise, o session.Outcome, err error, st
 		return
 	}
 	if o.Result != nil {
-		s.publishResult(ex.ID, string(o.Result.Status), o.Seq, stream)
+		s.publishResult(event{result: noteOf(ex, o), stream: stream})
 	}
 }
 
-// publishResult tells the pages that a result is there; stream is the
-// page's that has it already, if any.
-func (s *Server) publishResult(id, status string, seq int, stream string) {
-	s.hub.publish(event{name: "result", result: &resultNote{Exercise: id, Status: status, Seq: seq}, stream: stream})
+// noteOf announces the outcome o of a check of ex, which has a result.
+func noteOf(ex *course.Exercise, o session.Outcome) *resultNote {
+	return &resultNote{Exercise: ex.ID, Status: string(o.Result.Status), Seq: o.Seq}
+}
+
+// publishResult tells the pages that a result is there: e holds the note,
+// and whom it is not rendered for (event.stream, event.repeat).
+func (s *Server) publishResult(e event) {
+	e.name = "result"
+	s.hub.publish(e)
 }
 
 func (s *Server) publish(name, id, status string) {

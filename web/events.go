@@ -88,11 +88,10 @@ const pingEvery = 15 * time.Second
 // A stream opened for an exercise (?exercise=id&lang=xx, as its page opens
 // it) carries that exercise's results rendered: the page shows one as soon
 // as it arrives, with no request of its own in between. A result the page
-// has already (its own request's answer, or one this stream carried, which
-// a save the page made and the watcher then saw announces twice) comes
-// without the rendering: the hello names the stream, and the page's
-// requests name it back (X-Kurs-Stream). A result announced again, by a
-// check that found the files checked, comes unrendered too.
+// gets otherwise comes unrendered: the answer to the page's own request
+// (the hello names the stream, and the page's requests name it back in
+// X-Kurs-Stream), one no newer than the stream carried already, and a
+// repeat (event.repeat).
 func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	ex, _ := s.course.Exercise(q.Get("exercise"))

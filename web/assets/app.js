@@ -455,15 +455,23 @@
   async function followFiles(own) {
     if (!files.length || !files[0].editor) return;
     let outside = false;
-    document.querySelectorAll("#result .code-sums li").forEach((li) => {
-      const f = files.find((x) => x.rel === li.dataset.rel);
+    checkedSums().forEach((sum, rel) => {
+      const f = files.find((x) => x.rel === rel);
       if (!f) return;
-      if (own) f.base = li.dataset.sum;
-      else if (li.dataset.sum !== f.base) outside = true;
+      if (own) f.base = sum;
+      else if (sum !== f.base) outside = true;
     });
     if (!outside) return;
     if (dirty()) conflict();
     else await loadFiles(false);
+  }
+
+  // checkedSums returns the versions of the files the result shown
+  // checked, by path.
+  function checkedSums() {
+    const sums = new Map();
+    document.querySelectorAll("#result .code-sums li").forEach((li) => sums.set(li.dataset.rel, li.dataset.sum));
+    return sums;
   }
 
   // markLine marks in the editor the line the result points at, when the
@@ -472,10 +480,10 @@
   // hold other code.
   function markLine() {
     const v = document.getElementById("verdict");
+    const sums = checkedSums();
     files.forEach((f) => {
       if (!f.editor) return;
-      const li = [...document.querySelectorAll("#result .code-sums li")].find((x) => x.dataset.rel === f.rel);
-      const same = li && li.dataset.sum === f.base && f.editor.value === f.text;
+      const same = sums.get(f.rel) === f.base && f.editor.value === f.text;
       const line = v && same && v.dataset.file === f.rel ? Number(v.dataset.line) : 0;
       f.editor.mark(line);
     });
