@@ -117,7 +117,7 @@ func (b *Builder) compileAndLink(ctx context.Context, k *Kit, dir string, ids []
 		if pkg == "main" {
 			archive = filepath.Join(out, "main.a")
 		}
-		st, parts, err := compileStep(k, dir, cfgFile, pkg, rel, archive, kind == "learner")
+		st, parts, err := compileStep(k, dir, cfgFile, pkg, rel, archive, kind == "learner", "")
 		if err != nil {
 			return nil, err
 		}
@@ -513,14 +513,18 @@ func learnerDeps(dir string, k *Kit, learners []*unit) ([]string, error) {
 // compileStep returns the compiler's run for the package in folder rel of
 // dir as import path pkg, into archive, and the parts of its key: its
 // settings and its files, each with its name. learner says whether it is
-// a learner's package.
-func compileStep(k *Kit, dir, cfgFile, pkg, rel, archive string, learner bool) (sandbox.Step, []string, error) {
+// a learner's package. The files are named as in the folder rel of the
+// module (see -trimpath), or when as is not "", as in the folder as.
+func compileStep(k *Kit, dir, cfgFile, pkg, rel, archive string, learner bool, as string) (sandbox.Step, []string, error) {
 	names, err := goFiles(filepath.Join(dir, filepath.FromSlash(rel)), k)
 	if err != nil {
 		return sandbox.Step{}, nil, err
 	}
 	ip := pkg
-	if pkg == "main" {
+	switch {
+	case as != "":
+		ip = module + "/" + as
+	case pkg == "main":
 		ip = module + "/" + rel
 	}
 	// No debugging information, as in the kit: the link strips it.
