@@ -78,13 +78,41 @@ func (c *Checker) CheckAll(ctx context.Context, jobs []Job) ([]*Result, error) {
 // checkAll does CheckAll's work: it sets every job's res.
 func (c *Checker) checkAll(ctx context.Context, all []*job) (err error) {
 	start := time.Now()
+	todo, err := c.prepare(ctx, all)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err == nil {
+			for _, j := range todo {
+				c.remember(j)
+			}
+		}
+	}()
+	tmp, err := os.MkdirTemp(c.TempDir, "kurs-check-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	answers, programs := c.constants(todo)
+	progs, err := c.buildEach(ctx, tmp, exercises(all), programs)
+	if err != nil {
+		return err
+	}
+	return c.runAll(ctx, tmp, start, 0, all, todo, progs, answers)
+}
+
+// prepare reads the sources of every job of all, refuses what the static
+// checks refuse, builds the judges, and gives each job whose result an
+// earlier check kept that result. It returns the jobs left to check.
+func (c *Checker) prepare(ctx context.Context, all []*job) ([]*job, error) {
 	var todo []*job // exercises left to build
 	for _, j := range all {
 		ex := j.Exercise
 		j.res = &Result{Exercise: ex.ID, MaxScore: ex.Points, Seed: c.seed()}
 		src, err := readSources(j.Dir, ex.ID)
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return fmt.Errorf("read %s: %w", j.Dir, err)
+			return nil, fmt.Errorf("read %s: %w", j.Dir, err)
 		}
 		if p := inspect(ex.ID, src, ex.Imports); p != nil && !c.noDefences {
 			j.res.Status, j.res.Problem = Error, p
@@ -96,10 +124,10 @@ func (c *Checker) checkAll(ctx context.Context, all []*job) (err error) {
 	for _, j := range todo {
 		judge, err := c.judge(ctx, j.Exercise)
 		if ctx.Err() != nil {
-			return ctx.Err()
+			return nil, ctx.Err()
 		}
 		if err != nil {
-			return err
+			return nil, err
 		}
 		j.judge = judge
 	}
@@ -109,8 +137,9 @@ func (c *Checker) checkAll(ctx context.Context, all []*job) (err error) {
 	var fresh []*job
 	for _, j := range todo {
 		if c.Reuse {
+			var err error
 			if j.key, err = c.resultKey(j); err != nil {
-				return err
+				return nil, err
 			}
 			if res := c.recall(j, j.key, c.Build.Recall); res != nil {
 				j.res = res
@@ -119,42 +148,39 @@ func (c *Checker) checkAll(ctx context.Context, all []*job) (err error) {
 		}
 		fresh = append(fresh, j)
 	}
-	todo = fresh
-	defer func() {
-		if err == nil {
-			for _, j := range fresh {
-				c.remember(j)
-			}
-		}
-	}()
+	return fresh, nil
+}
 
-	tmp, err := os.MkdirTemp(c.TempDir, "kurs-check-")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(tmp)
-	// A quiz whose answers are constants needs no program: the checker
-	// gives the judge those answers itself (see constantAnswers).
+// constants splits jobs into quizzes whose answers are constants, which
+// need no program (the checker gives the judge those answers itself, see
+// constantAnswers), with their answers, and the jobs that need one.
+func (c *Checker) constants(jobs []*job) (map[*job][]string, []*job) {
 	answers := map[*job][]string{}
 	var programs []*job
-	for _, j := range todo {
+	for _, j := range jobs {
 		if a, ok := constantAnswers(j.Exercise, j.files); ok && !c.noConstants {
 			answers[j] = a
 			continue
 		}
 		programs = append(programs, j)
 	}
-	progs, err := c.buildEach(ctx, tmp, exercises(all), programs)
-	if err != nil {
-		return err
-	}
-	var built []*job
+	return answers, programs
+}
+
+// runAll runs the jobs todo of all, the rest of a check that began at
+// start: each job with its program of progs or its answers, unless the
+// same program judged alike gave a kept result. built is how long the
+// programs took to build beyond the time since start, when they were
+// built with other checks' (see CheckBatch): its share of it is the
+// check's.
+func (c *Checker) runAll(ctx context.Context, tmp string, start time.Time, built time.Duration, all, todo []*job, progs map[*job]*program, answers map[*job][]string) error {
+	var ready []*job
 	for _, j := range todo {
 		if progs[j] != nil || answers[j] != nil {
-			built = append(built, j)
+			ready = append(ready, j)
 		}
 	}
-	todo = built
+	todo = ready
 	if c.Reuse {
 		// The same program, judged alike, gives the same result: an
 		// edit of a comment or of the layout builds the program of the
@@ -164,8 +190,8 @@ func (c *Checker) checkAll(ctx context.Context, all []*job) (err error) {
 		var run []*job
 		for _, j := range todo {
 			if p := progs[j]; p != nil && p.sum != "" {
-				sum := p.sum
-				if j.pkey, err = c.programKey(j, sum); err != nil {
+				var err error
+				if j.pkey, err = c.programKey(j, p.sum); err != nil {
 					return err
 				}
 				if res := c.recall(j, j.pkey, c.Build.RecallProgram); res != nil {
@@ -187,9 +213,14 @@ func (c *Checker) checkAll(ctx context.Context, all []*job) (err error) {
 			res.Duration = time.Since(run)
 			continue
 		}
-		prog := []string{p.path, ex.ID, "serve"}
+		prog := []string{p.path, p.name, "serve"}
 		if ex.Concurrent {
 			dir := filepath.Dir(p.path)
+			if p.member != "" {
+				// The member's own module, for the race detector's
+				// build; the batch's folder holds only its files.
+				dir = filepath.Join(dir, p.member)
+			}
 			race := func() (string, error) {
 				// The race detector's build is the go command's, in the
 				// whole module.
@@ -208,6 +239,9 @@ func (c *Checker) checkAll(ctx context.Context, all []*job) (err error) {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
+		if p.member != "" {
+			unbatch(res, p.member)
+		}
 		res.Duration = time.Since(run)
 	}
 	// The shared build's time is spread over the exercises that had it,
@@ -216,7 +250,7 @@ func (c *Checker) checkAll(ctx context.Context, all []*job) (err error) {
 	for _, j := range todo {
 		ran += j.res.Duration
 	}
-	share := (time.Since(start) - ran) / time.Duration(max(len(all), 1))
+	share := (time.Since(start) + built - ran) / time.Duration(max(len(all), 1))
 	for _, j := range all {
 		j.res.Duration += share
 	}
@@ -359,10 +393,14 @@ func exercises(jobs []*job) []*course.Exercise {
 	return exs
 }
 
-// program is a learner's program of one exercise, built by buildEach.
+// program is a learner's program of one exercise, built by buildEach or
+// in a batch (see CheckBatch).
 type program struct {
 	path string
-	sum  string // its hash, or "" when not known
+	name string // the first argument that runs the exercise's tests
+	// member is the program's name of the exercise in a batch, or "".
+	member string
+	sum    string // its hash, or "" when not known
 	// mod is the module it was built from, for the race detector's
 	// build.
 	mod map[string][]byte
@@ -401,7 +439,7 @@ func (c *Checker) buildEach(ctx context.Context, tmp string, exs []*course.Exerc
 				j.res.Status, j.res.Problem = Error, problem
 				return nil
 			}
-			progs[j] = &program{path: prog, sum: sum, mod: mod}
+			progs[j] = &program{path: prog, name: j.Exercise.ID, sum: sum, mod: mod}
 			return nil
 		})
 	}

@@ -1,0 +1,50 @@
+package checker
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+// inert accepts the package variables learners write, which run nothing
+// when the program starts, and refuses whatever could run code, panic,
+// wait or fill memory in every program of a batch.
+func TestInert(t *testing.T) {
+	head := "package p\n\nimport (\n\t\"errors\"\n\t\"fmt\"\n\t\"sync\"\n)\n\nvar _ = fmt.Sprint\nvar _ sync.Mutex\n\ntype T struct{ n int; name string }\n\nfunc (T) M() int { return 1 }\n\nfunc f() int { return 1 }\n\n"
+	for _, c := range []struct {
+		decl  string
+		inert bool
+	}{
+		{"", true},
+		{"var ErrOpen = errors.New(\"circuit open\")", true},
+		{"var Answer = [2]string{\"D\", \"A\"}", true},
+		{"const limit = 3\nvar x = limit * 2", true},
+		{"var states = map[string]int{\"closed\": 0, \"open\": 1}", true},
+		{"var t = &T{n: 1, name: \"x\"}", true},
+		{"var g = func() int { return f() }", true},
+		{"var m = (*T).M", true},
+		{"var e error = T{}.err", false},
+		{"var p = &Answer\nvar Answer [2]string", true},
+		{"var mu = &sync.Mutex{}", true},
+		{"var d = 5 * 2", true},
+		{"func init() {}", false},
+		{"var n = f()", false},
+		{"var e = fmt.Errorf(\"x\")", false},
+		{"var e = errors.New(name)\nvar name = \"x\"", false},
+		{"var s = make([]byte, 1<<30)", false},
+		{"var q = new(T)", false},
+		{"var c = make(chan int)\nvar v = <-c", false},
+		{"var a, b = 1, 0\nvar x = a / b", false},
+		{"var a = 1\nvar x = 1 << a", false},
+		{"var k any = []int{}\nvar m = map[any]int{k: 1}", false},
+		{"var k any = 1\nvar y = k == k", false},
+		{"var v any = 1\nvar n = v.(int)", false},
+		{"var s []int\nvar n = s[3]", false},
+		{"var p *T\nvar n = p.n", false},
+		{"var p *T\nvar f2 = p.M", false},
+		{"type State int\nvar s = State(2)", true},
+	} {
+		src := source{Name: "p.go", Data: []byte(head + c.decl + "\n")}
+		assert.Equal(t, c.inert, inert([]source{src}, nil), "%s", c.decl)
+	}
+}

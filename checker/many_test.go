@@ -1,0 +1,129 @@
+package checker_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/kurs-course/kurs/checker"
+	"github.com/kurs-course/kurs/internal/testkit"
+)
+
+// corpusJobs returns the jobs of the corpus's submissions names, one
+// slice per submission, its exercises in name order.
+func corpusJobs(t *testing.T, names ...string) [][]checker.Job {
+	t.Helper()
+	c := loadCourse(t)
+	var subs [][]checker.Job
+	for _, name := range names {
+		w := testkit.ReadWant(t, filepath.Join(corpusDir, name))
+		var ids []string
+		for id := range w.Exercises {
+			ids = append(ids, id)
+		}
+		sort.Strings(ids)
+		var jobs []checker.Job
+		for _, id := range ids {
+			ex, ok := c.Exercise(id)
+			require.True(t, ok, id)
+			jobs = append(jobs, checker.Job{Exercise: ex, Dir: filepath.Join(corpusDir, name, id)})
+		}
+		subs = append(subs, jobs)
+	}
+	return subs
+}
+
+// asJSON returns res as the result document holds it, without its
+// duration, which differs from run to run.
+func asJSON(t *testing.T, res *checker.Result) string {
+	t.Helper()
+	r := *res
+	r.Duration = 0
+	if r.Crash != "" {
+		// The runtime's report holds addresses and kurs's own frames;
+		// what the learner is shown of it is Crash.
+		r.Output = ""
+	}
+	data, err := json.MarshalIndent(&r, "", "  ")
+	require.NoError(t, err)
+	return string(data)
+}
+
+// Submissions checked together in one batch get, field by field, the
+// results each gets from CheckAll alone with the same seed: right, wrong
+// in several ways, a panic in a method with the learner's frame, a crash
+// report that names the learner's functions, code that does not compile
+// against the hidden tests, an init that panics, a quiz whose answers an
+// init sets. And their programs take one link, not one each.
+func TestCheckBatchAsCheckAll(t *testing.T) {
+	subs := corpusJobs(t, "all-pass", "mixed-verdicts", "cb-fail-panic-method", "cb-fail-stack-overflow",
+		"cb-error-wrong-signature", "cb-pass-multifile", "tb-fail-no-cap", "hostile-init-panic", "quiz-pass-init", "tb-pass-mutex")
+	b := privateBuilder(t)
+	ck := &checker.Checker{Build: b, Timeout: corpusTimeout, Seed: 7}
+	var want [][]*checker.Result
+	for _, jobs := range subs {
+		results, err := ck.CheckAll(t.Context(), jobs)
+		require.NoError(t, err)
+		want = append(want, results)
+	}
+	before := b.Stats()
+	got := make([][]*checker.Result, len(subs))
+	calls := 0
+	require.NoError(t, ck.CheckBatch(t.Context(), subs, func(i int, results []*checker.Result) {
+		calls++
+		assert.Nil(t, got[i], "submission %d reported twice", i)
+		got[i] = results
+	}))
+	assert.Equal(t, len(subs), calls, "each submission reported once")
+	for i, jobs := range subs {
+		require.Len(t, got[i], len(jobs))
+		for k, j := range jobs {
+			assert.Equal(t, asJSON(t, want[i][k]), asJSON(t, got[i][k]), "%s", j.Dir)
+		}
+	}
+	stats := b.Stats()
+	// The broken and the non-inert ones are built alone: a link each for
+	// those that compile, and one for the batch.
+	assert.Less(t, stats.Links-before.Links, 6, "links of the batch: %+v, before %+v", stats, before)
+	assert.Greater(t, stats.Links-before.Links, 0)
+}
+
+// A member whose variables would take the memory of every program of the
+// batch (a zeroed array of 80 MiB that its New touches, which the program
+// maps before it runs) is not linked with the others: the batch is
+// dropped and each is built alone, with the same verdicts.
+func TestBatchTooLargeIsBuiltAlone(t *testing.T) {
+	cb := exercise(t, "circuitbreaker")
+	files, err := cb.Solution()
+	require.NoError(t, err)
+	require.Len(t, files, 1)
+	ref := string(files[0].Data)
+	require.Contains(t, ref, "\nfunc New(threshold, wait int) *CircuitBreaker {")
+	large := strings.Replace(ref, "\nfunc New(threshold, wait int) *CircuitBreaker {",
+		"\nvar scratch [80 << 20]byte\n\nfunc New(threshold, wait int) *CircuitBreaker {\n\tscratch[threshold&1]++", 1)
+	dir := t.TempDir()
+	var subs [][]checker.Job
+	for i, src := range []string{ref, large} {
+		sub := filepath.Join(dir, strconv.Itoa(i), cb.ID)
+		require.NoError(t, os.MkdirAll(sub, 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(sub, files[0].Name), []byte(src), 0o644))
+		subs = append(subs, []checker.Job{{Exercise: cb, Dir: sub}})
+	}
+	b := privateBuilder(t)
+	ck := &checker.Checker{Build: b, Timeout: corpusTimeout}
+	got := map[int]*checker.Result{}
+	require.NoError(t, ck.CheckBatch(t.Context(), subs, func(i int, results []*checker.Result) { got[i] = results[0] }))
+	for i := range subs {
+		require.NotNil(t, got[i])
+		assert.Equal(t, checker.Pass, got[i].Status, "%d: %s", i, describe(got[i]))
+	}
+	// The batch's link, then one for each.
+	assert.Equal(t, 3, b.Stats().Links, "%+v", b.Stats())
+}
