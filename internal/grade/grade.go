@@ -230,12 +230,15 @@ func (g *Grader) Run(ctx context.Context, subs []Submission) ([]Result, error) {
 		wg   sync.WaitGroup
 	)
 	slots := make(chan struct{}, jobs)
-	// Submission by submission, so that finished submissions (and the
-	// progress shown for them) come early and steadily. The exercises of
-	// one submission are checked together (checker.CheckAll): each in a
-	// program of its own, built side by side from the same kit.
+	// Submissions in chunks, so that finished submissions (and the
+	// progress shown for them) come early and steadily: the exercises of
+	// a chunk's submissions share one learner's program where they can,
+	// linked once for the chunk (checker.CheckBatch), and each runs in a
+	// process of its own.
+	size := chunkSize(len(subs), jobs)
 schedule:
-	for i, s := range subs {
+	for first := 0; first < len(subs); first += size {
+		chunk := subs[first:min(first+size, len(subs))]
 		select {
 		case slots <- struct{}{}:
 		case <-ctx.Done():
@@ -243,14 +246,15 @@ schedule:
 		}
 		wg.Go(func() {
 			defer func() { <-slots }()
-			graded, errs := g.checkAll(ctx, s)
-			mu.Lock()
-			defer mu.Unlock()
-			results[i].Graded, results[i].Errs = graded, errs
-			done++
-			if g.Progress != nil {
-				g.Progress(done, len(subs))
-			}
+			g.checkChunk(ctx, chunk, func(k int, graded []explain.Graded, errs []*CheckError) {
+				mu.Lock()
+				defer mu.Unlock()
+				results[first+k].Graded, results[first+k].Errs = graded, errs
+				done++
+				if g.Progress != nil {
+					g.Progress(done, len(subs))
+				}
+			})
 		})
 	}
 	wg.Wait()
@@ -260,18 +264,63 @@ schedule:
 	return results, nil
 }
 
-// checkAll checks every exercise of a submission together. A
-// failure of kurs itself becomes a result of kind internal for each
-// exercise, returned with an error for each.
-func (g *Grader) checkAll(ctx context.Context, s Submission) ([]explain.Graded, []*CheckError) {
-	seed := g.Checker.Seed
-	if seed == 0 {
-		seed = checker.DefaultSeed
+// maxChunk bounds the submissions checked together: a chunk's progress
+// shows when its build is done, and its link grows with it.
+const maxChunk = 16
+
+// chunkSize returns how many submissions of n to check together with
+// jobs checks at once: enough to keep every slot busy, at most maxChunk.
+func chunkSize(n, jobs int) int {
+	return max(1, min(maxChunk, (n+jobs-1)/jobs))
+}
+
+// checkChunk checks the submissions subs together (see
+// checker.CheckBatch) and calls done with each one's index in subs and
+// its results as they are there. A submission with a time limit of its
+// own is checked alone.
+func (g *Grader) checkChunk(ctx context.Context, subs []Submission, done func(k int, graded []explain.Graded, errs []*CheckError)) {
+	var batch [][]checker.Job
+	var at []int // each batch entry's index in subs
+	graded := make([][]explain.Graded, len(subs))
+	places := make([][]int, len(subs)) // the exercises' indexes of their jobs
+	for k, s := range subs {
+		var jobs []checker.Job
+		graded[k], jobs, places[k] = g.jobs(s)
+		switch {
+		case len(jobs) == 0:
+			done(k, graded[k], nil)
+		case s.timeout > 0:
+			gr, errs := g.checkAll(ctx, s)
+			done(k, gr, errs)
+		default:
+			batch, at = append(batch, jobs), append(at, k)
+		}
 	}
-	failed := func(ex *course.Exercise, kind checker.ProblemKind, detail string) *checker.Result {
-		return &checker.Result{Exercise: ex.ID, Status: checker.Error, MaxScore: ex.Points, Seed: seed,
-			Problem: &checker.Problem{Kind: kind, Detail: detail}}
+	if len(batch) == 0 {
+		return
 	}
+	finished := make([]bool, len(batch))
+	err := g.Checker.CheckBatch(ctx, batch, func(i int, results []*checker.Result) {
+		finished[i] = true
+		k := at[i]
+		gr, errs := g.finish(subs[k], graded[k], places[k], results, nil)
+		done(k, gr, errs)
+	})
+	if err == nil {
+		return
+	}
+	for i, k := range at {
+		if !finished[i] {
+			gr, errs := g.finish(subs[k], graded[k], places[k], nil, err)
+			done(k, gr, errs)
+		}
+	}
+}
+
+// jobs returns the graded exercises of a submission, each without its
+// result unless the submission lacks its folder, and the jobs to check,
+// each with its exercise's index in g.Exercises.
+func (g *Grader) jobs(s Submission) ([]explain.Graded, []checker.Job, []int) {
 	graded := make([]explain.Graded, len(g.Exercises))
 	var jobs []checker.Job
 	var at []int
@@ -279,11 +328,29 @@ func (g *Grader) checkAll(ctx context.Context, s Submission) ([]explain.Graded, 
 		graded[j].Exercise = ex
 		dir := filepath.Join(s.Dir, ex.ID)
 		if !realDir(dir) {
-			graded[j].Result = failed(ex, checker.ProblemNoFiles, "")
+			graded[j].Result = g.failed(ex, checker.ProblemNoFiles, "")
 			continue
 		}
 		jobs, at = append(jobs, checker.Job{Exercise: ex, Dir: dir}), append(at, j)
 	}
+	return graded, jobs, at
+}
+
+// failed returns an error result of kind for ex.
+func (g *Grader) failed(ex *course.Exercise, kind checker.ProblemKind, detail string) *checker.Result {
+	seed := g.Checker.Seed
+	if seed == 0 {
+		seed = checker.DefaultSeed
+	}
+	return &checker.Result{Exercise: ex.ID, Status: checker.Error, MaxScore: ex.Points, Seed: seed,
+		Problem: &checker.Problem{Kind: kind, Detail: detail}}
+}
+
+// checkAll checks every exercise of a submission together. A
+// failure of kurs itself becomes a result of kind internal for each
+// exercise, returned with an error for each.
+func (g *Grader) checkAll(ctx context.Context, s Submission) ([]explain.Graded, []*CheckError) {
+	graded, jobs, at := g.jobs(s)
 	if len(jobs) == 0 {
 		return graded, nil
 	}
@@ -294,11 +361,18 @@ func (g *Grader) checkAll(ctx context.Context, s Submission) ([]explain.Graded, 
 		ck = &c
 	}
 	results, err := ck.CheckAll(ctx, jobs)
+	return g.finish(s, graded, at, results, err)
+}
+
+// finish puts the results of a submission's checked exercises, at their
+// indexes at in graded; err, kurs's own failure, becomes a result of kind
+// internal for each, with an error for each.
+func (g *Grader) finish(s Submission, graded []explain.Graded, at []int, results []*checker.Result, err error) ([]explain.Graded, []*CheckError) {
 	if err != nil {
 		var errs []*CheckError
 		for _, j := range at {
 			ex := g.Exercises[j]
-			graded[j].Result = failed(ex, checker.ProblemInternal, err.Error())
+			graded[j].Result = g.failed(ex, checker.ProblemInternal, err.Error())
 			errs = append(errs, &CheckError{Submission: s.ID, Exercise: ex.ID, Err: err})
 		}
 		return graded, errs
