@@ -1,12 +1,18 @@
 package checker
 
 import (
+	"bytes"
 	"go/ast"
+	"go/build"
 	"go/constant"
 	"go/parser"
 	"go/token"
 	"go/types"
+	"io"
+	"path"
+	"runtime"
 	"strconv"
+	"strings"
 
 	"github.com/kurs-course/kurs/internal/course"
 )
@@ -33,6 +39,11 @@ func inert(files []source, api []course.File) bool {
 	fset := token.NewFileSet()
 	var parsed []*ast.File
 	for _, f := range files {
+		if !everywhere(f) {
+			// The type checker would see a file the compiler leaves out,
+			// and take one declaration for another.
+			return false
+		}
 		af, err := parser.ParseFile(fset, f.Name, f.Data, parser.SkipObjectResolution)
 		if err != nil {
 			return false
@@ -58,7 +69,7 @@ func inert(files []source, api []course.File) bool {
 	// Errors are expected: the imports are empty. What matters is what the
 	// checker knows of each value.
 	_, _ = conf.Check(parsed[0].Name.Name, fset, parsed, info)
-	in := inertness{info: info}
+	in := inertness{info: info, sizes: types.SizesFor("gc", runtime.GOARCH)}
 	for _, af := range parsed {
 		in.errors = ""
 		for _, imp := range af.Imports {
@@ -97,6 +108,30 @@ type inertness struct {
 	info     *types.Info
 	errors   string // the name of the package errors in the file, or ""
 	elements int    // composite literals' elements so far
+	sizes    types.Sizes
+	filled   int64 // the bytes of map literals' entries so far
+}
+
+// maxInertMaps bounds the bytes of the entries of a package's map
+// literals, which are made when the program starts.
+const maxInertMaps = 64 << 10
+
+// everywhere reports whether the compiler compiles f whatever the
+// platform and the tags: it has no build constraint and no platform in its
+// name.
+func everywhere(f source) bool {
+	for _, c := range []build.Context{
+		{GOOS: "linux", GOARCH: "amd64", BuildTags: []string{"kurs_learner", "race"}, CgoEnabled: true},
+		{GOOS: "windows", GOARCH: "arm64"},
+	} {
+		c.ReleaseTags = build.Default.ReleaseTags
+		c.OpenFile = func(string) (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(f.Data)), nil }
+		c.JoinPath = path.Join
+		if ok, err := c.MatchFile(".", f.Name); err != nil || !ok {
+			return false
+		}
+	}
+	return !bytes.Contains(f.Data, []byte("//go:build")) && !bytes.Contains(f.Data, []byte("+build"))
 }
 
 // expr reports whether evaluating e runs nothing but allocations and
@@ -115,9 +150,17 @@ func (in *inertness) expr(e ast.Expr) bool {
 		return true
 	case *ast.SelectorExpr:
 		// A method expression, (*T).M, is a function; a name of another
-		// package is read. A field or a method value may dereference nil.
+		// package is read. A field through a pointer or a method value may
+		// dereference nil.
 		if sel, ok := in.info.Selections[e]; ok {
-			return sel.Kind() == types.MethodExpr
+			switch sel.Kind() {
+			case types.MethodExpr:
+				return true
+			case types.FieldVal:
+				// A field of a value, not through a pointer: T{}.F.
+				return !sel.Indirect() && in.expr(e.X)
+			}
+			return false
 		}
 		pkg, ok := e.X.(*ast.Ident)
 		if !ok {
@@ -148,20 +191,41 @@ func (in *inertness) expr(e ast.Expr) bool {
 		}
 		return false // a receive waits
 	case *ast.BinaryExpr:
-		switch e.Op {
-		case token.ADD, token.SUB, token.MUL, token.AND, token.OR, token.XOR, token.AND_NOT, token.LAND, token.LOR:
-			return in.expr(e.X) && in.expr(e.Y)
+		// Arithmetic on numbers and logic on booleans. A division or shift
+		// by a variable may panic, a comparison of interfaces holding
+		// values that cannot be compared too, and strings joined grow with
+		// each variable they join.
+		b, ok := in.info.Types[e].Type.(*types.Basic)
+		if !ok {
+			if t := in.info.Types[e].Type; t != nil {
+				b, ok = t.Underlying().(*types.Basic)
+			}
 		}
-		// A division or shift by a variable may panic, and so may a
-		// comparison of interfaces holding values that cannot be compared.
-		return false
+		if !ok {
+			return false
+		}
+		switch e.Op {
+		case token.ADD, token.SUB, token.MUL, token.AND, token.OR, token.XOR, token.AND_NOT:
+			if b.Info()&types.IsNumeric == 0 {
+				return false
+			}
+		case token.LAND, token.LOR:
+		default:
+			return false
+		}
+		return in.expr(e.X) && in.expr(e.Y)
 	case *ast.CompositeLit:
 		t := in.info.Types[e].Type
 		if t == nil {
 			return false
 		}
 		if m, ok := t.Underlying().(*types.Map); ok {
-			if b, ok := m.Key().Underlying().(*types.Basic); !ok || b.Kind() == types.Invalid {
+			// Made when the program starts, its entries' memory with it.
+			if b, ok := m.Key().Underlying().(*types.Basic); !ok || b.Kind() == types.Invalid || !resolved(m.Elem()) {
+				return false
+			}
+			in.filled += int64(len(e.Elts)) * (in.sizes.Sizeof(m.Key()) + in.sizes.Sizeof(m.Elem()))
+			if in.filled > maxInertMaps {
 				return false
 			}
 		}
@@ -189,7 +253,13 @@ func (in *inertness) expr(e ast.Expr) bool {
 			return false
 		}
 		if tv, ok := in.info.Types[e.Fun]; ok && tv.IsType() {
-			return true // a constant converted
+			// A constant converted to a number, a string or an interface;
+			// a slice of a constant string is made when the program starts.
+			switch tv.Type.Underlying().(type) {
+			case *types.Basic, *types.Interface:
+				return resolved(tv.Type)
+			}
+			return false
 		}
 		sel, ok := e.Fun.(*ast.SelectorExpr)
 		if !ok || in.errors == "" || sel.Sel.Name != "New" || arg.Value.Kind() != constant.String {
@@ -220,4 +290,10 @@ func (emptyImports) Import(p string) (*types.Package, error) {
 	pkg := types.NewPackage(p, name)
 	pkg.MarkComplete()
 	return pkg, nil
+}
+
+// resolved reports whether t is a type the type checker knows: nothing in it
+// comes from an import, which inert does not read.
+func resolved(t types.Type) bool {
+	return !strings.Contains(types.TypeString(t, nil), "invalid type")
 }

@@ -23,7 +23,8 @@ func TestInert(t *testing.T) {
 		{"var t = &T{n: 1, name: \"x\"}", true},
 		{"var g = func() int { return f() }", true},
 		{"var m = (*T).M", true},
-		{"var e error = T{}.err", false},
+		{"var n = T{}.n", true},
+		{"var p = &T{}\nvar n = p.n", false},
 		{"var p = &Answer\nvar Answer [2]string", true},
 		{"var mu = &sync.Mutex{}", true},
 		{"var d = 5 * 2", true},
@@ -47,4 +48,29 @@ func TestInert(t *testing.T) {
 		src := source{Name: "p.go", Data: []byte(head + c.decl + "\n")}
 		assert.Equal(t, c.inert, inert([]source{src}, nil), "%s", c.decl)
 	}
+}
+
+// What the reviewer of the batch found: a file that only the type
+// checker sees, and memory that grows while the program starts.
+func TestInertHoles(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		files []source
+	}{
+		{"a file for another platform", []source{
+			{Name: "a_windows.go", Data: []byte("package p\n\ntype boom int\n")},
+			{Name: "b.go", Data: []byte("package p\n\nfunc boom(int) int { for {} }\n\nvar _ = boom(1)\n")},
+		}},
+		{"a file with a constraint", []source{
+			{Name: "a.go", Data: []byte("//go:build ignore\n\npackage p\n\ntype boom int\n")},
+			{Name: "b.go", Data: []byte("package p\n\nfunc boom(int) int { for {} }\n\nvar _ = boom(1)\n")},
+		}},
+		{"strings joined", []source{{Name: "a.go", Data: []byte("package p\n\nvar s0 = \"0123456789abcdef\"\nvar s1 = s0 + s0 + s0 + s0\n")}}},
+		{"a map of large values", []source{{Name: "a.go", Data: []byte("package p\n\nvar m = map[int][1 << 25]byte{1: {}, 2: {}}\n")}}},
+		{"runes of a constant", []source{{Name: "a.go", Data: []byte("package p\n\nconst s = \"abc\"\n\nvar r = []rune(s)\n")}}},
+	} {
+		assert.False(t, inert(c.files, nil), c.name)
+	}
+	small := []source{{Name: "a.go", Data: []byte("package p\n\nvar m = map[string]int{\"a\": 1, \"b\": 2}\nvar n = 2 * 3.5\n")}}
+	assert.True(t, inert(small, nil), "a small map, a number")
 }
