@@ -89,6 +89,9 @@ type Checker struct {
 	// answers are constants too, so that a test can hold the checker's
 	// own answering to it. Tests only.
 	noConstants bool
+	// trustInit takes every package's initialisation for inert, so that
+	// a test can see the batch program's start refuse one that is not.
+	trustInit bool
 }
 
 // source is one learner file.

@@ -1,26 +1,31 @@
 package checker
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
+	"errors"
 	"maps"
 	"os"
+	"os/exec"
+	"path"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/kurs-course/kurs/internal/build"
 	"github.com/kurs-course/kurs/internal/course"
+	"github.com/kurs-course/kurs/internal/harness"
+	"github.com/kurs-course/kurs/internal/sandbox"
 )
 
 // CheckBatch checks the exercises of several submissions, each the jobs
 // of one workspace, as CheckAll checks each, with the same results, and
 // calls done with each submission's index and results, in the order of
-// its jobs, as soon as they are there; calls never overlap.
+// its jobs, as soon as they are there, or with the error that kept kurs
+// from checking that submission (as CheckAll's); calls never overlap.
 //
 // It differs in what it builds: the exercises whose package
 // initialisation runs nothing but allocations (see inert) share one
@@ -31,8 +36,9 @@ import (
 // others in the program never runs there. Every other exercise, and one
 // whose code does not compile, is built as CheckAll builds it.
 //
-// An error means kurs itself failed, or ctx ended.
-func (c *Checker) CheckBatch(ctx context.Context, subs [][]Job, done func(i int, results []*Result)) error {
+// An error means kurs itself failed for every submission not yet
+// reported, or ctx ended.
+func (c *Checker) CheckBatch(ctx context.Context, subs [][]Job, done func(i int, results []*Result, err error)) error {
 	c, finish, err := c.withBuild()
 	if err != nil {
 		return err
@@ -42,6 +48,7 @@ func (c *Checker) CheckBatch(ctx context.Context, subs [][]Job, done func(i int,
 	alls := make([][]*job, len(subs))
 	todos := make([][]*job, len(subs))
 	prepared := make([]time.Duration, len(subs))
+	failed := make([]bool, len(subs))
 	var every []*job
 	for i, jobs := range subs {
 		t := time.Now()
@@ -49,7 +56,14 @@ func (c *Checker) CheckBatch(ctx context.Context, subs [][]Job, done func(i int,
 			alls[i] = append(alls[i], &job{Job: j})
 		}
 		if todos[i], err = c.prepare(ctx, alls[i]); err != nil {
-			return err
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			// This submission's failure, such as a file kurs cannot
+			// read; the others are checked.
+			failed[i] = true
+			done(i, nil, err)
+			continue
 		}
 		every = append(every, alls[i]...)
 		prepared[i] = time.Since(t)
@@ -93,21 +107,25 @@ func (c *Checker) CheckBatch(ctx context.Context, subs [][]Job, done func(i int,
 	}
 	built /= time.Duration(len(subs))
 	for i, todo := range todos {
+		if failed[i] {
+			continue
+		}
 		t := time.Now().Add(-prepared[i])
-		err := c.runAll(ctx, tmp, t, built, alls[i], todo, progs, answers)
-		if err != nil {
-			return err
+		if err := c.runAll(ctx, tmp, t, built, alls[i], todo, progs, answers); err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			done(i, nil, err)
+			continue
 		}
 		for _, j := range todo {
 			c.remember(j)
 		}
-		if done != nil {
-			results := make([]*Result, len(alls[i]))
-			for k, j := range alls[i] {
-				results[k] = j.res
-			}
-			done(i, results)
+		results := make([]*Result, len(alls[i]))
+		for k, j := range alls[i] {
+			results[k] = j.res
 		}
+		done(i, results, nil)
 	}
 	return nil
 }
@@ -140,27 +158,29 @@ func (c *Checker) buildBatch(ctx context.Context, tmp string, exs []*course.Exer
 		if err != nil {
 			return nil, nil, err
 		}
-		if !inert(j.files, api) {
+		driver, err := mergedDriver(j.Exercise)
+		if err != nil || !(c.trustInit || inert(j.files, api)) || !mergeable(j.files) {
 			alone = append(alone, j)
 			continue
 		}
-		mod, err := combinedModule([]*job{j})
-		if err != nil {
-			return nil, nil, err
+		own := map[string][]byte{path.Join(j.Exercise.ID, mergedFile): driver}
+		for _, f := range j.files {
+			own[path.Join(j.Exercise.ID, f.Name)] = f.Data
 		}
-		name := memberName(j.Exercise.ID, mod)
+		for _, f := range api {
+			own[path.Join(j.Exercise.ID, apiFile)] = f.Data
+		}
+		name := memberName(own)
 		if byName[name] == nil {
-			own := map[string][]byte{}
-			for f, data := range mod {
-				if strings.HasPrefix(f, "internal/run/"+j.Exercise.ID+"/") || isExerciseFile(f, []string{j.Exercise.ID}) {
-					own[f] = data
-				}
-			}
 			if err := build.WriteModule(filepath.Join(dir, name), own); err != nil {
 				return nil, nil, err
 			}
-			members = append(members, build.Member{Name: name, ID: j.Exercise.ID})
-			mods[name] = mod
+			members = append(members, build.Member{Name: name, ID: j.Exercise.ID, Driver: mergedFile})
+			// The module of a program of its own, for the race
+			// detector's build of a concurrent exercise.
+			if mods[name], err = combinedModule([]*job{j}); err != nil {
+				return nil, nil, err
+			}
 		}
 		byName[name] = append(byName[name], j)
 	}
@@ -173,6 +193,11 @@ func (c *Checker) buildBatch(ctx context.Context, tmp string, exs []*course.Exer
 	p, in, err := c.Build.BatchProgram(ctx, k, dir, members)
 	if ctx.Err() != nil {
 		return nil, nil, ctx.Err()
+	}
+	if err == nil && p != nil && !c.starts(ctx, tmp, p.Path) {
+		// What inert accepted did more than it should when the program
+		// started: no member shares it.
+		p = nil
 	}
 	if err != nil || p == nil {
 		// A batch past its limits, or one that could not be made: each
@@ -198,34 +223,63 @@ func (c *Checker) buildBatch(ctx context.Context, tmp string, exs []*course.Exer
 	return progs, alone, nil
 }
 
-// memberName names the learner's program of the exercise id whose module
-// is mod in a batch: by its content, so that the same files get the same
-// objects from one batch to the next.
-func memberName(id string, mod map[string][]byte) string {
+// memberName names a member of a batch whose package's files are own:
+// by their content, so that the same files get the same objects from one
+// batch to the next.
+func memberName(own map[string][]byte) string {
 	h := sha256.New()
-	for _, name := range slices.Sorted(maps.Keys(mod)) {
-		if strings.HasPrefix(name, id+"/") || strings.HasPrefix(name, "internal/run/"+id+"/") {
-			h.Write([]byte(name + "\x00"))
-			h.Write(mod[name])
-			h.Write([]byte{0})
-		}
+	for _, name := range slices.Sorted(maps.Keys(own)) {
+		h.Write([]byte(name + "\x00"))
+		h.Write(own[name])
+		h.Write([]byte{0})
 	}
 	return "k" + hex.EncodeToString(h.Sum(nil))[:20]
 }
 
 // unbatch gives res the words of a program of its own: the runtime names
 // the functions of a batch's member by the member's import paths (see
-// build.BatchPrefix), which a crash report or the output may show.
+// build.BatchPrefix), which a crash report or a panic may show.
 func unbatch(res *Result, member string) {
-	mark := []byte("internal/batch/" + member + "/")
-	data, err := json.Marshal(res)
-	if err != nil || !bytes.Contains(data, mark) {
-		return
+	mark := "internal/batch/" + member + "/"
+	fix := func(s *string) { *s = strings.ReplaceAll(*s, mark, "") }
+	fix(&res.Output)
+	fix(&res.Crash)
+	if res.Problem != nil {
+		fix(&res.Problem.Detail)
 	}
-	var clean Result
-	if json.Unmarshal(bytes.ReplaceAll(data, mark, nil), &clean) != nil {
-		return
+	for i := range res.Tests {
+		for _, f := range []*harness.Failure{res.Tests[i].Failure, res.Tests[i].Note} {
+			if f != nil {
+				fix(&f.Panic)
+				fix(&f.Frame)
+			}
+		}
 	}
-	clean.Duration = res.Duration
-	*res = clean
+}
+
+// The limits of a batch program's start (see starts): far below a
+// member's, since nothing but its packages' initialisation runs.
+const (
+	startMemory = 128 << 20
+	startTime   = 10 * time.Second
+)
+
+// starts reports whether the batch program prog, named no member, does
+// what it must: initialise every package, print nothing and exit with
+// status 3, within startMemory and startTime, confined as a learner's
+// program. It is the second line behind inert: whatever of a member's
+// initialisation might panic, wait or fill memory would do so here, in
+// every member's process.
+func (c *Checker) starts(ctx context.Context, tmp, prog string) bool {
+	ctx, cancel := context.WithTimeout(ctx, startTime)
+	defer cancel()
+	policy := sandbox.Policy{Confine: true, Memory: startMemory, FileSize: 1 << 20, CPU: startTime}
+	policy.Launcher, _ = c.Build.Launcher(ctx)
+	cmd := sandbox.Command(ctx, policy, prog)
+	cmd.Env = []string{"KURS_MEMORY=" + strconv.FormatInt(startMemory, 10), "GOTRACEBACK=single"}
+	cmd.Dir = tmp
+	cmd.WaitDelay = time.Second
+	out, err := cmd.CombinedOutput()
+	var exit *exec.ExitError
+	return errors.As(err, &exit) && exit.ExitCode() == 3 && len(out) == 0
 }

@@ -76,7 +76,8 @@ func TestCheckBatchAsCheckAll(t *testing.T) {
 	before := b.Stats()
 	got := make([][]*checker.Result, len(subs))
 	calls := 0
-	require.NoError(t, ck.CheckBatch(t.Context(), subs, func(i int, results []*checker.Result) {
+	require.NoError(t, ck.CheckBatch(t.Context(), subs, func(i int, results []*checker.Result, err error) {
+		require.NoError(t, err)
 		calls++
 		assert.Nil(t, got[i], "submission %d reported twice", i)
 		got[i] = results
@@ -119,11 +120,76 @@ func TestBatchTooLargeIsBuiltAlone(t *testing.T) {
 	b := privateBuilder(t)
 	ck := &checker.Checker{Build: b, Timeout: corpusTimeout}
 	got := map[int]*checker.Result{}
-	require.NoError(t, ck.CheckBatch(t.Context(), subs, func(i int, results []*checker.Result) { got[i] = results[0] }))
+	require.NoError(t, ck.CheckBatch(t.Context(), subs, func(i int, results []*checker.Result, err error) {
+		require.NoError(t, err)
+		got[i] = results[0]
+	}))
 	for i := range subs {
 		require.NotNil(t, got[i])
 		assert.Equal(t, checker.Pass, got[i].Status, "%d: %s", i, describe(got[i]))
 	}
 	// The batch's link, then one for each.
 	assert.Equal(t, 3, b.Stats().Links, "%+v", b.Stats())
+}
+
+// Every exercise's test program, merged into the learner's package (see
+// CheckBatch), checks the reference as a program of its own does: each
+// reference passes, twice in one batch, with one link.
+func TestEveryReferenceInABatch(t *testing.T) {
+	c := loadCourse(t)
+	dir := t.TempDir()
+	var subs [][]checker.Job
+	for _, sub := range []string{"a", "b"} {
+		var jobs []checker.Job
+		for _, ex := range c.Exercises {
+			files, err := ex.Solution()
+			require.NoError(t, err)
+			exDir := filepath.Join(dir, sub, ex.ID)
+			require.NoError(t, os.MkdirAll(exDir, 0o755))
+			for _, f := range files {
+				// A comment of its own, so that the two are two members.
+				data := append(append([]byte(nil), f.Data...), "\n// "+sub+"\n"...)
+				require.NoError(t, os.WriteFile(filepath.Join(exDir, f.Name), data, 0o644))
+			}
+			jobs = append(jobs, checker.Job{Exercise: ex, Dir: exDir})
+		}
+		subs = append(subs, jobs)
+	}
+	b := privateBuilder(t)
+	ck := &checker.Checker{Build: b, Timeout: corpusTimeout}
+	reported := 0
+	require.NoError(t, ck.CheckBatch(t.Context(), subs, func(i int, results []*checker.Result, err error) {
+		require.NoError(t, err)
+		reported++
+		for _, res := range results {
+			assert.Equal(t, checker.Pass, res.Status, "%s of %d: %s", res.Exercise, i, describe(res))
+		}
+	}))
+	assert.Equal(t, 2, reported)
+	assert.Equal(t, 1, b.Stats().Links, "%+v", b.Stats())
+}
+
+// Behind inert stands the batch program's start: a member whose
+// initialisation panics, were it taken for inert, makes the start fail,
+// and every member is built alone, with the verdicts each gets alone.
+func TestBatchThatFailsToStartIsBuiltAlone(t *testing.T) {
+	subs := corpusJobs(t, "hostile-init-panic", "all-pass")
+	b := privateBuilder(t)
+	ck := checker.TrustingInit(checker.Checker{Build: b, Timeout: corpusTimeout, Seed: 3})
+	var want [][]*checker.Result
+	for _, jobs := range subs {
+		results, err := ck.CheckAll(t.Context(), jobs)
+		require.NoError(t, err)
+		want = append(want, results)
+	}
+	before := b.Stats()
+	require.NoError(t, ck.CheckBatch(t.Context(), subs, func(i int, results []*checker.Result, err error) {
+		require.NoError(t, err)
+		for k := range results {
+			assert.Equal(t, asJSON(t, want[i][k]), asJSON(t, results[k]))
+		}
+	}))
+	// The batch was linked, and its start refused: each was built alone
+	// (by CheckAll before, so the objects were there).
+	assert.GreaterOrEqual(t, b.Stats().Links-before.Links, 1, "%+v", b.Stats())
 }

@@ -14,16 +14,19 @@ import (
 )
 
 // Member is one learner's package of a batch program (see BatchProgram):
-// an exercise of one submission, with its test program.
+// an exercise of one submission, with its test program merged into it.
 type Member struct {
 	// Name is the word that runs this member's test program as the
 	// program's first argument, and the folder of the batch's folder that
-	// holds its files, laid out as a direct build's: the learner's package
-	// in ID, the test program (package run, with Main) in internal/run/ID.
-	// Two members of a batch have different names.
+	// holds its package, in the folder ID. Two members of a batch have
+	// different names.
 	Name string
 	// ID is the exercise.
 	ID string
+	// Driver is the file of the member's package that holds the test
+	// program, with its main named KursMain; the compiler names it as the
+	// test program's file of a program of the member's own.
+	Driver string
 }
 
 // BatchPrefix is what the import paths of member name's packages begin
@@ -41,20 +44,20 @@ var ErrBatch = errors.New("direct build: no batch program")
 // others their memory limit.
 const maxBatchStatic = 64 << 20
 
-// BatchProgram compiles the members' packages and test programs as a
-// direct build does and links them into one program whose first argument
-// names the member whose test program runs: one link for many members,
-// where the link is the largest cost of grading a submission. Each
-// member's packages get import paths of its own (BatchPrefix), while the
-// files keep the names they have in a direct build, so that a frame of the
-// learner's code reads the same.
+// BatchProgram compiles the members' packages, each with its test
+// program merged into it, and links them into one program whose first
+// argument names the member whose test program runs: one link for many
+// members, where the link is the largest cost of grading a submission,
+// and one compile for each. Each member's package gets an import path of
+// its own (BatchPrefix), while its files keep the names they have in a
+// direct build, so that a frame of the learner's code reads the same.
 //
 // Go initialises every package a program holds: a batch is only for
 // members whose package initialisation runs nothing but allocations (the
 // checker decides). It returns the program and the names of the members
-// in it; a member whose package or test program does not compile is left
-// out, and a build of its own tells why. The error is ErrLimit, ErrBatch
-// or ErrKitBroken: then no member is in a program.
+// in it; a member whose package does not compile is left out, and a
+// build of its own tells why. The error is ErrLimit, ErrBatch or
+// ErrKitBroken: then no member is in a program.
 func (b *Builder) BatchProgram(parent context.Context, k *Kit, dir string, members []Member) (*Program, []string, error) {
 	ctx, cancel := context.WithTimeout(parent, b.learnerTime())
 	defer cancel()
@@ -87,86 +90,45 @@ func (b *Builder) batch(ctx context.Context, k *Kit, dir string, members []Membe
 		return nil, nil, err
 	}
 	prog := &Program{Path: filepath.Join(dir, "kurs-learner"+exeSuffix())}
-	newUnit := func(name, rel, as, pkg, cfgFile, kind string, deps []string) (*unit, error) {
-		archive := filepath.Join(out, name+"_"+strings.ReplaceAll(as, "/", "_")+".a")
-		if pkg == "main" {
-			archive = filepath.Join(out, "main.a")
-		}
-		st, parts, err := compileStep(k, dir, cfgFile, pkg, rel, archive, kind == "learner", as)
-		if err != nil {
-			return nil, err
-		}
-		u := &unit{pkg: pkg, archive: archive, step: st, learner: pkg != "main"}
-		u.key = objectKey(k, kind, append(parts, deps...)...)
-		return u, nil
-	}
-	// ok reports whether u's archive is there: kept by an earlier build,
-	// or compiled by this one.
-	ok := func(u *unit) bool { return u.sum != "" }
-	// run runs units as one stage; those that fail to compile are the
-	// learner's and are left out by ok.
-	run := func(units []*unit) error {
-		var todo []*unit
-		for _, u := range units {
-			if !b.have(u) {
-				todo = append(todo, u)
-			}
-		}
-		err := b.runUnits(ctx, plans, k, dir, [][]*unit{todo})
-		var ce *CompileError
-		if errors.As(err, &ce) {
-			return nil
-		}
-		return err
-	}
 
-	// The learners' packages, each as a path of its own.
+	// The members' packages, each as a path of its own, in one stage;
+	// those that fail to compile are the learner's, and left out.
 	learners := make([]*unit, len(members))
+	var todo []*unit
 	for i, m := range members {
-		u, err := newUnit(m.Name, m.Name+"/"+m.ID, m.ID, BatchPrefix(m.Name)+m.ID, filepath.Join(k.dir, "importcfg"), "learner", nil)
+		rel := m.Name + "/" + m.ID
+		archive := filepath.Join(out, m.Name+".a")
+		driver := filepath.Join(dir, m.Name, m.ID, m.Driver) + "=>" + module + "/internal/run/" + m.ID + "/driver.go"
+		st, parts, err := compileStep(k, dir, filepath.Join(k.dir, "importcfg"), BatchPrefix(m.Name)+m.ID, rel, archive, true, m.ID, driver)
 		if err != nil {
 			return nil, nil, err
 		}
+		u := &unit{pkg: BatchPrefix(m.Name) + m.ID, archive: archive, step: st, learner: true, key: objectKey(k, "batch-learner", parts...)}
 		learners[i] = u
+		if !b.have(u) {
+			todo = append(todo, u)
+		}
 	}
-	if err := run(learners); err != nil {
-		return nil, nil, err
+	if err := b.runUnits(ctx, plans, k, dir, [][]*unit{todo}); err != nil {
+		var ce *CompileError
+		if !errors.As(err, &ce) {
+			return nil, nil, err
+		}
 	}
 
-	// The test programs, each importing its own member's package by the
-	// path a direct build gives it.
-	cfg := k.config
-	drivers := make([]*unit, len(members))
-	var built []*unit
-	for i, m := range members {
-		l := learners[i]
-		if !ok(l) {
-			continue
-		}
-		own := k.config + "importmap " + module + "/" + m.ID + "=" + l.pkg + "\npackagefile " + l.pkg + "=" + l.archive + "\n"
-		cfgFile := filepath.Join(out, m.Name+".importcfg")
-		if err := os.WriteFile(cfgFile, []byte(own), 0o600); err != nil {
-			return nil, nil, err
-		}
-		rel := "internal/run/" + m.ID
-		u, err := newUnit(m.Name, m.Name+"/"+rel, rel, BatchPrefix(m.Name)+rel, cfgFile, "compile", []string{"import " + module + "/" + m.ID + " " + l.pkg + " " + l.export})
-		if err != nil {
-			return nil, nil, err
-		}
-		drivers[i] = u
-		built = append(built, u)
-	}
-	if err := run(built); err != nil {
-		return nil, nil, err
-	}
 	var in []string
 	var src strings.Builder
 	src.WriteString("// A batch of learners' programs: the first argument names the member\n// whose test program runs.\npackage main\n\nimport (\n\t\"os\"\n\n")
+	cfg := k.config
+	var units []*unit
+	var exports []string
 	for i, m := range members {
-		if d := drivers[i]; d != nil && ok(d) {
+		if u := learners[i]; u.sum != "" {
 			in = append(in, m.Name)
-			fmt.Fprintf(&src, "\tr%d %q\n", i, d.pkg)
-			cfg += "packagefile " + learners[i].pkg + "=" + learners[i].archive + "\npackagefile " + d.pkg + "=" + d.archive + "\n"
+			units = append(units, u)
+			exports = append(exports, "import "+u.pkg+" "+u.export)
+			fmt.Fprintf(&src, "\tr%d %q\n", i, u.pkg)
+			cfg += "packagefile " + u.pkg + "=" + u.archive + "\n"
 		}
 	}
 	if len(in) == 0 {
@@ -174,8 +136,8 @@ func (b *Builder) batch(ctx context.Context, k *Kit, dir string, members []Membe
 	}
 	src.WriteString(")\n\nfunc main() {\n\tif len(os.Args) < 2 {\n\t\tos.Exit(3)\n\t}\n\tname := os.Args[1]\n\tos.Args = append(os.Args[:1], os.Args[2:]...)\n\tswitch name {\n")
 	for i, m := range members {
-		if d := drivers[i]; d != nil && ok(d) {
-			fmt.Fprintf(&src, "\tcase %q:\n\t\tr%d.Main()\n", m.Name, i)
+		if learners[i].sum != "" {
+			fmt.Fprintf(&src, "\tcase %q:\n\t\tr%d.KursMain()\n", m.Name, i)
 		}
 	}
 	src.WriteString("\t}\n\tos.Exit(3)\n}\n")
@@ -190,32 +152,25 @@ func (b *Builder) batch(ctx context.Context, k *Kit, dir string, members []Membe
 	if err := os.WriteFile(cfgFile, []byte(cfg), 0o600); err != nil {
 		return nil, nil, err
 	}
-	var exports []string
-	var units []*unit
-	for i := range members {
-		if d := drivers[i]; d != nil && ok(d) {
-			exports = append(exports, "import "+d.pkg+" "+d.export)
-			units = append(units, learners[i], d)
-		}
-	}
-	mainUnit, err := newUnit("main", "internal/batch", "internal/batch", "main", cfgFile, "main", exports)
+	st, parts, err := compileStep(k, dir, cfgFile, "main", "internal/batch", filepath.Join(out, "main.a"), false, "", "")
 	if err != nil {
 		return nil, nil, err
 	}
+	mainUnit := &unit{pkg: "main", archive: filepath.Join(out, "main.a"), step: st, key: objectKey(k, "main", append(parts, exports...)...)}
 	link, err := b.linkUnit(k, variant{}, prog.Path, cfgFile, mainUnit.archive)
 	if err != nil {
 		return nil, nil, err
 	}
 	var stages [][]*unit
-	if !b.have(mainUnit) {
-		stages = append(stages, []*unit{mainUnit})
-	}
-	if len(stages) == 0 {
+	if b.have(mainUnit) {
+		// Every archive is one of an earlier build: so may the program be.
 		link.key = linkKey(k, variant{}, units, mainUnit)
 		if b.have(link) {
 			prog.Sum = link.sum
 			return prog, in, nil
 		}
+	} else {
+		stages = append(stages, []*unit{mainUnit})
 	}
 	stages = append(stages, []*unit{link})
 	if err := b.runUnits(ctx, plans, k, dir, stages); err != nil {

@@ -117,7 +117,7 @@ func (b *Builder) compileAndLink(ctx context.Context, k *Kit, dir string, ids []
 		if pkg == "main" {
 			archive = filepath.Join(out, "main.a")
 		}
-		st, parts, err := compileStep(k, dir, cfgFile, pkg, rel, archive, kind == "learner", "")
+		st, parts, err := compileStep(k, dir, cfgFile, pkg, rel, archive, kind == "learner", "", "")
 		if err != nil {
 			return nil, err
 		}
@@ -514,8 +514,10 @@ func learnerDeps(dir string, k *Kit, learners []*unit) ([]string, error) {
 // dir as import path pkg, into archive, and the parts of its key: its
 // settings and its files, each with its name. learner says whether it is
 // a learner's package. The files are named as in the folder rel of the
-// module (see -trimpath), or when as is not "", as in the folder as.
-func compileStep(k *Kit, dir, cfgFile, pkg, rel, archive string, learner bool, as string) (sandbox.Step, []string, error) {
+// module (see -trimpath), or when as is not "", as in the folder as; the
+// compiler applies the rewrite rule rewrite (-trimpath's "from=>to")
+// before that one, when it is not "".
+func compileStep(k *Kit, dir, cfgFile, pkg, rel, archive string, learner bool, as, rewrite string) (sandbox.Step, []string, error) {
 	names, err := goFiles(filepath.Join(dir, filepath.FromSlash(rel)), k)
 	if err != nil {
 		return sandbox.Step{}, nil, err
@@ -541,9 +543,19 @@ func compileStep(k *Kit, dir, cfgFile, pkg, rel, archive string, learner bool, a
 		// nothing beside the exercises' time limits.
 		flags = append(flags, "-l")
 	}
-	args := append([]string{"-o", archive, "-trimpath", filepath.Join(dir, filepath.FromSlash(rel)) + "=>" + ip}, flags...)
+	trim := filepath.Join(dir, filepath.FromSlash(rel)) + "=>" + ip
+	if rewrite != "" {
+		trim = rewrite + ";" + trim
+	}
+	args := append([]string{"-o", archive, "-trimpath", trim}, flags...)
 	args = append(args, "-importcfg", cfgFile, "-pack")
 	parts := append([]string{ip, strings.Join(flags, " ")}, names...)
+	if rewrite != "" {
+		// The rule names the build's folder, which differs from build to
+		// build; what it names the file as is what the object holds.
+		_, to, _ := strings.Cut(rewrite, "=>")
+		parts = append(parts, "rewrite "+to)
+	}
 	for _, n := range names {
 		args = append(args, "./"+path.Join(rel, n))
 		data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(rel), n))

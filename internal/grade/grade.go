@@ -300,10 +300,10 @@ func (g *Grader) checkChunk(ctx context.Context, subs []Submission, done func(k 
 		return
 	}
 	finished := make([]bool, len(batch))
-	err := g.Checker.CheckBatch(ctx, batch, func(i int, results []*checker.Result) {
+	err := g.Checker.CheckBatch(ctx, batch, func(i int, results []*checker.Result, err error) {
 		finished[i] = true
 		k := at[i]
-		gr, errs := g.finish(subs[k], graded[k], places[k], results, nil)
+		gr, errs := g.finish(subs[k], graded[k], places[k], results, err)
 		done(k, gr, errs)
 	})
 	if err == nil {
