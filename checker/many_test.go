@@ -63,6 +63,7 @@ func asJSON(t *testing.T, res *checker.Result) string {
 // against the hidden tests, an init that panics, a quiz whose answers an
 // init sets. And their programs take one link, not one each.
 func TestCheckBatchAsCheckAll(t *testing.T) {
+	t.Parallel()
 	subs := corpusJobs(t, "all-pass", "mixed-verdicts", "cb-fail-panic-method", "cb-fail-stack-overflow",
 		"cb-error-wrong-signature", "cb-pass-multifile", "tb-fail-no-cap", "hostile-init-panic", "quiz-pass-init", "tb-pass-mutex")
 	b := privateBuilder(t)
@@ -101,6 +102,7 @@ func TestCheckBatchAsCheckAll(t *testing.T) {
 // maps before it runs) is not linked with the others: the batch is
 // dropped and each is built alone, with the same verdicts.
 func TestBatchTooLargeIsBuiltAlone(t *testing.T) {
+	t.Parallel()
 	cb := exercise(t, "circuitbreaker")
 	files, err := cb.Solution()
 	require.NoError(t, err)
@@ -136,6 +138,7 @@ func TestBatchTooLargeIsBuiltAlone(t *testing.T) {
 // CheckBatch), checks the reference as a program of its own does: each
 // reference passes, twice in one batch, with one link.
 func TestEveryReferenceInABatch(t *testing.T) {
+	t.Parallel()
 	c := loadCourse(t)
 	dir := t.TempDir()
 	var subs [][]checker.Job
@@ -173,6 +176,7 @@ func TestEveryReferenceInABatch(t *testing.T) {
 // initialisation panics, were it taken for inert, makes the start fail,
 // and every member is built alone, with the verdicts each gets alone.
 func TestBatchThatFailsToStartIsBuiltAlone(t *testing.T) {
+	t.Parallel()
 	subs := corpusJobs(t, "hostile-init-panic", "all-pass")
 	b := privateBuilder(t)
 	ck := checker.TrustingInit(checker.Checker{Build: b, Timeout: corpusTimeout, Seed: 3})
