@@ -110,6 +110,7 @@ type inertness struct {
 	elements int    // composite literals' elements so far
 	sizes    types.Sizes
 	filled   int64 // the bytes of map literals' entries so far
+	inMap    int   // how many map literals the expression is in
 }
 
 // maxInertMaps bounds the bytes of the entries of a package's map
@@ -171,6 +172,9 @@ func (in *inertness) expr(e ast.Expr) bool {
 	case *ast.UnaryExpr:
 		switch e.Op {
 		case token.AND:
+			if in.inMap > 0 {
+				return false // made on the heap when the program starts
+			}
 			// A composite literal's address, or a variable's.
 			switch x := ast.Unparen(e.X).(type) {
 			case *ast.CompositeLit:
@@ -219,7 +223,15 @@ func (in *inertness) expr(e ast.Expr) bool {
 		if t == nil {
 			return false
 		}
+		switch t.Underlying().(type) {
+		case *types.Slice, *types.Map:
+			if in.inMap > 0 {
+				return false // made on the heap when the program starts
+			}
+		}
 		if m, ok := t.Underlying().(*types.Map); ok {
+			in.inMap++
+			defer func() { in.inMap-- }()
 			// Made when the program starts, its entries' memory with it.
 			if b, ok := m.Key().Underlying().(*types.Basic); !ok || b.Kind() == types.Invalid || !resolved(m.Elem()) {
 				return false

@@ -68,6 +68,8 @@ func TestInertHoles(t *testing.T) {
 		{"strings joined", []source{{Name: "a.go", Data: []byte("package p\n\nvar s0 = \"0123456789abcdef\"\nvar s1 = s0 + s0 + s0 + s0\n")}}},
 		{"a map of large values", []source{{Name: "a.go", Data: []byte("package p\n\nvar m = map[int][1 << 25]byte{1: {}, 2: {}}\n")}}},
 		{"runes of a constant", []source{{Name: "a.go", Data: []byte("package p\n\nconst s = \"abc\"\n\nvar r = []rune(s)\n")}}},
+		{"a map of pointers to large arrays", []source{{Name: "a.go", Data: []byte("package p\n\nvar pad = map[int]*[6 << 20]*int{0: &[6 << 20]*int{}}\n")}}},
+		{"a map of slices", []source{{Name: "a.go", Data: []byte("package p\n\nvar m = map[int][]int{0: {1, 2}}\n")}}},
 	} {
 		assert.False(t, inert(c.files, nil), c.name)
 	}

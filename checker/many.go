@@ -119,7 +119,11 @@ func (c *Checker) CheckBatch(ctx context.Context, subs [][]Job, done func(i int,
 			continue
 		}
 		for _, j := range todo {
-			c.remember(j)
+			if p := progs[j]; p == nil || p.member == "" || !(j.res.Killed || j.res.Crash != "") {
+				// A crash or a kill in a batch is not kept: whatever
+				// a member's start cost the others stays in this run.
+				c.remember(j)
+			}
 		}
 		results := make([]*Result, len(alls[i]))
 		for k, j := range alls[i] {
@@ -266,8 +270,9 @@ const (
 
 // starts reports whether the batch program prog, named no member, does
 // what it must: initialise every package, print nothing and exit with
-// status 3, within startMemory and startTime, confined as a learner's
-// program. It is the second line behind inert: whatever of a member's
+// status 3, which it does only when its packages hold little of the heap
+// (see build.BatchProgram), within startMemory and startTime, confined
+// as a learner's program. It is the second line behind inert: whatever of a member's
 // initialisation might panic, wait or fill memory would do so here, in
 // every member's process.
 func (c *Checker) starts(ctx context.Context, tmp, prog string) bool {

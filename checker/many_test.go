@@ -98,9 +98,11 @@ func TestCheckBatchAsCheckAll(t *testing.T) {
 }
 
 // A member whose variables would take the memory of every program of the
-// batch (a zeroed array of 80 MiB that its New touches, which the program
-// maps before it runs) is not linked with the others: the batch is
-// dropped and each is built alone, with the same verdicts.
+// batch is not linked with the others: a zeroed array of 80 MiB that its
+// New touches, which the program maps before it runs, or an array of 6 MiB
+// put into an interface in a map, which the program copies to its heap
+// when it starts (inert lets it pass; the start's check does not). The batch is dropped and each is built alone, with the same
+// verdicts.
 func TestBatchTooLargeIsBuiltAlone(t *testing.T) {
 	t.Parallel()
 	cb := exercise(t, "circuitbreaker")
@@ -108,30 +110,37 @@ func TestBatchTooLargeIsBuiltAlone(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, files, 1)
 	ref := string(files[0].Data)
-	require.Contains(t, ref, "\nfunc New(threshold, wait int) *CircuitBreaker {")
-	large := strings.Replace(ref, "\nfunc New(threshold, wait int) *CircuitBreaker {",
-		"\nvar scratch [80 << 20]byte\n\nfunc New(threshold, wait int) *CircuitBreaker {\n\tscratch[threshold&1]++", 1)
-	dir := t.TempDir()
-	var subs [][]checker.Job
-	for i, src := range []string{ref, large} {
-		sub := filepath.Join(dir, strconv.Itoa(i), cb.ID)
-		require.NoError(t, os.MkdirAll(sub, 0o755))
-		require.NoError(t, os.WriteFile(filepath.Join(sub, files[0].Name), []byte(src), 0o644))
-		subs = append(subs, []checker.Job{{Exercise: cb, Dir: sub}})
+	const head = "\nfunc New(threshold, wait int) *CircuitBreaker {"
+	require.Contains(t, ref, head)
+	for name, large := range map[string]string{
+		"mapped": strings.Replace(ref, head, "\nvar scratch [80 << 20]byte\n"+head+"\n\tscratch[threshold&1]++", 1),
+		"heap":   strings.Replace(ref, head, "\nvar scratch [768 << 10]int\n\nvar boxed = map[int]any{1: scratch}\n"+head, 1),
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			var subs [][]checker.Job
+			for i, src := range []string{ref, large} {
+				sub := filepath.Join(dir, strconv.Itoa(i), cb.ID)
+				require.NoError(t, os.MkdirAll(sub, 0o755))
+				require.NoError(t, os.WriteFile(filepath.Join(sub, files[0].Name), []byte(src), 0o644))
+				subs = append(subs, []checker.Job{{Exercise: cb, Dir: sub}})
+			}
+			b := privateBuilder(t)
+			ck := &checker.Checker{Build: b, Timeout: corpusTimeout}
+			got := map[int]*checker.Result{}
+			require.NoError(t, ck.CheckBatch(t.Context(), subs, func(i int, results []*checker.Result, err error) {
+				require.NoError(t, err)
+				got[i] = results[0]
+			}))
+			for i := range subs {
+				require.NotNil(t, got[i])
+				assert.Equal(t, checker.Pass, got[i].Status, "%d: %s", i, describe(got[i]))
+			}
+			// The batch's link, then one for each.
+			assert.Equal(t, 3, b.Stats().Links, "%+v", b.Stats())
+		})
 	}
-	b := privateBuilder(t)
-	ck := &checker.Checker{Build: b, Timeout: corpusTimeout}
-	got := map[int]*checker.Result{}
-	require.NoError(t, ck.CheckBatch(t.Context(), subs, func(i int, results []*checker.Result, err error) {
-		require.NoError(t, err)
-		got[i] = results[0]
-	}))
-	for i := range subs {
-		require.NotNil(t, got[i])
-		assert.Equal(t, checker.Pass, got[i].Status, "%d: %s", i, describe(got[i]))
-	}
-	// The batch's link, then one for each.
-	assert.Equal(t, 3, b.Stats().Links, "%+v", b.Stats())
 }
 
 // Every exercise's test program, merged into the learner's package (see

@@ -198,10 +198,14 @@ func mergeDriver(id string, src []byte) ([]byte, error) {
 // merged into their package (see mergedDriver) meaning what it means in a
 // program of its own: they use no name beginning with mergedPrefix, and
 // declare none of Go's predeclared names (a type error, a function len)
-// at the top, which would change what the test program's code names.
+// at the top, which would change what the test program's code names; no
+// file has the merged file's name. And whether they can share a program
+// at all: a compiler directive (//go:nosplit) may fail the program's link
+// for every member.
 func mergeable(files []source) bool {
 	for _, f := range files {
-		if bytes.Contains(f.Data, []byte(mergedPrefix)) || bytes.Contains(f.Data, []byte("KursMain")) {
+		if strings.HasPrefix(f.Name, "zz_kurs") || bytes.Contains(f.Data, []byte(mergedPrefix)) ||
+			bytes.Contains(f.Data, []byte("KursMain")) || bytes.Contains(f.Data, []byte("//go:")) {
 			return false
 		}
 		af, err := parser.ParseFile(token.NewFileSet(), f.Name, f.Data, parser.SkipObjectResolution)

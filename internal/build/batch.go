@@ -8,6 +8,7 @@ import (
 	"go/format"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/kurs-course/kurs/internal/sandbox"
@@ -39,10 +40,16 @@ func BatchPrefix(name string) string { return module + "/internal/batch/" + name
 var ErrBatch = errors.New("direct build: no batch program")
 
 // maxBatchStatic bounds a batch program's memory before it runs (its code,
-// data and zeroed variables). Every member's process holds every other
+// data and zeroed variables), and maxBatchHeap the heap its packages'
+// initialisation leaves: every member's process holds every other
 // member's variables, so that one member's huge array would cost all the
-// others their memory limit.
-const maxBatchStatic = 64 << 20
+// others their memory limit, and the collector's time to scan it. A batch
+// of 16 submissions of the course maps about 3 MiB and leaves a few
+// hundred kilobytes of heap.
+const (
+	maxBatchStatic = 16 << 20
+	maxBatchHeap   = 4 << 20
+)
 
 // BatchProgram compiles the members' packages, each with its test
 // program merged into it, and links them into one program whose first
@@ -118,7 +125,7 @@ func (b *Builder) batch(ctx context.Context, k *Kit, dir string, members []Membe
 
 	var in []string
 	var src strings.Builder
-	src.WriteString("// A batch of learners' programs: the first argument names the member\n// whose test program runs.\npackage main\n\nimport (\n\t\"os\"\n\n")
+	src.WriteString("// A batch of learners' programs: the first argument names the member\n// whose test program runs.\npackage main\n\nimport (\n\t\"os\"\n\t\"runtime\"\n\n")
 	cfg := k.config
 	var units []*unit
 	var exports []string
@@ -134,7 +141,7 @@ func (b *Builder) batch(ctx context.Context, k *Kit, dir string, members []Membe
 	if len(in) == 0 {
 		return nil, nil, nil
 	}
-	src.WriteString(")\n\nfunc main() {\n\tif len(os.Args) < 2 {\n\t\tos.Exit(3)\n\t}\n\tname := os.Args[1]\n\tos.Args = append(os.Args[:1], os.Args[2:]...)\n\tswitch name {\n")
+	src.WriteString(")\n\nfunc main() {\n\tif len(os.Args) < 2 {\n\t\t// The start's check: every package initialised, holding little.\n\t\tvar m runtime.MemStats\n\t\truntime.ReadMemStats(&m)\n\t\tif m.HeapAlloc > " + strconv.Itoa(maxBatchHeap) + " {\n\t\t\tos.Exit(4)\n\t\t}\n\t\tos.Exit(3)\n\t}\n\tname := os.Args[1]\n\tos.Args = append(os.Args[:1], os.Args[2:]...)\n\tswitch name {\n")
 	for i, m := range members {
 		if learners[i].sum != "" {
 			fmt.Fprintf(&src, "\tcase %q:\n\t\tr%d.KursMain()\n", m.Name, i)
