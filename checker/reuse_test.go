@@ -14,22 +14,11 @@ import (
 	"github.com/kurs-course/kurs/checker"
 	"github.com/kurs-course/kurs/internal/build"
 	"github.com/kurs-course/kurs/internal/harness"
+	"github.com/kurs-course/kurs/internal/testkit"
 )
 
-// privateBuilder returns a Builder of a cache of the test's own whose go
-// build cache, kits and judges are the shared ones, so that nothing of the
-// standard library is compiled again and no judge or kit made again: what
-// it keeps of the checks (results, objects) is its own.
-func privateBuilder(t *testing.T) *build.Builder {
-	t.Helper()
-	dir := filepath.Join(t.TempDir(), "cache")
-	require.NoError(t, os.Mkdir(dir, 0o700))
-	linkShared(t, dir, "go-build", "kits", "judges")
-	b, err := build.New(build.Options{Dir: dir, TempDir: t.TempDir()})
-	require.NoError(t, err)
-	t.Cleanup(func() { b.Close() })
-	return b
-}
+// privateBuilder is testkit.PrivateBuilder.
+var privateBuilder = testkit.PrivateBuilder
 
 // linkShared makes each of subs in the cache folder dir a link to that
 // folder of the shared cache (which it makes when missing).

@@ -334,3 +334,23 @@ func ValidJUnit(t *testing.T, docs map[string][]byte) {
 	out, err := exec.Command(lint, args...).CombinedOutput()
 	require.NoError(t, err, "JUnit that the schema rejects:\n%s", out)
 }
+
+// PrivateBuilder returns a Builder of a cache of the test's own whose go
+// build cache, kits and judges are the shared ones (the folders a cache
+// may share): nothing of the standard library is compiled again, no judge
+// or kit made again, and what it keeps of the checks (results, objects)
+// and what it counts (Stats) are its own.
+func PrivateBuilder(t *testing.T) *build.Builder {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "cache")
+	require.NoError(t, os.Mkdir(dir, 0o700))
+	shared, _ := build.DefaultDir()
+	for _, sub := range []string{"go-build", "kits", "judges"} {
+		require.NoError(t, os.MkdirAll(filepath.Join(shared, sub), 0o700))
+		require.NoError(t, os.Symlink(filepath.Join(shared, sub), filepath.Join(dir, sub)))
+	}
+	b, err := build.New(build.Options{Dir: dir, TempDir: t.TempDir()})
+	require.NoError(t, err)
+	t.Cleanup(func() { b.Close() })
+	return b
+}

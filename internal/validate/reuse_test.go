@@ -13,26 +13,11 @@ import (
 
 	"github.com/kurs-course/kurs/checker"
 	"github.com/kurs-course/kurs/internal/build"
+	"github.com/kurs-course/kurs/internal/testkit"
 )
 
-// privateBuilder returns a Builder of a cache of the test's own whose go
-// build cache, kits and judges are the shared ones (the folders a cache
-// may share): nothing of the standard library is compiled again, and the
-// results it keeps of the runs are its own.
-func privateBuilder(t *testing.T) *build.Builder {
-	t.Helper()
-	dir := filepath.Join(t.TempDir(), "cache")
-	require.NoError(t, os.Mkdir(dir, 0o700))
-	shared, _ := build.DefaultDir()
-	for _, sub := range []string{"go-build", "kits", "judges"} {
-		require.NoError(t, os.MkdirAll(filepath.Join(shared, sub), 0o700))
-		require.NoError(t, os.Symlink(filepath.Join(shared, sub), filepath.Join(dir, sub)))
-	}
-	b, err := build.New(build.Options{Dir: dir, TempDir: t.TempDir()})
-	require.NoError(t, err)
-	t.Cleanup(func() { b.Close() })
-	return b
-}
+// privateBuilder is testkit.PrivateBuilder.
+var privateBuilder = testkit.PrivateBuilder
 
 // sessionRecords returns the kept answers of sessions in b's cache: a
 // replay of the reference (an object with "driver") or the replies to a
