@@ -44,6 +44,7 @@ type gradeFlags struct {
 	submissions string // batch mode: a folder of submissions
 	csv         string // batch mode: also write the CSV here
 	shard       string // batch mode: grade part K of N, "K/N"
+	alone       bool   // batch mode: no program holds two submissions' code
 	jobs        int
 	// seed replaces checkFlags' seed: a grading's seed is random unless
 	// --seed gives one.
@@ -80,6 +81,7 @@ func (f *gradeFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.submissions, "submissions", "", "")
 	fs.StringVar(&f.csv, "csv", "", "")
 	fs.StringVar(&f.shard, "shard", "", "")
+	fs.BoolVar(&f.alone, "alone", false, "")
 	// The processors this process may use: GOMAXPROCS follows a
 	// container's CPU limit (since Go 1.25), NumCPU counts the node's.
 	fs.IntVar(&f.jobs, "j", runtime.GOMAXPROCS(0), "")
@@ -123,6 +125,8 @@ func gradeSubmissions(e *env, f *gradeFlags, args []string) error {
 		return e.usageErr("grade.csv_single")
 	case !batch && f.shard != "":
 		return e.usageErr("grade.shard_batch")
+	case !batch && f.alone:
+		return e.usageErr("grade.alone_batch")
 	case f.jobs < 1:
 		return e.usageErr("grade.jobs", "Jobs", f.jobs)
 	case f.shard != "":
@@ -347,7 +351,7 @@ func gradeBatch(e *env, f *gradeFlags, format report.Format, ck *checker.Checker
 	}
 	fmt.Fprintln(e.Err, e.p.T("grade.batch_start", "Count", len(subs), "Dir", f.submissions, "Jobs", f.jobs, "Seed", ck.Seed))
 	bar := newProgress(e.Err, e.p)
-	g := &grade.Grader{Checker: ck, Exercises: exs, Jobs: f.jobs, Warm: len(subs) > 0, Progress: bar.update}
+	g := &grade.Grader{Checker: ck, Exercises: exs, Jobs: f.jobs, Alone: f.alone, Warm: len(subs) > 0, Progress: bar.update}
 	start := time.Now()
 	results, err := g.Run(e.ctx, subs)
 	if err != nil {

@@ -162,6 +162,12 @@ type Grader struct {
 	// Jobs is how many checks run at once; 0 means one per processor the
 	// process may use (runtime.GOMAXPROCS).
 	Jobs int
+	// Alone checks each submission in programs of its own: no program
+	// holds two submissions' code. By default a chunk of submissions
+	// shares one program (see checker.CheckBatch), which is faster, and in
+	// which code that breaks Go's memory safety could read classmates'
+	// compiled code in its own process.
+	Alone bool
 	// Warm builds kurs's harness and the references once before the
 	// first check, so that the parallel checks find them in the build
 	// cache instead of all compiling them at once. It pays off for
@@ -236,6 +242,9 @@ func (g *Grader) Run(ctx context.Context, subs []Submission) ([]Result, error) {
 	// linked once for the chunk (checker.CheckBatch), and each runs in a
 	// process of its own.
 	size := chunkSize(len(subs), jobs)
+	if g.Alone {
+		size = 1
+	}
 schedule:
 	for first := 0; first < len(subs); first += size {
 		chunk := subs[first:min(first+size, len(subs))]

@@ -523,3 +523,25 @@ func TestDocument(t *testing.T) {
 	assert.Contains(t, string(doc.Submissions[0]["status"]), "fail")
 	assert.Contains(t, string(doc.Submissions[1]["status"]), "pass")
 }
+
+// A class's chunk shares one program; with Alone, no program holds two
+// submissions' code: each submission's exercises are linked on their own,
+// with the same verdicts.
+func TestAloneSharesNoProgram(t *testing.T) {
+	exs := exercises(t)
+	subs := corpusSubmissions("all-pass", "cb-pass-switch", "tb-pass-mutex")
+	run := func(alone bool) ([]grade.Result, build.Stats) {
+		b := testkit.PrivateBuilder(t)
+		g := &grade.Grader{Checker: &checker.Checker{Build: b, Timeout: timeout, Seed: 9}, Exercises: exs, Jobs: 1, Alone: alone}
+		results, err := g.Run(context.Background(), subs)
+		require.NoError(t, err)
+		return results, b.Stats()
+	}
+	shared, sharedStats := run(false)
+	alone, aloneStats := run(true)
+	assert.Equal(t, 1, sharedStats.Links, "one program for the chunk: %+v", sharedStats)
+	assert.Equal(t, len(subs), aloneStats.Links, "one program for each submission: %+v", aloneStats)
+	for i := range subs {
+		assert.Equal(t, rendered(t, shared[i]), rendered(t, alone[i]), subs[i].ID)
+	}
+}
