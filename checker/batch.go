@@ -218,8 +218,9 @@ func (c *Checker) runAll(ctx context.Context, tmp string, start time.Time, built
 			dir := filepath.Dir(p.path)
 			if p.member != "" {
 				// The member's own module, for the race detector's
-				// build; the batch's folder holds only its files.
-				dir = filepath.Join(dir, p.member)
+				// build, in a folder of its own: the batch's folder holds
+				// its package with the test program merged in.
+				dir = filepath.Join(dir, "race-"+p.member)
 			}
 			race := func() (string, error) {
 				// The race detector's build is the go command's, in the

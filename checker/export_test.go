@@ -14,3 +14,7 @@ func TrustingInit(c Checker) *Checker {
 	c.trustInit = true
 	return &c
 }
+
+// RaceSupported reports whether this machine builds with the race
+// detector.
+var RaceSupported = raceSupported

@@ -206,3 +206,27 @@ func TestBatchThatFailsToStartIsBuiltAlone(t *testing.T) {
 	// (by CheckAll before, so the objects were there).
 	assert.GreaterOrEqual(t, b.Stats().Links-before.Links, 1, "%+v", b.Stats())
 }
+
+// A concurrent exercise in a batch still gets the race detector's build,
+// of its own module: a pool that reads its count without the lock passes
+// every invariant and fails by the race alone, beside a reference that
+// passes.
+func TestBatchKeepsTheRaceDetector(t *testing.T) {
+	t.Parallel()
+	if !checker.RaceSupported() {
+		t.Skip("no race detector here")
+	}
+	bp := exercise(t, "bulkheadpool")
+	racy := filepath.Join("corpus", "testdata", "recall", "bp-inuse-unlocked", bp.ID)
+	ref := withReference(t, bp, filepath.Join(t.TempDir(), "none"))
+	subs := [][]checker.Job{{{Exercise: bp, Dir: racy}}, {{Exercise: bp, Dir: ref}}}
+	ck := &checker.Checker{Build: privateBuilder(t), Timeout: corpusTimeout}
+	got := map[int]*checker.Result{}
+	require.NoError(t, ck.CheckBatch(t.Context(), subs, func(i int, results []*checker.Result, err error) {
+		require.NoError(t, err)
+		got[i] = results[0]
+	}))
+	assert.Equal(t, checker.Fail, got[0].Status, describe(got[0]))
+	assert.Equal(t, checker.ConcurrencyRace, got[0].Concurrency, "skipped: %q", got[0].RaceSkipped)
+	assert.Equal(t, checker.Pass, got[1].Status, describe(got[1]))
+}

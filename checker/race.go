@@ -169,7 +169,10 @@ func (c *Checker) concurrent(ctx context.Context, dir string, prog []string, rac
 	}
 	// The race detector slows code down several times: its run gets
 	// three times the time limit.
-	raced, err := part(append([]string{raceProg}, prog[1:]...), stress, 3)
+	// The race detector's program is built from the exercise's own
+	// module, whose main runs the exercise named first (a batch's names
+	// its member).
+	raced, err := part(append([]string{raceProg, ex.ID}, prog[2:]...), stress, 3)
 	if err != nil {
 		return err
 	}
