@@ -34,11 +34,14 @@ const (
 	// An editor's save is over well within it: measured with fsnotify on
 	// Linux at a load of 6–9 on two cores, vim's save (12 events), a save
 	// through a temporary file and a rename (4) and a plain write (1–2)
-	// each arrived within 0.15 ms. A save still split by it (a writer
-	// descheduled in the middle) costs one more check: the front ends
-	// follow every change with a check of the files as they are then, so
-	// the last verdict shown is always of what the burst left.
-	DefaultDebounce = 5 * time.Millisecond
+	// each arrived within 0.15 ms. At 5 ms, on a fast machine where a
+	// check that changed nothing took 15 ms, the debounce was a third of
+	// a save's time in kurs watch and the page. A save still split by it
+	// (a writer descheduled in the middle) costs one more check: the
+	// front ends follow every change with a check of the files as they
+	// are then, so the last verdict shown is always of what the burst
+	// left.
+	DefaultDebounce = 2 * time.Millisecond
 	// DefaultPoll is the polling interval when fsnotify cannot be used and
 	// Options.Poll does not set one. With the debounce and a check of about
 	// 0.3 s it keeps a save's result within a second.
