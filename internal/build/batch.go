@@ -98,6 +98,10 @@ func (b *Builder) batch(ctx context.Context, k *Kit, dir string, members []Membe
 	}
 	prog := &Program{Path: filepath.Join(dir, "kurs-learner"+exeSuffix())}
 
+	kitCfg, err := k.importcfg(out)
+	if err != nil {
+		return nil, nil, err
+	}
 	// The members' packages, each as a path of its own, in one stage;
 	// those that fail to compile are the learner's, and left out.
 	learners := make([]*unit, len(members))
@@ -106,7 +110,7 @@ func (b *Builder) batch(ctx context.Context, k *Kit, dir string, members []Membe
 		rel := m.Name + "/" + m.ID
 		archive := filepath.Join(out, m.Name+".a")
 		driver := filepath.Join(dir, m.Name, m.ID, m.Driver) + "=>" + module + "/internal/run/" + m.ID + "/driver.go"
-		st, parts, err := compileStep(k, dir, filepath.Join(k.dir, "importcfg"), BatchPrefix(m.Name)+m.ID, rel, archive, true, m.ID, driver)
+		st, parts, err := compileStep(k, dir, kitCfg, BatchPrefix(m.Name)+m.ID, rel, archive, true, m.ID, driver)
 		if err != nil {
 			return nil, nil, err
 		}

@@ -128,10 +128,14 @@ func (b *Builder) compileAndLink(ctx context.Context, k *Kit, dir string, ids []
 
 	// The learner's packages: compiled unless their files are those of a
 	// kept archive.
+	kitCfg, err := k.importcfg(out)
+	if err != nil {
+		return nil, err
+	}
 	learners := make([]*unit, len(ids))
 	var todo []*unit
 	for i, id := range ids {
-		u, err := newUnit(id, module+"/"+id, filepath.Join(k.dir, "importcfg"), "learner", nil)
+		u, err := newUnit(id, module+"/"+id, kitCfg, "learner", nil)
 		if err != nil {
 			return nil, err
 		}

@@ -364,6 +364,16 @@ func (b *Builder) readKit(dir string) (*Kit, error) {
 	return &k, nil
 }
 
+// importcfg writes the importcfg of k's archives, as this Builder's cache
+// names them, into the build's folder out and returns its path. The kit's
+// own file names them as the last process to read the kit does, which may
+// reach the cache by another path (a link) that is gone by the time the
+// compiler reads it.
+func (k *Kit) importcfg(out string) (string, error) {
+	name := filepath.Join(out, "kit.importcfg")
+	return name, os.WriteFile(name, []byte(k.config), 0o600)
+}
+
 // cold reports whether the cache holds no kit and no judge: its first
 // build most likely compiles the standard library as well, which takes a
 // minute or more (see Options.Preparing). Kits and judges compile it
