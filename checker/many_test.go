@@ -40,6 +40,19 @@ func corpusJobs(t *testing.T, names ...string) [][]checker.Job {
 	return subs
 }
 
+// eachAlone returns each submission's results as CheckAll gives them,
+// what a batch must give too.
+func eachAlone(t *testing.T, ck *checker.Checker, subs [][]checker.Job) [][]*checker.Result {
+	t.Helper()
+	var want [][]*checker.Result
+	for _, jobs := range subs {
+		results, err := ck.CheckAll(t.Context(), jobs)
+		require.NoError(t, err)
+		want = append(want, results)
+	}
+	return want
+}
+
 // asJSON returns res as the result document holds it, without its
 // duration, which differs from run to run.
 func asJSON(t *testing.T, res *checker.Result) string {
@@ -68,12 +81,7 @@ func TestCheckBatchAsCheckAll(t *testing.T) {
 		"cb-error-wrong-signature", "cb-pass-multifile", "tb-fail-no-cap", "hostile-init-panic", "quiz-pass-init", "tb-pass-mutex")
 	b := privateBuilder(t)
 	ck := &checker.Checker{Build: b, Timeout: corpusTimeout, Seed: 7}
-	var want [][]*checker.Result
-	for _, jobs := range subs {
-		results, err := ck.CheckAll(t.Context(), jobs)
-		require.NoError(t, err)
-		want = append(want, results)
-	}
+	want := eachAlone(t, ck, subs)
 	before := b.Stats()
 	got := make([][]*checker.Result, len(subs))
 	calls := 0
@@ -189,12 +197,7 @@ func TestBatchThatFailsToStartIsBuiltAlone(t *testing.T) {
 	subs := corpusJobs(t, "hostile-init-panic", "all-pass")
 	b := privateBuilder(t)
 	ck := checker.TrustingInit(checker.Checker{Build: b, Timeout: corpusTimeout, Seed: 3})
-	var want [][]*checker.Result
-	for _, jobs := range subs {
-		results, err := ck.CheckAll(t.Context(), jobs)
-		require.NoError(t, err)
-		want = append(want, results)
-	}
+	want := eachAlone(t, ck, subs)
 	before := b.Stats()
 	require.NoError(t, ck.CheckBatch(t.Context(), subs, func(i int, results []*checker.Result, err error) {
 		require.NoError(t, err)
