@@ -158,11 +158,11 @@ func (c *Checker) buildBatch(ctx context.Context, tmp string, exs []*course.Exer
 	mods := map[string]map[string][]byte{}
 	var members []build.Member
 	for _, j := range jobs {
-		_, api, err := j.Exercise.Tests()
+		tests, api, err := j.Exercise.Tests()
 		if err != nil {
 			return nil, nil, err
 		}
-		driver, err := mergedDriver(j.Exercise)
+		driver, err := mergedDriver(j.Exercise.ID, tests)
 		if err != nil || !(c.trustInit || inert(j.files, api)) || !mergeable(j.files) {
 			alone = append(alone, j)
 			continue

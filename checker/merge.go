@@ -26,27 +26,24 @@ const mergedPrefix = "kurs_"
 // learner's package.
 const mergedFile = "zz_kurs_driver.go"
 
-// mergedDriver returns the test program of ex as a file of the learner's
-// package, so that a batch compiles one package per member instead of
-// two (see build.BatchProgram): its package is the exercise's, its import
+// mergedDriver returns the test program driver of the exercise id as a
+// file of the learner's package, so that a batch compiles one package per
+// member instead of two (see build.BatchProgram): its package is the
+// exercise's, its import
 // of the learner's package is gone and what it named there is named
 // directly, every name it declares and every package it imports is
 // renamed with mergedPrefix, and its main is KursMain. Its lines are the
 // test program's, each where it was. An error means the test program
 // cannot be merged; its exercise is then built alone.
-func mergedDriver(ex *course.Exercise) ([]byte, error) {
-	driver, _, err := ex.Tests()
-	if err != nil {
-		return nil, err
-	}
+func mergedDriver(id string, driver []course.File) ([]byte, error) {
 	if len(driver) != 1 {
 		return nil, errors.New("a test program of several files")
 	}
-	key := ex.ID + "\x00" + string(driver[0].Data)
+	key := id + "\x00" + string(driver[0].Data)
 	if out, ok := merged.Load(key); ok {
 		return out.([]byte), nil
 	}
-	out, err := mergeDriver(ex.ID, driver[0].Data)
+	out, err := mergeDriver(id, driver[0].Data)
 	if err == nil {
 		merged.Store(key, out)
 	}
