@@ -69,17 +69,10 @@ func (b *Builder) BatchProgram(parent context.Context, k *Kit, dir string, membe
 	ctx, cancel := context.WithTimeout(parent, b.learnerTime())
 	defer cancel()
 	prog, in, err := b.batch(ctx, k, dir, members)
-	switch {
-	case parent.Err() != nil:
-		return nil, nil, parent.Err()
-	case errors.Is(err, ErrLimit) || ctx.Err() != nil:
-		return nil, nil, ErrLimit
-	case errors.Is(err, ErrKitBroken):
-		if b.verifyKit(k) != nil {
-			b.dropKit(k)
-		}
+	if err = b.learnerBuilt(parent, ctx, k, err); err != nil {
+		return nil, nil, err
 	}
-	return prog, in, err
+	return prog, in, nil
 }
 
 // batch does BatchProgram's work within ctx.

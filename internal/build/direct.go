@@ -56,20 +56,29 @@ func (b *Builder) DirectProgram(parent context.Context, k *Kit, dir string, ids 
 	ctx, cancel := context.WithTimeout(parent, b.learnerTime())
 	defer cancel()
 	prog, err := b.compileAndLink(ctx, k, dir, ids, variant{out: ".kurs-build", name: "kurs-learner"})
+	if err = b.learnerBuilt(parent, ctx, k, err); err != nil {
+		return nil, err
+	}
+	return prog, nil
+}
+
+// learnerBuilt returns what a learner's build within ctx, begun under
+// parent, with the kit k, ended with (err): parent's end, ErrLimit when
+// the build's own time or memory ran out (the learner's code made the
+// compiler work too hard), or err; a kit that proves broken is dropped.
+func (b *Builder) learnerBuilt(parent, ctx context.Context, k *Kit, err error) error {
 	switch {
 	case parent.Err() != nil:
-		return nil, parent.Err()
+		return parent.Err()
 	case errors.Is(err, ErrLimit) || ctx.Err() != nil:
-		// The build's own time or memory ran out: the learner's code made
-		// the compiler work too hard.
-		return nil, ErrLimit
+		return ErrLimit
 	case errors.Is(err, ErrKitBroken):
 		// No learner's code can make an archive of the kit go missing.
 		if b.verifyKit(k) != nil {
 			b.dropKit(k)
 		}
 	}
-	return prog, err
+	return err
 }
 
 // variant is where a direct build works and what it makes: its folder
