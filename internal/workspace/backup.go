@@ -27,6 +27,15 @@ const stampLayout = "20060102T150405.000000000Z"
 // returns without error. Every file is read and written inside the
 // workspace (see os.Root).
 func (w *Workspace) Backup(rel ...string) (string, error) {
+	return w.backup(rel, false)
+}
+
+// backup is Backup; with link, it keeps each file by a second name (a hard
+// link) where the file system allows, rather than a copy: nothing is read
+// or written, so a save from the page waits for no copy. Only for files
+// that the caller replaces by a rename next (see writeIn): a file written
+// in place would change its backup too.
+func (w *Workspace) backup(rel []string, link bool) (string, error) {
 	root, err := w.root()
 	if err != nil {
 		return "", err
@@ -36,6 +45,19 @@ func (w *Workspace) Backup(rel ...string) (string, error) {
 	dir := path.Join(backupDir, stamp)
 	for _, r := range rel {
 		r = filepath.ToSlash(r)
+		to := path.Join(dir, r)
+		if link {
+			done, err := linkIn(root, r, to)
+			if errors.Is(err, fs.ErrNotExist) {
+				continue
+			}
+			if err != nil {
+				return "", err
+			}
+			if done {
+				continue
+			}
+		}
 		data, err := readIn(root, r, MaxBackupFile)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
@@ -46,11 +68,29 @@ func (w *Workspace) Backup(rel ...string) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		if err := writeIn(root, path.Join(dir, r), data); err != nil {
+		if err := writeIn(root, to, data); err != nil {
 			return "", err
 		}
 	}
 	return filepath.Join(w.Dir, filepath.FromSlash(dir)), nil
+}
+
+// linkIn gives the regular file from (slash-separated, inside root) the
+// second name to, and reports whether it did. A file that is not a
+// regular one (a symbolic link), or a file system without hard links, is
+// left to a copy.
+func linkIn(root *os.Root, from, to string) (bool, error) {
+	fi, err := root.Lstat(filepath.FromSlash(from))
+	if err != nil {
+		return false, err
+	}
+	if !fi.Mode().IsRegular() || fi.Size() > MaxBackupFile {
+		return false, nil
+	}
+	if err := root.MkdirAll(filepath.FromSlash(path.Dir(to)), 0o755); err != nil {
+		return false, err
+	}
+	return root.Link(filepath.FromSlash(from), filepath.FromSlash(to)) == nil, nil
 }
 
 // A Saved is one backup of an exercise's files: what reset, restore or a

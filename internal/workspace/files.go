@@ -35,8 +35,9 @@ func (w *Workspace) ReadFile(rel string) ([]byte, error) {
 }
 
 // WriteFiles writes the learner's files, data[i] to rels[i] (relative to
-// the workspace), after a backup of those that exist (see Backup), each
-// atomically and inside the workspace. It returns the backup's folder.
+// the workspace), after a backup of those that exist (see Backup, here
+// by hard links, as each file is replaced by a rename), each atomically
+// and inside the workspace. It returns the backup's folder.
 // The files are checked before anything is written: a path that leads
 // elsewhere is an *OutsideError, and nothing changes.
 func (w *Workspace) WriteFiles(rels []string, data [][]byte) (string, error) {
@@ -45,7 +46,7 @@ func (w *Workspace) WriteFiles(rels []string, data [][]byte) (string, error) {
 			return "", err
 		}
 	}
-	backup, err := w.Backup(rels...)
+	backup, err := w.backup(rels, true)
 	if err != nil {
 		return "", err
 	}

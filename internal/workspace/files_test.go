@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -39,4 +40,48 @@ func TestFilesStayInside(t *testing.T) {
 	}
 	assert.Equal(t, "package secret\n", read(t, secret))
 	assert.NoFileExists(t, filepath.Join(outside, "new.go"))
+}
+
+// TestSavesKeepEachVersion: every save keeps the version it replaced, and
+// a backup stays as it was whatever happens to the file afterwards: an
+// editor that writes in place, or another save.
+func TestSavesKeepEachVersion(t *testing.T) {
+	w, ex := newWorkspace(t, "en")
+	rel := ex.ID + "/" + ex.ID + ".go"
+	file := filepath.Join(w.Dir, filepath.FromSlash(rel))
+	first, err := w.ReadFile(rel)
+	require.NoError(t, err)
+	versions := []string{string(first)}
+	var backups []string
+	for i := range 3 {
+		v := fmt.Sprintf("package circuitbreaker // version %d\n", i)
+		backup, err := w.WriteFiles([]string{rel}, [][]byte{[]byte(v)})
+		require.NoError(t, err)
+		backups = append(backups, filepath.Join(backup, filepath.FromSlash(rel)))
+		versions = append(versions, v)
+	}
+	// An editor that writes the file in place (nano does) changes the
+	// file, not a backup.
+	f, err := os.OpenFile(file, os.O_WRONLY|os.O_TRUNC, 0)
+	require.NoError(t, err)
+	_, err = f.WriteString("package circuitbreaker // in place\n")
+	require.NoError(t, err)
+	require.NoError(t, f.Close())
+	for i, b := range backups {
+		assert.Equal(t, versions[i], read(t, b), "backup %d", i)
+	}
+
+	// A file that is a symbolic link (which WriteFiles refuses, but a
+	// backup may meet) is kept as its text.
+	other := ex.ID + "/other.go"
+	put(t, filepath.Join(w.Dir, filepath.FromSlash(other)), "package circuitbreaker // other\n")
+	alias := ex.ID + "/alias.go"
+	require.NoError(t, os.Symlink("other.go", filepath.Join(w.Dir, filepath.FromSlash(alias))))
+	backup, err := w.backup([]string{alias}, true)
+	require.NoError(t, err)
+	kept := filepath.Join(backup, filepath.FromSlash(alias))
+	fi, err := os.Lstat(kept)
+	require.NoError(t, err)
+	assert.True(t, fi.Mode().IsRegular(), "a copy, not the link")
+	assert.Equal(t, "package circuitbreaker // other\n", read(t, kept))
 }
