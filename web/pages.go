@@ -82,7 +82,10 @@ func (s *Server) newPage(p *i18n.Printer, r *http.Request, title string, data an
 }
 
 // render writes a page, or only one of its templates (a fragment that the
-// page's script swaps in), compressed for clients that accept gzip.
+// page's script swaps in). A page is compressed for clients that accept
+// gzip; a fragment is not: the page's script asks for it on the same
+// machine, after every save, where compressing it costs the server and
+// the browser more time than sending it saves.
 func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, name, tmpl string, pg *page) {
 	var b bytes.Buffer
 	if err := s.pages[name].ExecuteTemplate(&b, tmpl, pg); err != nil {
@@ -95,7 +98,7 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, name
 	h.Set("Cache-Control", "no-store")
 	h.Set("Vary", "Accept-Encoding")
 	body := b.Bytes()
-	if len(body) >= minCompress && acceptsGzip(r) {
+	if len(body) >= minCompress && acceptsGzip(r) && !wantsFragment(r) {
 		var z bytes.Buffer
 		zw, _ := gzip.NewWriterLevel(&z, gzip.BestSpeed)
 		_, _ = zw.Write(body)

@@ -251,6 +251,17 @@ func TestAssets(t *testing.T) {
 	resp = get("/", map[string]string{"Accept-Encoding": "gzip"})
 	assert.Equal(t, "gzip", resp.Header.Get("Content-Encoding"))
 	assert.Contains(t, page, `rel="icon"`)
+	// A fragment the page's script fetches after a save is sent as it is:
+	// on the same machine, compressing costs more than it saves.
+	code, _ := ts.post(t, "/exercise/circuitbreaker/check", nil)
+	require.Equal(t, http.StatusOK, code)
+	resp = get("/exercise/circuitbreaker/result", map[string]string{"Accept-Encoding": "gzip", "X-Kurs-Fragment": "1"})
+	assert.Equal(t, http.StatusOK, resp.StatusCode)
+	assert.Empty(t, resp.Header.Get("Content-Encoding"))
+	frag, err := io.ReadAll(resp.Body)
+	require.NoError(t, err)
+	assert.Contains(t, string(frag), `id="verdict"`)
+	assert.Greater(t, len(frag), minCompress, "a page this large would be compressed")
 }
 
 func TestChangedLines(t *testing.T) {
