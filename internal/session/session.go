@@ -155,15 +155,18 @@ func (s *Session) Check(ctx context.Context, exs []*course.Exercise) ([]Outcome,
 // this session, and reports whether it checked. An editor that writes a
 // file twice, or a page that saves what it just checked, costs no check.
 func (s *Session) CheckIfChanged(ctx context.Context, ex *course.Exercise) (Outcome, bool, error) {
-	return s.CheckSaved(ctx, ex, nil)
+	return s.CheckSaved(ctx, ex, nil, nil)
 }
 
 // CheckSaved is CheckIfChanged for a save noticed on disk. started, when
 // not nil, is called once no other check or Edit of ex runs, just before
 // the files are read: every save before that moment is in what this check
 // reads, so a front end that saw more saves meanwhile needs no check of
-// its own for them.
-func (s *Session) CheckSaved(ctx context.Context, ex *course.Exercise, started func()) (Outcome, bool, error) {
+// its own for them. checking, when not nil, is called next if the files
+// are not the ones last checked, as the check begins: files that were
+// checked already (an editor that wrote twice, a front end's own save
+// that it checked) are no news to announce.
+func (s *Session) CheckSaved(ctx context.Context, ex *course.Exercise, started, checking func()) (Outcome, bool, error) {
 	run := s.runs[ex.ID]
 	run.Lock()
 	defer run.Unlock()
@@ -176,6 +179,9 @@ func (s *Session) CheckSaved(ctx context.Context, ex *course.Exercise, started f
 	s.mu.Unlock()
 	if last != nil && last.sum == sum {
 		return *last, false, nil
+	}
+	if checking != nil {
+		checking()
 	}
 	out, err := s.check(ctx, []*course.Exercise{ex}, []string{sum})
 	if len(out) == 0 {

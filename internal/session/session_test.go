@@ -81,3 +81,36 @@ func TestCheckOfSkeletonStaysNotStarted(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, workspace.NotStarted, prog.State(ex.ID))
 }
+
+// CheckSaved says when a check begins only if it checks: files checked
+// already (a front end's own save that the watcher reports too) are no
+// news, and the outcome is the last one.
+func TestCheckSavedAnnouncesOnlyAChange(t *testing.T) {
+	s, ws, c := open(t)
+	ex, ok := c.Exercise("bulkheadquiz")
+	require.True(t, ok)
+	file := filepath.Join(ws.ExerciseDir(ex.ID), "bulkheadquiz.go")
+	ctx := context.Background()
+	saved := func() (session.Outcome, bool, []string) {
+		var calls []string
+		o, checked, err := s.CheckSaved(ctx, ex, func() { calls = append(calls, "started") }, func() { calls = append(calls, "checking") })
+		require.NoError(t, err)
+		return o, checked, calls
+	}
+
+	require.NoError(t, os.WriteFile(file, []byte(begun), 0o644))
+	first, checked, calls := saved()
+	assert.True(t, checked)
+	assert.Equal(t, []string{"started", "checking"}, calls)
+
+	again, checked, calls := saved()
+	assert.False(t, checked, "the same files")
+	assert.Equal(t, []string{"started"}, calls, "nothing to announce")
+	assert.Equal(t, first.Seq, again.Seq)
+
+	require.NoError(t, os.WriteFile(file, []byte(begun+"// changed\n"), 0o644))
+	next, checked, calls := saved()
+	assert.True(t, checked)
+	assert.Equal(t, []string{"started", "checking"}, calls)
+	assert.Equal(t, first.Seq+1, next.Seq)
+}
