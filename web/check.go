@@ -49,27 +49,22 @@ func (s *Server) recheck(ex *course.Exercise) {
 		// other check of ex; files it checked already are not checked
 		// again.
 		var read int64
-		o, checked, err := s.loop.CheckSaved(s.ctx, ex, func() {
+		o, _, err := s.loop.CheckSaved(s.ctx, ex, func() {
 			// In this order: a save reported in between either is
 			// counted here or starts a check of its own.
 			st.waiting.Store(false)
 			read = st.saves.Load()
-			s.publish("checking", ex.ID, "")
-		})
+		}, func() { s.publish("checking", ex.ID, "") })
 		if s.checked != nil {
 			s.checked(ex.ID)
 		}
 		if st.saves.Load() != read {
 			return // superseded: the newer check tells the pages
 		}
-		if !checked && err == nil && o.Result != nil {
-			// The files were checked already (the page's own save, an
-			// editor that wrote twice): whoever checked them tells the
-			// pages, maybe a moment after this. This only ends the
-			// "checking" it announced.
-			s.publishResult(event{result: noteOf(ex, o), repeat: true})
-			return
-		}
+		// Files checked already (the page's own save, an editor that wrote
+		// twice) bring a result that the pages mostly know: a stream sends
+		// a result only to a page that has not had it (see Server.events),
+		// as after a check superseded by this save.
 		s.published(ex, o, err, "")
 	}()
 }
@@ -81,13 +76,14 @@ const streamHeader = "X-Kurs-Stream"
 // checkNow checks ex at the request r and waits for the result, which r's
 // answer brings.
 func (s *Server) checkNow(r *http.Request, ex *course.Exercise) (*checker.Result, error) {
-	s.publish("checking", ex.ID, "")
+	stream := r.Header.Get(streamHeader)
+	s.hub.publish(event{name: "checking", data: checkingData(ex.ID), stream: stream})
 	outs, err := s.loop.Check(r.Context(), []*course.Exercise{ex})
 	var o session.Outcome
 	if len(outs) > 0 {
 		o = outs[0]
 	}
-	s.published(ex, o, err, r.Header.Get(streamHeader))
+	s.published(ex, o, err, stream)
 	if len(outs) == 0 {
 		return nil, err
 	}
@@ -120,7 +116,7 @@ func noteOf(ex *course.Exercise, o session.Outcome) *resultNote {
 }
 
 // publishResult tells the pages that a result is there: e holds the note,
-// and whom it is not rendered for (event.stream, event.repeat).
+// and the page it is not sent to (event.stream).
 func (s *Server) publishResult(e event) {
 	e.name = "result"
 	s.hub.publish(e)
@@ -129,6 +125,12 @@ func (s *Server) publishResult(e event) {
 func (s *Server) publish(name, id, status string) {
 	data, _ := json.Marshal(map[string]any{"exercise": id, "status": status})
 	s.hub.publish(event{name: name, data: data})
+}
+
+// checkingData is the data of the event that a check of exercise id began.
+func checkingData(id string) []byte {
+	data, _ := json.Marshal(map[string]any{"exercise": id, "status": ""})
+	return data
 }
 
 // check runs the hidden tests at the learner's request.

@@ -19,14 +19,11 @@ type event struct {
 	// the events stream puts the rendered result into the event itself,
 	// which saves the page a request after every check.
 	result *resultNote
-	// stream, for a result event, is the events stream of the page whose
-	// own request (a save, a check) answers with the result: that
-	// stream only announces it, and the server renders it once.
+	// stream, for a result or checking event, is the events stream of
+	// the page whose own request (a save, a check) started the check and
+	// answers with the result: that stream does not send it, and the
+	// server renders the result once.
 	stream string
-	// repeat marks a result announced again by a check that found the
-	// files checked already: the check that made it announces it too, so
-	// no stream renders it for a repeat.
-	repeat bool
 }
 
 // resultNote announces a result of an exercise.
@@ -87,11 +84,11 @@ const pingEvery = 15 * time.Second
 //
 // A stream opened for an exercise (?exercise=id&lang=xx, as its page opens
 // it) carries that exercise's results rendered: the page shows one as soon
-// as it arrives, with no request of its own in between. A result the page
-// gets otherwise comes unrendered: the answer to the page's own request
+// as it arrives, with no request of its own in between. Results of other
+// exercises come unrendered. A stream sends each result once, and neither
+// a result nor the start of a check that the page's own request brings
 // (the hello names the stream, and the page's requests name it back in
-// X-Kurs-Stream), one no newer than the stream carried already, and a
-// repeat (event.repeat).
+// X-Kurs-Stream): the answer to that request shows them.
 func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	ex, _ := s.course.Exercise(q.Get("exercise"))
@@ -109,7 +106,9 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	ch := s.hub.subscribe()
 	defer s.hub.unsubscribe(ch)
 	stream := strconv.FormatInt(s.streams.Add(1), 10)
-	known := -1 // the newest result of ex the page got or was sent, by its number
+	// known is the newest result of each exercise the page got or was
+	// sent, by its number.
+	known := map[string]int{}
 
 	hello, _ := json.Marshal(map[string]string{"token": s.token, "instance": s.instance, "stream": stream})
 	// retry: the browser reconnects a second after the stream breaks, e.g.
@@ -128,20 +127,25 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 		case <-r.Context().Done():
 			return
 		case e := <-ch:
+			if e.stream != "" && e.stream == stream && e.result == nil {
+				continue // the page's own check began: it shows that itself
+			}
 			data := e.data
 			if n := e.result; n != nil {
 				note := *n
-				switch {
-				case ex == nil || n.Exercise != ex.ID, e.repeat:
-				case e.stream == stream || n.Seq <= known:
-					known = max(known, n.Seq)
-				default:
+				last, ok := known[n.Exercise]
+				if e.stream == stream || ok && n.Seq <= last {
+					known[n.Exercise] = max(last, n.Seq)
+					continue
+				}
+				known[n.Exercise] = n.Seq
+				if ex != nil && n.Exercise == ex.ID {
 					// Rendered now, it is the latest result, which may be
 					// newer than the one announced: the page goes by the
 					// number in the fragment.
 					if html, seq, rerr := s.resultHTML(p, r, ex); rerr == nil {
 						note.HTML = string(html)
-						known = max(n.Seq, seq)
+						known[n.Exercise] = max(n.Seq, seq)
 					}
 				}
 				data, _ = json.Marshal(note)

@@ -580,9 +580,7 @@
           showResult(r.html, false);
           autocheck();
         } else if (posting === 0 && r.seq > shownSeq) refreshResult(true).catch(() => status("failed"));
-        // A check that found the files unchanged (the watcher after the
-        // page's own save) announces the result already shown: it ends
-        // its "checking" all the same.
+        // A result already shown ends a "checking" all the same.
         else if (posting === 0) status("");
       }
       refreshProgress().catch(() => {});
