@@ -77,8 +77,17 @@ func Has(lang, id string) bool {
 // localize formats the message cfg.MessageID in lang from the catalogs of
 // the area that holds it. The areas whose English catalog names the id
 // are tried first; the others only when those lack it, which the catalog
-// tests rule out.
+// tests rule out. The area found is remembered for the id: looking for
+// the id in the catalogs' text on every message took a page of results
+// most of its time to render.
 func localize(lang string, cfg *goi18n.LocalizeConfig) (string, error) {
+	var missing *goi18n.MessageNotFoundErr
+	if a, ok := areaOf.Load(cfg.MessageID); ok {
+		s, err := a.(*area).localizer[lang]().Localize(cfg)
+		if !errors.As(err, &missing) {
+			return s, err
+		}
+	}
 	quoted := `"` + cfg.MessageID + `"`
 	var err error = &goi18n.MessageNotFoundErr{MessageID: cfg.MessageID}
 	for _, named := range []bool{true, false} {
@@ -88,14 +97,20 @@ func localize(lang string, cfg *goi18n.LocalizeConfig) (string, error) {
 			}
 			var s string
 			s, err = a.localizer[lang]().Localize(cfg)
-			var missing *goi18n.MessageNotFoundErr
 			if !errors.As(err, &missing) {
+				if named {
+					areaOf.Store(cfg.MessageID, a)
+				}
 				return s, err
 			}
 		}
 	}
 	return "", err
 }
+
+// areaOf maps a message id to the area whose English catalog names it and
+// holds it, once localize has found it there.
+var areaOf sync.Map
 
 // Keys returns the message ids of lang's catalogs, sorted.
 func Keys(lang string) ([]string, error) {

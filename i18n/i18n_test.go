@@ -110,3 +110,14 @@ func TestChoose(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkT is one message of the web UI, as a page of results asks for
+// dozens: go test -bench T ./i18n.
+func BenchmarkT(b *testing.B) {
+	p := New("de")
+	for b.Loop() {
+		if s := p.T("web.trace.earlier", "Count", 3); strings.HasPrefix(s, "[") {
+			b.Fatal(s)
+		}
+	}
+}
