@@ -31,6 +31,15 @@ type exState struct {
 	// trying is held while a trace typed in the page runs: one try at a
 	// time per exercise. A try neither waits for a check nor holds one up.
 	trying sync.Mutex
+	// telling is held by a check that a page's request started from
+	// before the check until the pages are told its result, and by a
+	// check after a save while it tells them: a save's check that finds
+	// the files checked by the page's own comes second, and knows from
+	// told that there is nothing to tell.
+	telling sync.Mutex
+	// told is the number (session.Outcome.Seq) of the newest result the
+	// pages were told; guarded by telling.
+	told int
 }
 
 // recheck checks ex in the background after a save, unless its files are
@@ -58,13 +67,18 @@ func (s *Server) recheck(ex *course.Exercise) {
 		if s.checked != nil {
 			s.checked(ex.ID)
 		}
+		st.telling.Lock()
+		defer st.telling.Unlock()
 		if st.saves.Load() != read {
 			return // superseded: the newer check tells the pages
 		}
-		// Files checked already (the page's own save, an editor that wrote
-		// twice) bring a result that the pages mostly know: a stream sends
-		// a result only to a page that has not had it (see Server.events),
-		// as after a check superseded by this save.
+		if err == nil && o.Result != nil && o.Seq <= st.told {
+			// Files checked already (the page's own save, an editor that
+			// wrote twice), whose result the pages were told. A check
+			// superseded by this save told them nothing: its result is
+			// told now.
+			return
+		}
 		s.published(ex, o, err, "")
 	}()
 }
@@ -77,6 +91,9 @@ const streamHeader = "X-Kurs-Stream"
 // answer brings.
 func (s *Server) checkNow(r *http.Request, ex *course.Exercise) (*checker.Result, error) {
 	stream := r.Header.Get(streamHeader)
+	st := s.exercises[ex.ID]
+	st.telling.Lock()
+	defer st.telling.Unlock()
 	s.hub.publish(event{name: "checking", data: checkingData(ex.ID), stream: stream})
 	outs, err := s.loop.Check(r.Context(), []*course.Exercise{ex})
 	var o session.Outcome
@@ -93,6 +110,7 @@ func (s *Server) checkNow(r *http.Request, ex *course.Exercise) (*checker.Result
 // published tells the pages how a check of ex ended: its result, or that
 // it failed, which the log says. stream, when not empty, is the events
 // stream of the page that gets the result in the answer to its request.
+// The caller holds the exercise's exState.telling.
 func (s *Server) published(ex *course.Exercise, o session.Outcome, err error, stream string) {
 	var rec *session.RecordError
 	switch {
@@ -107,6 +125,8 @@ func (s *Server) published(ex *course.Exercise, o session.Outcome, err error, st
 	}
 	if o.Result != nil {
 		s.publishResult(event{result: noteOf(ex, o), stream: stream})
+		st := s.exercises[ex.ID]
+		st.told = max(st.told, o.Seq)
 	}
 }
 
