@@ -75,10 +75,11 @@ func TestPassInThePageIsRemembered(t *testing.T) {
 
 	// A save whose result is reused comes back before the watcher notices
 	// the page's write; the watcher then finds the files checked and says
-	// nothing. The status beside the button must not say "checking" after
-	// the verdict: a recorder notes every status from then on, until the
-	// result of a save in another editor, which the watcher handles after
-	// the page's own (or with it, in one go).
+	// nothing. The status beside the button must not go back to
+	// "checking" after the verdict: a recorder notes every status from
+	// then on, until the result of a save in another editor, which the
+	// watcher handles after the page's own (or with it, in one go). Only
+	// that check may show "checking", if it takes long enough to.
 	b.typeInEditor(string(ref) + "\n// another version\n")
 	before = b.eval("seq", `String(`+seq+`)`)
 	b.do("save another version", chromedp.KeyEvent("s", chromedp.KeyModifiers(chromedp.ModifierCtrl)))
@@ -98,7 +99,8 @@ new MutationObserver(() => kursStatuses.push(document.getElementById("status").c
 	b.waitFor("the failing result", `document.querySelector("#verdict")?.dataset.status === "fail"`)
 	b.waitFor("the status at the verdict", statusShowsVerdict)
 	statuses := b.eval("the statuses", `JSON.stringify(kursStatuses)`)
-	assert.Equal(t, 1, strings.Count(statuses, "checking"), "one check after the page's save, the other editor's: %s", statuses)
+	assert.LessOrEqual(t, strings.Count(statuses, "checking"), 1, "one check after the page's save, the other editor's: %s", statuses)
+	assert.Contains(t, statuses, "verdict fail")
 
 	_, out = kursCmd(t, dir, "list")
 	var line string

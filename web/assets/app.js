@@ -53,7 +53,22 @@
   // (edits not saved yet), or else the verdict shown, in short: the result
   // itself is further down, on a phone a screen or more below the button
   // that brought it.
+  //
+  // Work under way (saving, checking) shows only once it has taken longer
+  // than showBusyAfter: a save answered in 20 ms goes from "not saved"
+  // straight to its verdict, with no flash of "saving" too short to read,
+  // and the browser draws no frame for it while the server checks.
+  const showBusyAfter = 150;
+  let busy = 0;
   function status(kind) {
+    clearTimeout(busy);
+    if (kind === "saving" || kind === "checking") {
+      busy = setTimeout(() => showStatus(kind), showBusyAfter);
+      return;
+    }
+    showStatus(kind);
+  }
+  function showStatus(kind) {
     const el = document.getElementById("status");
     if (!el) return;
     if (!kind && dirty()) kind = "dirty";
