@@ -59,3 +59,35 @@ func TestWriteInStaysInsideTheRoot(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, entries)
 }
+
+// TestPreparedFileWaitsForCommit: a prepared file changes nothing until
+// Commit; Discard leaves nothing behind.
+func TestPreparedFileWaitsForCommit(t *testing.T) {
+	dir := t.TempDir()
+	root, err := os.OpenRoot(dir)
+	require.NoError(t, err)
+	defer root.Close()
+	name := filepath.Join(dir, "a.go")
+	require.NoError(t, os.WriteFile(name, []byte("old"), 0o644))
+
+	p, err := Prepare(root, "a.go", []byte("new"), 0o644)
+	require.NoError(t, err)
+	got, err := os.ReadFile(name)
+	require.NoError(t, err)
+	assert.Equal(t, "old", string(got), "not yet")
+	require.NoError(t, p.Commit())
+	got, err = os.ReadFile(name)
+	require.NoError(t, err)
+	assert.Equal(t, "new", string(got))
+	p.Discard() // after Commit: nothing
+
+	p, err = Prepare(root, "a.go", []byte("dropped"), 0o644)
+	require.NoError(t, err)
+	p.Discard()
+	got, err = os.ReadFile(name)
+	require.NoError(t, err)
+	assert.Equal(t, "new", string(got))
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	assert.Len(t, entries, 1, "no temporary file is left behind")
+}

@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/kurs-course/kurs/internal/atomicfile"
 )
 
 // OutsideError is the error of a path that leads out of the workspace:
@@ -37,30 +39,60 @@ func (w *Workspace) ReadFile(rel string) ([]byte, error) {
 // WriteFiles writes the learner's files, data[i] to rels[i] (relative to
 // the workspace), after a backup of those that exist (see Backup, here
 // by hard links, as each file is replaced by a rename), each atomically
-// and inside the workspace. It returns the backup's folder.
-// The files are checked before anything is written: a path that leads
-// elsewhere is an *OutsideError, and nothing changes.
+// and inside the workspace. It returns the backup's folder. The files
+// are checked before anything is written: a path that leads elsewhere is
+// an *OutsideError, and nothing changes.
 func (w *Workspace) WriteFiles(rels []string, data [][]byte) (string, error) {
 	for _, rel := range rels {
 		if err := w.Inside(rel); err != nil {
 			return "", err
 		}
 	}
-	backup, err := w.backup(rels, true)
+	root, err := w.root()
 	if err != nil {
 		return "", err
 	}
-	root, err := w.root()
-	if err != nil {
-		return backup, err
-	}
 	defer root.Close()
+	// The backup and the new files' writing are independent until a new
+	// file replaces an old one: they go side by side, and a save waits for
+	// the longer, not for both.
+	type made struct {
+		dir string
+		err error
+	}
+	backup := make(chan made, 1)
+	go func() {
+		dir, err := w.backup(rels, true)
+		backup <- made{dir, err}
+	}()
+	pending := make([]*atomicfile.Pending, 0, len(rels))
+	defer func() {
+		for _, p := range pending {
+			p.Discard() // after Commit, nothing
+		}
+	}()
+	var perr error
 	for i, rel := range rels {
-		if err := writeIn(root, rel, data[i]); err != nil {
-			return backup, w.outside(rel, err)
+		p, err := atomicfile.Prepare(root, filepath.FromSlash(rel), data[i], 0o644)
+		if err != nil {
+			perr = w.outside(rel, err)
+			break
+		}
+		pending = append(pending, p)
+	}
+	b := <-backup
+	if b.err != nil {
+		return "", b.err
+	}
+	if perr != nil {
+		return b.dir, perr
+	}
+	for i, p := range pending {
+		if err := p.Commit(); err != nil {
+			return b.dir, w.outside(rels[i], err)
 		}
 	}
-	return backup, nil
+	return b.dir, nil
 }
 
 // Inside returns an *OutsideError unless rel (slash-separated) names a
