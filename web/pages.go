@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"path"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/kurs-course/kurs/checker"
@@ -106,6 +107,9 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, name
 		body = z.Bytes()
 		h.Set("Content-Encoding", "gzip")
 	}
+	// With its length given, an answer larger than the server's buffer
+	// goes out whole, not in chunks with an end of its own.
+	h.Set("Content-Length", strconv.Itoa(len(body)))
 	w.WriteHeader(status)
 	_, _ = w.Write(body)
 }
