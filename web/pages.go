@@ -483,8 +483,8 @@ func (s *Server) exerciseData(p *i18n.Printer, ex *course.Exercise, full bool) (
 				d.Quiz = append(d.Quiz, quizCaseView{Case: c.Case, Mark: marks[c.Case]})
 			}
 		} else {
-			d.Mark = s.markOf(ex, res)
 			d.Code = s.codeSums(p, ex)
+			d.Mark = markOf(res, d.Code)
 		}
 		d.Result = s.resultView(p, ex)
 		d.Next = s.link(p, st.Next(nil, ex))
@@ -512,8 +512,9 @@ func (s *Server) exerciseData(p *i18n.Printer, ex *course.Exercise, full bool) (
 			d.Quiz = append(d.Quiz, v)
 		}
 	} else {
-		d.Mark = s.markOf(ex, res)
-		d.Code = s.codeFiles(p, ex, d.Mark)
+		files := s.codeSums(p, ex)
+		d.Mark = markOf(res, files)
+		d.Code = highlighted(files, d.Mark)
 	}
 	d.Result = s.resultView(p, ex)
 	if try.Supported(ex) {

@@ -53,9 +53,9 @@ type codeMark struct {
 // markOf returns the line a result points at (explain.Position: where the
 // build or the static checks stopped, the near miss of a name the API
 // check missed, where a panic happened), or else the declaration of the
-// method that the first failing step calls. It returns the zero codeMark
-// when there is no such line.
-func (s *Server) markOf(ex *course.Exercise, res *checker.Result) codeMark {
+// method that the first failing step calls, in files (see codeSums). It
+// returns the zero codeMark when there is no such line.
+func markOf(res *checker.Result, files []codeFile) codeMark {
 	if res == nil || res.Status == checker.Pass {
 		return codeMark{}
 	}
@@ -71,14 +71,12 @@ func (s *Server) markOf(ex *course.Exercise, res *checker.Result) codeMark {
 	if f.Step == 0 || method == "" {
 		method = "New"
 	}
-	names, _ := checker.ReadSources(s.ws.ExerciseDir(ex.ID), ex.ID)
-	for _, rel := range names {
-		src, err := s.ws.ReadFile(rel)
-		if err != nil {
+	for _, file := range files {
+		if file.Missing {
 			continue
 		}
-		if line := declLine(src, method, f.Step == 0); line > 0 {
-			return codeMark{File: rel, Line: line, Method: method}
+		if line := declLine([]byte(file.Text), method, f.Step == 0); line > 0 {
+			return codeMark{File: file.Rel, Line: line, Method: method}
 		}
 	}
 	return codeMark{}
@@ -111,12 +109,11 @@ type codeFile struct {
 	Missing  bool // the file does not exist yet; the page shows the skeleton
 }
 
-// codeFiles returns the learner's files of ex, highlighted with mark's line
-// marked, or the skeleton when the folder holds none.
-func (s *Server) codeFiles(p *i18n.Printer, ex *course.Exercise, mark codeMark) []codeFile {
-	out := s.codeSums(p, ex)
-	for i := range out {
-		f := &out[i]
+// highlighted returns files (see codeSums) highlighted, with mark's line
+// marked.
+func highlighted(files []codeFile, mark codeMark) []codeFile {
+	for i := range files {
+		f := &files[i]
 		line := 0
 		if mark.File == f.Rel {
 			line = mark.Line
@@ -127,11 +124,11 @@ func (s *Server) codeFiles(p *i18n.Printer, ex *course.Exercise, mark codeMark) 
 		}
 		f.Code = code
 	}
-	return out
+	return files
 }
 
-// codeSums returns the learner's files of ex as codeFiles does, without
-// highlighting them: their names, texts and versions.
+// codeSums returns the learner's files of ex, or the skeleton when the
+// folder holds none: their names, texts and versions.
 func (s *Server) codeSums(p *i18n.Printer, ex *course.Exercise) []codeFile {
 	var out []codeFile
 	names, _ := checker.ReadSources(s.ws.ExerciseDir(ex.ID), ex.ID)
@@ -143,10 +140,8 @@ func (s *Server) codeSums(p *i18n.Printer, ex *course.Exercise) []codeFile {
 		out = append(out, codeFile{Rel: rel, Text: string(data), Sum: sum(data)})
 	}
 	if len(out) == 0 {
-		if sk, err := ex.Skeleton(p.Lang()); err == nil {
-			for _, f := range sk {
-				out = append(out, codeFile{Rel: path.Join(ex.ID, f.Name), Text: string(f.Data), Sum: sum(nil), Missing: true})
-			}
+		for _, f := range s.skeleton(p, ex) {
+			out = append(out, codeFile{Rel: path.Join(ex.ID, f.Name), Text: string(f.Data), Sum: sum(nil), Missing: true})
 		}
 	}
 	for i := range out {
@@ -154,6 +149,27 @@ func (s *Server) codeSums(p *i18n.Printer, ex *course.Exercise) []codeFile {
 		f.Abs = s.ws.Dir + string(os.PathSeparator) + strings.ReplaceAll(f.Rel, "/", string(os.PathSeparator))
 	}
 	return out
+}
+
+// codeNames returns the names of the files codeSums returns, without
+// reading them: the files a save from the page may write.
+func (s *Server) codeNames(p *i18n.Printer, ex *course.Exercise) []string {
+	names, _ := checker.ReadSources(s.ws.ExerciseDir(ex.ID), ex.ID)
+	if len(names) == 0 {
+		for _, f := range s.skeleton(p, ex) {
+			names = append(names, path.Join(ex.ID, f.Name))
+		}
+	}
+	return names
+}
+
+// skeleton returns the skeleton of ex in the page's language, or nothing.
+func (s *Server) skeleton(p *i18n.Printer, ex *course.Exercise) []course.File {
+	sk, err := ex.Skeleton(p.Lang())
+	if err != nil {
+		return nil
+	}
+	return sk
 }
 
 // linesOf returns one marked line as chroma's ranges, or none for 0.
@@ -211,8 +227,8 @@ func (s *Server) save(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	editable := map[string]bool{}
-	for _, f := range s.codeSums(p, ex) {
-		editable[f.Rel] = true
+	for _, rel := range s.codeNames(p, ex) {
+		editable[rel] = true
 	}
 	// One save at a time per exercise, and none while it is checked: the
 	// check then reads either the old files or the new ones.
