@@ -332,6 +332,15 @@ func gradeBatch(e *env, f *gradeFlags, format report.Format, ck *checker.Checker
 	if err != nil {
 		return err
 	}
+	// A learner's workspace given as the class would be graded as one
+	// submission per exercise folder, each without code.
+	if names, config := grade.Holds(root, exs); len(names) > 0 || config {
+		given := fileName(e.p, f.submissions)
+		if len(names) == 0 {
+			return e.usageErr("grade.submission_as_class_config", "Dir", given)
+		}
+		return e.usageErr("grade.submission_as_class", "Dir", given, "Count", len(names), "Names", e.someNames(names))
+	}
 	subs, err := grade.Find(root, exs)
 	if err != nil {
 		return e.usageErr("grade.submissions_dir", "Dir", f.submissions, "Err", err)

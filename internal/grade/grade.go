@@ -130,6 +130,18 @@ func Nested(dir string, exercises []*course.Exercise) []string {
 	return names
 }
 
+// Holds returns the exercise folders in dir, by name, and whether dir
+// holds kurs.toml: what makes a folder one submission.
+func Holds(dir string, exercises []*course.Exercise) (names []string, config bool) {
+	_, err := os.Lstat(filepath.Join(dir, workspace.ConfigFile))
+	for _, ex := range exercises {
+		if realDir(filepath.Join(dir, ex.ID)) {
+			names = append(names, ex.ID)
+		}
+	}
+	return names, err == nil
+}
+
 // holdsExercise reports whether dir holds kurs.toml or an exercise folder.
 func holdsExercise(dir string, exercises []*course.Exercise) bool {
 	if _, err := os.Lstat(filepath.Join(dir, workspace.ConfigFile)); err == nil {
