@@ -3,6 +3,7 @@ package checker
 import (
 	"fmt"
 	"go/ast"
+	"go/build"
 	"go/parser"
 	"go/token"
 	"maps"
@@ -13,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/kurs-course/kurs/internal/course"
+	"github.com/kurs-course/kurs/internal/harness"
 )
 
 // Bounds of what declared collects: a real solution declares a dozen
@@ -27,14 +29,21 @@ const (
 // API check's message can point at a near miss of a missing name ("you
 // wrote Nwe"), and where each is declared ("circuitbreaker/cb.go:12", rel
 // being the package's folder relative to the workspace, slash-separated).
-// The API check's own file is left out; a file that does not parse gives
-// what the parser still found. inspect has bounded the files' number and
-// size before the build.
-func declared(dir, rel string) ([]string, map[string]string) {
+// The API check's own file is left out, and so is a file that the build
+// leaves out (a //go:build line, or a name such as x_windows.go, excludes
+// it here): excluded lists those, as rel/NAME, for the message to say why
+// their names are missing. A file that does not parse gives what the
+// parser still found. inspect has bounded the files' number and size
+// before the build.
+func declared(dir, rel string) (names []string, at map[string]string, excluded []string) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
-		return nil, nil
+		return nil, nil, nil
 	}
+	// As the build decides (see build.goFiles), for a learner's program.
+	ctxt := build.Default
+	ctxt.CgoEnabled = false
+	ctxt.BuildTags = []string{harness.LearnerTag}
 	seen := map[string]string{}
 	fset := token.NewFileSet()
 	add := func(name string, pos token.Pos) {
@@ -46,6 +55,12 @@ func declared(dir, rel string) ([]string, map[string]string) {
 	for _, e := range entries {
 		name := e.Name()
 		if !e.Type().IsRegular() || !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") || name == apiFile {
+			continue
+		}
+		if ok, err := ctxt.MatchFile(dir, name); err == nil && !ok {
+			if len(excluded) < maxFiles {
+				excluded = append(excluded, path.Join(rel, name))
+			}
 			continue
 		}
 		f, _ := parser.ParseFile(fset, filepath.Join(dir, name), nil, parser.SkipObjectResolution)
@@ -74,7 +89,7 @@ func declared(dir, rel string) ([]string, map[string]string) {
 		}
 	}
 	if len(seen) == 0 {
-		return nil, nil
+		return nil, nil, excluded
 	}
-	return slices.Sorted(maps.Keys(seen)), seen
+	return slices.Sorted(maps.Keys(seen)), seen, excluded
 }

@@ -19,11 +19,16 @@ func TestDeclaredWhere(t *testing.T) {
 		apiFile:      "package cb\n\nvar _ = New\n",
 		"cb_test.go": "package cb\n\nfunc helper() {}\n",
 		"notes.txt":  "func Note() {}\n",
+		// Left out of the build: their names are not declared.
+		"old.go":       "//go:build ignore\n\npackage cb\n\nfunc New() *CircuitBreaker { return nil }\n",
+		"cb_plan9.go":  "package cb\n\nfunc Allow() {}\n",
+		"race_only.go": "//go:build race\n\npackage cb\n\nfunc Success() {}\n",
 	}
 	for name, src := range files {
 		assert.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644))
 	}
-	names, at := declared(dir, "circuitbreaker")
+	names, at, excluded := declared(dir, "circuitbreaker")
+	assert.Equal(t, []string{"circuitbreaker/cb_plan9.go", "circuitbreaker/old.go", "circuitbreaker/race_only.go"}, excluded)
 	assert.Equal(t, []string{"CircuitBreaker", "CircuitBreaker.Stat", "Nwe", "limit"}, names)
 	assert.Equal(t, map[string]string{
 		"CircuitBreaker":      "circuitbreaker/cb.go:3",

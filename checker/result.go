@@ -160,6 +160,11 @@ type Problem struct {
 	// DeclaredAt says where each of Declared is declared: "FILE.go:LINE",
 	// relative to the workspace, slash-separated.
 	DeclaredAt map[string]string
+	// Excluded lists the learner's files that the build left out (a
+	// //go:build line or the file's name excludes them on this computer),
+	// relative to the workspace, slash-separated: their names are not
+	// declared.
+	Excluded []string `json:",omitempty"`
 }
 
 // Reaches reports whether the package at an import path could reach past

@@ -750,7 +750,13 @@ func ProblemFor(p *i18n.Printer, pr *checker.Problem, aud Audience, exercise str
 	detail := textsafe.Line(p, pr.Detail, textsafe.ValueMax)
 	switch pr.Kind {
 	case checker.ProblemCompile, checker.ProblemAPI:
-		return T("problem."+string(pr.Kind)) + "\n" + indent(textsafe.Text(p, apiLinesFor(p, aud, pr.Detail, pr.Declared, pr.DeclaredAt), textsafe.BlockMax), "  ")
+		s := T("problem."+string(pr.Kind)) + "\n" + indent(textsafe.Text(p, apiLinesFor(p, aud, pr.Detail, pr.Declared, pr.DeclaredAt), textsafe.BlockMax), "  ")
+		// A file left out of the build (//go:build ignore at its top)
+		// explains names that are "missing" though they are written.
+		for _, f := range pr.Excluded {
+			s += "\n" + T("problem.excluded", "File", textsafe.Line(p, f, textsafe.ValueMax))
+		}
+		return s
 	case checker.ProblemImport:
 		if !checker.Reaches(pr.Detail) {
 			return T("problem.import_unneeded", "At", at, "Detail", detail, "Allowed", strings.Join(pr.Allowed, ", "))
