@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/kurs-course/kurs/internal/atomicfile"
 )
 
 // backupDir is where backups live, relative to the workspace.
@@ -68,7 +70,8 @@ func (w *Workspace) backup(rel []string, link bool) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		if err := writeIn(root, to, data); err != nil {
+		// A copy as private as the file.
+		if err := atomicfile.WriteIn(root, filepath.FromSlash(to), data, modeIn(root, r)); err != nil {
 			return "", err
 		}
 	}

@@ -73,7 +73,7 @@ func (w *Workspace) WriteFiles(rels []string, data [][]byte) (string, error) {
 	}()
 	var perr error
 	for i, rel := range rels {
-		p, err := atomicfile.Prepare(root, filepath.FromSlash(rel), data[i], 0o644)
+		p, err := atomicfile.Prepare(root, filepath.FromSlash(rel), data[i], modeIn(root, rel))
 		if err != nil {
 			perr = w.outside(rel, err)
 			break

@@ -85,3 +85,38 @@ func TestSavesKeepEachVersion(t *testing.T) {
 	assert.True(t, fi.Mode().IsRegular(), "a copy, not the link")
 	assert.Equal(t, "package circuitbreaker // other\n", read(t, kept))
 }
+
+// TestSavesKeepTheMode: a learner who made a file private keeps it
+// private through a save, its backup (linked or copied), a restore and a
+// reset.
+func TestSavesKeepTheMode(t *testing.T) {
+	w, ex := newWorkspace(t, "en")
+	rel := ex.ID + "/" + ex.ID + ".go"
+	file := filepath.Join(w.Dir, filepath.FromSlash(rel))
+	require.NoError(t, os.Chmod(file, 0o600))
+	mode := func(name string) os.FileMode {
+		t.Helper()
+		fi, err := os.Stat(name)
+		require.NoError(t, err)
+		return fi.Mode().Perm()
+	}
+
+	backup, err := w.WriteFiles([]string{rel}, [][]byte{[]byte("package circuitbreaker // saved\n")})
+	require.NoError(t, err)
+	assert.Equal(t, os.FileMode(0o600), mode(file), "the saved file")
+	assert.Equal(t, os.FileMode(0o600), mode(filepath.Join(backup, filepath.FromSlash(rel))), "its backup")
+
+	copied, err := w.Backup(rel)
+	require.NoError(t, err)
+	assert.Equal(t, os.FileMode(0o600), mode(filepath.Join(copied, filepath.FromSlash(rel))), "a copied backup")
+
+	saved, err := w.Backups(ex.ID)
+	require.NoError(t, err)
+	require.NotEmpty(t, saved)
+	_, err = w.Restore(ex, saved[len(saved)-1].Name)
+	require.NoError(t, err)
+	assert.Equal(t, os.FileMode(0o600), mode(file), "restored")
+	_, err = w.Reset(ex, "en")
+	require.NoError(t, err)
+	assert.Equal(t, os.FileMode(0o600), mode(file), "reset")
+}

@@ -129,8 +129,19 @@ func readIn(root *os.Root, rel string, limit int64) ([]byte, error) {
 }
 
 // writeIn writes data to the file rel (slash-separated) inside root
-// atomically (see atomicfile.WriteIn), with the mode a file from the
-// learner's editor gets: 0644 less the umask.
+// atomically (see atomicfile.WriteIn), with the mode of the file it
+// replaces (see modeIn).
 func writeIn(root *os.Root, rel string, data []byte) error {
-	return atomicfile.WriteIn(root, filepath.FromSlash(rel), data, 0o644)
+	return atomicfile.WriteIn(root, filepath.FromSlash(rel), data, modeIn(root, rel))
+}
+
+// modeIn returns the permissions of the file rel (slash-separated) inside
+// root, which a new version keeps (a learner who made the file private
+// keeps it private), or, for a new file, those a file from the learner's
+// editor gets: 0644 less the umask.
+func modeIn(root *os.Root, rel string) fs.FileMode {
+	if fi, err := root.Lstat(filepath.FromSlash(rel)); err == nil && fi.Mode().IsRegular() {
+		return fi.Mode().Perm()
+	}
+	return 0o644
 }
