@@ -179,7 +179,7 @@ func (s *Server) after(w http.ResponseWriter, r *http.Request, ex *course.Exerci
 	}
 	s.renderExercise(w, r, ex, http.StatusOK, fragment, func(p *i18n.Printer, d *exerciseData) {
 		if done != "" {
-			d.Notice = doneNotice(p, done)
+			d.Notice = doneNotice(p, done, ex)
 		}
 	})
 }

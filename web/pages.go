@@ -388,7 +388,7 @@ func (s *Server) exercise(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	notice := s.notice(r)
+	notice := s.notice(r, ex)
 	s.renderExercise(w, r, ex, http.StatusOK, "layout", func(_ *i18n.Printer, d *exerciseData) { d.Notice = notice })
 }
 
@@ -417,21 +417,22 @@ func (s *Server) renderExercise(w http.ResponseWriter, r *http.Request, ex *cour
 }
 
 // notice returns the message a redirect after a form (no script) carries.
-func (s *Server) notice(r *http.Request) string {
+func (s *Server) notice(r *http.Request, ex *course.Exercise) string {
 	p := s.printers[s.lang]
 	if c, err := r.Cookie(langCookie(r)); err == nil && i18n.Supported(c.Value) {
 		p = s.printers[c.Value]
 	}
-	return doneNotice(p, r.URL.Query().Get("done"))
+	return doneNotice(p, r.URL.Query().Get("done"), ex)
 }
 
-// doneNotice returns the message after a form, by what it did.
-func doneNotice(p *i18n.Printer, done string) string {
+// doneNotice returns the message after a form on the page of ex, by what
+// it did.
+func doneNotice(p *i18n.Printer, done string, ex *course.Exercise) string {
 	switch done {
 	case "answer":
 		return p.T("web.quiz.done")
 	case "saved":
-		return p.T("web.editor.saved")
+		return p.T("web.editor.saved", "Exercise", ex.ID)
 	case "unchanged":
 		return p.T("web.editor.unchanged")
 	case "reset":
