@@ -183,7 +183,9 @@
   }
 
   // showProblem puts a message the server sent above a target.
+  // The same request failing again replaces its message.
   function showProblem(target, text) {
+    target.querySelectorAll(":scope > p.problem[role=alert]").forEach((old) => old.remove());
     const p = document.createElement("p");
     p.className = "problem";
     p.setAttribute("role", "alert");
