@@ -49,23 +49,40 @@
     });
   }
 
-  // Status next to the check button: checking, saving, failed, dirty
-  // (edits not saved yet), or else the verdict shown, in short: the result
-  // itself is further down, on a phone a screen or more below the button
-  // that brought it.
+  // Status next to the check button: checking, failed, dirty (edits not
+  // saved yet), or else the verdict shown, in short: the result itself is
+  // further down, on a phone a screen or more below the button that
+  // brought it.
   //
-  // Work under way (saving, checking) shows only once it has taken longer
-  // than showBusyAfter: a save answered in 20 ms goes from "not saved"
-  // straight to its verdict, with no flash of "saving" too short to read,
-  // and the browser draws no frame for it while the server checks.
+  // A check under way (the page's save is one: its writing takes
+  // milliseconds, its check the rest) shows only once it has taken longer
+  // than showBusyAfter, and then stays at least keepBusyFor: a save
+  // answered in 20 ms goes from "not saved" straight to its verdict, with
+  // no frame drawn in between, and one of 200 ms does not flash "checking"
+  // for a moment too short to read.
   const showBusyAfter = 150;
+  const keepBusyFor = 400;
   let busy = 0;
+  let busySince = 0;
   function status(kind) {
     clearTimeout(busy);
-    if (kind === "saving" || kind === "checking") {
-      busy = setTimeout(() => showStatus(kind), showBusyAfter);
+    if (kind === "checking") {
+      if (busySince) return; // shown already
+      busy = setTimeout(() => {
+        busySince = performance.now();
+        showStatus(kind);
+      }, showBusyAfter);
       return;
     }
+    const left = busySince + keepBusyFor - performance.now();
+    if (busySince && left > 0) {
+      busy = setTimeout(() => {
+        busySince = 0;
+        showStatus(kind);
+      }, left);
+      return;
+    }
+    busySince = 0;
     showStatus(kind);
   }
   function showStatus(kind) {
@@ -390,11 +407,19 @@
     note.textContent = "";
   }
 
+  // A save asked for while one is under way comes after it, as the last
+  // press asked, unless the first one found the file changed elsewhere:
+  // then the learner decides.
+  let saveAgain = false;
   async function save(force) {
-    if (saving || files.length === 0 || !files[0].editor) return;
+    if (files.length === 0 || !files[0].editor) return;
+    if (saving) {
+      saveAgain = true;
+      return;
+    }
     saving = true;
     posting++;
-    status("saving");
+    status("checking");
     const sent = files.map((f) => f.editor.value);
     const body = new URLSearchParams();
     body.set("token", token());
@@ -412,6 +437,7 @@
       });
       const text = await r.text();
       if (r.status === 409) {
+        saveAgain = false;
         status("");
         conflict();
         return;
@@ -429,6 +455,10 @@
     } finally {
       saving = false;
       if (--posting === 0 && latestSeq > shownSeq) refreshResult().catch(() => status("failed"));
+      if (saveAgain) {
+        saveAgain = false;
+        if (dirty()) save(false);
+      }
     }
   }
 
