@@ -127,6 +127,9 @@ func TestBusyStatusWaits(t *testing.T) {
 	assert.Contains(t, got[0].Status, "checking", "the first status after the key: %+v", got)
 	assert.GreaterOrEqual(t, got[0].After, 150.0)
 
+	// The first answer comes after "checking" has been up its 400 ms, so
+	// that nothing holds the status there but the save that follows.
+	b.waitFor("checking up its time", `performance.now() - kursKey >= kursShown.find((s) => s.status.includes("checking")).after + 420`)
 	last := string(ref) + "\n// second\n"
 	b.typeInEditor(last)
 	b.do("save again", chromedp.KeyEvent("s", chromedp.KeyModifiers(chromedp.ModifierCtrl)))
@@ -138,8 +141,12 @@ func TestBusyStatusWaits(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, last, string(saved), "the second save was not lost")
 
-	// Once shown, "checking" stayed at least 400 ms.
+	// Once shown, "checking" stayed at least 400 ms, and stayed while the
+	// second save followed the first: never "not saved" in between.
 	got = statuses()
+	for _, s := range got {
+		assert.NotContains(t, s.Status, "dirty", "statuses: %+v", got)
+	}
 	shownAt, gone := -1.0, -1.0
 	for _, s := range got {
 		if shownAt < 0 && strings.Contains(s.Status, "checking") {

@@ -64,8 +64,14 @@
   const keepBusyFor = 400;
   let busy = 0;
   let busySince = 0;
+  // A save asked for while one is under way comes after it, as the last
+  // press asked, unless the first one found the file changed elsewhere:
+  // then the learner decides (see save).
+  let saveAgain = false;
   function status(kind) {
     clearTimeout(busy);
+    // A save that waits for the one answered now is as good as under way.
+    if (!kind && saveAgain) kind = "checking";
     if (kind === "checking") {
       if (busySince) return; // shown already
       busy = setTimeout(() => {
@@ -407,10 +413,6 @@
     note.textContent = "";
   }
 
-  // A save asked for while one is under way comes after it, as the last
-  // press asked, unless the first one found the file changed elsewhere:
-  // then the learner decides.
-  let saveAgain = false;
   async function save(force) {
     if (files.length === 0 || !files[0].editor) return;
     if (saving) {
