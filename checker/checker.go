@@ -348,7 +348,7 @@ func compileProblem(tmp, out string) *Problem {
 	p := &Problem{Kind: kind, Detail: strings.Join(lines, "\n")}
 	if pkg != "" {
 		rel, _ := filepath.Rel(tmp, pkg)
-		p.Declared, p.DeclaredAt, p.Excluded = declared(pkg, filepath.ToSlash(rel))
+		p.Declared, p.DeclaredAt, p.Excluded, p.NoneBuilt = declared(pkg, filepath.ToSlash(rel))
 	}
 	return p
 }

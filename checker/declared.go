@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/build"
+	"go/build/constraint"
 	"go/parser"
 	"go/token"
 	"maps"
@@ -35,11 +36,12 @@ const (
 // their names are missing. A file that does not parse gives what the
 // parser still found. inspect has bounded the files' number and size
 // before the build.
-func declared(dir, rel string) (names []string, at map[string]string, excluded []string) {
+func declared(dir, rel string) (names []string, at map[string]string, excluded []ExcludedFile, noneBuilt bool) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
-		return nil, nil, nil
+		return nil, nil, nil, false
 	}
+	built := 0
 	// As the build decides (see build.goFiles), for a learner's program.
 	ctxt := build.Default
 	ctxt.CgoEnabled = false
@@ -59,10 +61,11 @@ func declared(dir, rel string) (names []string, at map[string]string, excluded [
 		}
 		if ok, err := ctxt.MatchFile(dir, name); err == nil && !ok {
 			if len(excluded) < maxFiles {
-				excluded = append(excluded, path.Join(rel, name))
+				excluded = append(excluded, ExcludedFile{File: path.Join(rel, name), Constraint: constraintLine(filepath.Join(dir, name))})
 			}
 			continue
 		}
+		built++
 		f, _ := parser.ParseFile(fset, filepath.Join(dir, name), nil, parser.SkipObjectResolution)
 		if f == nil {
 			continue
@@ -88,8 +91,36 @@ func declared(dir, rel string) (names []string, at map[string]string, excluded [
 			}
 		}
 	}
+	noneBuilt = built == 0 && len(excluded) > 0
 	if len(seen) == 0 {
-		return nil, nil, excluded
+		return nil, nil, excluded, noneBuilt
 	}
-	return slices.Sorted(maps.Keys(seen)), seen, excluded
+	return slices.Sorted(maps.Keys(seen)), seen, excluded, noneBuilt
+}
+
+// maxConstraint bounds the build constraint kept of a learner's file.
+const maxConstraint = 200
+
+// constraintLine returns the //go:build (or // +build) line of the Go
+// file name, from the comments before its package clause, at most
+// maxConstraint bytes; "" when it has none.
+func constraintLine(name string) string {
+	f, err := parser.ParseFile(token.NewFileSet(), name, nil, parser.PackageClauseOnly|parser.ParseComments)
+	if f == nil || err != nil {
+		return ""
+	}
+	for _, g := range f.Comments {
+		if g.Pos() >= f.Package {
+			break
+		}
+		for _, c := range g.List {
+			if constraint.IsGoBuild(c.Text) || constraint.IsPlusBuild(c.Text) {
+				if len(c.Text) > maxConstraint {
+					return strings.ToValidUTF8(c.Text[:maxConstraint], "")
+				}
+				return c.Text
+			}
+		}
+	}
+	return ""
 }

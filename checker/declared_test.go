@@ -27,8 +27,13 @@ func TestDeclaredWhere(t *testing.T) {
 	for name, src := range files {
 		assert.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644))
 	}
-	names, at, excluded := declared(dir, "circuitbreaker")
-	assert.Equal(t, []string{"circuitbreaker/cb_plan9.go", "circuitbreaker/old.go", "circuitbreaker/race_only.go"}, excluded)
+	names, at, excluded, none := declared(dir, "circuitbreaker")
+	assert.Equal(t, []ExcludedFile{
+		{File: "circuitbreaker/cb_plan9.go"},
+		{File: "circuitbreaker/old.go", Constraint: "//go:build ignore"},
+		{File: "circuitbreaker/race_only.go", Constraint: "//go:build race"},
+	}, excluded)
+	assert.False(t, none, "cb.go and more.go are built")
 	assert.Equal(t, []string{"CircuitBreaker", "CircuitBreaker.Stat", "Nwe", "limit"}, names)
 	assert.Equal(t, map[string]string{
 		"CircuitBreaker":      "circuitbreaker/cb.go:3",

@@ -161,10 +161,20 @@ type Problem struct {
 	// relative to the workspace, slash-separated.
 	DeclaredAt map[string]string
 	// Excluded lists the learner's files that the build left out (a
-	// //go:build line or the file's name excludes them on this computer),
-	// relative to the workspace, slash-separated: their names are not
-	// declared.
-	Excluded []string `json:",omitempty"`
+	// //go:build line or the file's name excludes them on this computer):
+	// their names are not declared. NoneBuilt says that it left out every
+	// file.
+	Excluded  []ExcludedFile `json:",omitempty"`
+	NoneBuilt bool           `json:",omitempty"`
+}
+
+// An ExcludedFile is a learner's file that the build left out.
+type ExcludedFile struct {
+	File string // relative to the workspace, slash-separated
+	// Constraint is the file's //go:build (or // +build) line, as the
+	// learner wrote it, at most 200 bytes; empty when the file's name
+	// excludes it (x_windows.go).
+	Constraint string `json:",omitempty"`
 }
 
 // Reaches reports whether the package at an import path could reach past

@@ -750,13 +750,23 @@ func ProblemFor(p *i18n.Printer, pr *checker.Problem, aud Audience, exercise str
 	detail := textsafe.Line(p, pr.Detail, textsafe.ValueMax)
 	switch pr.Kind {
 	case checker.ProblemCompile, checker.ProblemAPI:
-		s := T("problem."+string(pr.Kind)) + "\n" + indent(textsafe.Text(p, apiLinesFor(p, aud, pr.Detail, pr.Declared, pr.DeclaredAt), textsafe.BlockMax), "  ")
 		// A file left out of the build (//go:build ignore at its top)
-		// explains names that are "missing" though they are written.
+		// explains names that are "missing" though they are written: it
+		// comes first, and when no file is built, it is all there is to
+		// say.
+		var out []string
 		for _, f := range pr.Excluded {
-			s += "\n" + T("problem.excluded", "File", textsafe.Line(p, f, textsafe.ValueMax))
+			file := textsafe.Line(p, f.File, textsafe.ValueMax)
+			if f.Constraint != "" {
+				out = append(out, T("problem.excluded_line", "File", file, "Line", textsafe.Line(p, f.Constraint, textsafe.ValueMax)))
+			} else {
+				out = append(out, T("problem.excluded_name", "File", file))
+			}
 		}
-		return s
+		if pr.NoneBuilt {
+			return strings.Join(append(out, T("problem.none_built")), "\n")
+		}
+		return strings.Join(append(out, T("problem."+string(pr.Kind))+"\n"+indent(textsafe.Text(p, apiLinesFor(p, aud, pr.Detail, pr.Declared, pr.DeclaredAt), textsafe.BlockMax), "  ")), "\n")
 	case checker.ProblemImport:
 		if !checker.Reaches(pr.Detail) {
 			return T("problem.import_unneeded", "At", at, "Detail", detail, "Allowed", strings.Join(pr.Allowed, ", "))
