@@ -88,7 +88,13 @@ func TestSave(t *testing.T) {
 // (vim's backup).
 func TestRenameSave(t *testing.T) {
 	root := workspace(t)
-	w := start(t, root, Options{})
+	// The second save below is two steps (the original moved away, then
+	// the new file): a quiet time long enough to hold both on a busy
+	// machine, where the test's own steps may be descheduled between them.
+	// The default's few milliseconds hold an editor's save, which is
+	// done in one go (see docs/architecture.md); a save caught half way
+	// costs one more check, never a wrong verdict.
+	w := start(t, root, Options{Debounce: 500 * time.Millisecond})
 
 	write(t, root, "a/.a.go.swp", "package a\n\nfunc F() {}\n")
 	require.NoError(t, os.Rename(filepath.Join(root, "a/.a.go.swp"), filepath.Join(root, "a/a.go")))
