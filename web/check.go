@@ -94,7 +94,7 @@ func (s *Server) checkNow(r *http.Request, ex *course.Exercise) (*checker.Result
 	st := s.exercises[ex.ID]
 	st.telling.Lock()
 	defer st.telling.Unlock()
-	s.hub.publish(event{name: "checking", data: checkingData(ex.ID), stream: stream})
+	s.hub.publish(event{name: "checking", data: eventData(ex.ID, ""), stream: stream})
 	outs, err := s.loop.Check(r.Context(), []*course.Exercise{ex})
 	var o session.Outcome
 	if len(outs) > 0 {
@@ -143,13 +143,13 @@ func (s *Server) publishResult(e event) {
 }
 
 func (s *Server) publish(name, id, status string) {
-	data, _ := json.Marshal(map[string]any{"exercise": id, "status": status})
-	s.hub.publish(event{name: name, data: data})
+	s.hub.publish(event{name: name, data: eventData(id, status)})
 }
 
-// checkingData is the data of the event that a check of exercise id began.
-func checkingData(id string) []byte {
-	data, _ := json.Marshal(map[string]any{"exercise": id, "status": ""})
+// eventData is the data of an event about exercise id that is not a
+// result: a check began (status empty) or failed.
+func eventData(id, status string) []byte {
+	data, _ := json.Marshal(map[string]any{"exercise": id, "status": status})
 	return data
 }
 
