@@ -144,15 +144,8 @@ func Holds(dir string, exercises []*course.Exercise) (names []string, config boo
 
 // holdsExercise reports whether dir holds kurs.toml or an exercise folder.
 func holdsExercise(dir string, exercises []*course.Exercise) bool {
-	if _, err := os.Lstat(filepath.Join(dir, workspace.ConfigFile)); err == nil {
-		return true
-	}
-	for _, ex := range exercises {
-		if realDir(filepath.Join(dir, ex.ID)) {
-			return true
-		}
-	}
-	return false
+	names, config := Holds(dir, exercises)
+	return config || len(names) > 0
 }
 
 // realDir reports whether name is a folder and not a symbolic link to one:
