@@ -32,9 +32,7 @@ func TestAddressesInTheBrowser(t *testing.T) {
 	dir := newWorkspace(t, "de")
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "bulkheadquiz", "bulkheadquiz.go"),
 		[]byte("package bulkheadquiz\n\nvar Answer = [2]string{\"B\", \"A\"}\n"), 0o644))
-	srv := serve(t, dir, "127.0.0.1:0")
-	b := tab{t, browsertest.Start(t, 1280, 800)}
-	browsertest.Login(t, b.ctx, srv.login)
+	srv, b := servedTab(t, dir, 1280, 800)
 	state := func(id string) string {
 		return b.eval("the state of "+id, `document.querySelector('li[data-exercise="`+id+`"] .state').textContent`)
 	}

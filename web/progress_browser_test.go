@@ -53,9 +53,7 @@ func TestPassInThePageIsRemembered(t *testing.T) {
 	require.NoError(t, err)
 	ref, err := fs.ReadFile(c.FS(), "exercises/circuitbreaker/solution/circuitbreaker.go")
 	require.NoError(t, err)
-	srv := serve(t, dir, "127.0.0.1:0")
-	b := tab{t, browsertest.Start(t, 1280, 800)}
-	browsertest.Login(t, b.ctx, srv.login)
+	srv, b := servedTab(t, dir, 1280, 800)
 
 	code, out := kursCmd(t, dir, "solution", "circuitbreaker")
 	assert.NotZero(t, code, "the solution is closed before a pass: %s", out)

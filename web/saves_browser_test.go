@@ -71,9 +71,7 @@ func TestSavesInAndOutsideThePage(t *testing.T) {
 	}{{"en", "Saved", "tests fail", 1280, 800}, {"de", "Gespeichert", "Tests nicht bestanden", 390, 844}} {
 		t.Run(tc.lang, func(t *testing.T) {
 			dir := newWorkspace(t, tc.lang)
-			srv := serve(t, dir, "127.0.0.1:0")
-			b := tab{t, browsertest.Start(t, tc.width, tc.height)}
-			browsertest.Login(t, b.ctx, srv.login)
+			srv, b := servedTab(t, dir, tc.width, tc.height)
 			ctx, cancel := context.WithTimeout(b.ctx, browsertest.Patience(t, 30*time.Second))
 			_, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: recordStreams})
 			cancel()

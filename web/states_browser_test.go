@@ -56,9 +56,7 @@ func TestPageListsSayWhatKursListSays(t *testing.T) {
 			code, list := kursCmd(t, dir, "list")
 			require.Zero(t, code, list)
 
-			srv := serve(t, dir, "127.0.0.1:0")
-			b := tab{t, browsertest.Start(t, tc.width, tc.height)}
-			browsertest.Login(t, b.ctx, srv.login)
+			srv, b := servedTab(t, dir, tc.width, tc.height)
 			b.do("open the overview", chromedp.Navigate(srv.url+"/"), chromedp.WaitVisible(chromedp.CSS("ul.exercises")))
 			for _, id := range []string{"circuitbreaker", "backoff", "tokenbucket"} {
 				var line string

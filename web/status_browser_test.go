@@ -50,9 +50,7 @@ func TestBusyStatusWaits(t *testing.T) {
 	ref, err := fs.ReadFile(kurs.Content(), "exercises/circuitbreaker/solution/circuitbreaker.go")
 	require.NoError(t, err)
 	dir := newWorkspace(t, "de")
-	srv := serve(t, dir, "127.0.0.1:0")
-	b := tab{t, browsertest.Start(t, 1280, 800)}
-	browsertest.Login(t, b.ctx, srv.login)
+	srv, b := servedTab(t, dir, 1280, 800)
 	b.do("open the breaker", chromedp.Navigate(srv.url+"/exercise/circuitbreaker"), chromedp.WaitVisible(chromedp.CSS("#result")))
 	b.waitFor("the editor", `document.querySelector(".cm-editor .cm-content") !== null`)
 	b.waitFor("the page's live stream", `document.getElementById("live").className === "live on"`)

@@ -111,11 +111,21 @@ func screenshot(t *testing.T, b tab, name string) {
 	t.Logf("screenshot: %s", filepath.Join(dir, name))
 }
 
+// servedTab starts kurs serve on the workspace dir and a browser tab of
+// width×height logged in to it: how the browser tests begin.
+func servedTab(t *testing.T, dir string, width, height int) (*serving, tab) {
+	t.Helper()
+	srv := serve(t, dir, "127.0.0.1:0")
+	b := tab{t, browsertest.Start(t, width, height)}
+	browsertest.Login(t, b.ctx, srv.login)
+	return srv, b
+}
+
 // seq is the number of the check the page shows.
 const seq = `Number(document.querySelector("#verdict")?.dataset.seq || -1)`
 
 // statusShowsVerdict is true when the status beside the page's buttons is
-// idle: neither saving nor checking, it repeats the verdict shown.
+// idle: neither checking nor "not saved", it repeats the verdict shown.
 const statusShowsVerdict = `(() => {
   const s = document.getElementById("status"), v = document.querySelector("#verdict strong");
   return v !== null && s.classList.contains("verdict") && s.textContent === v.textContent;
@@ -132,9 +142,7 @@ func TestWorkplace(t *testing.T) {
 	dir := newWorkspace(t, "en")
 	c, err := course.Load(kurs.Content())
 	require.NoError(t, err)
-	srv := serve(t, dir, "127.0.0.1:0")
-	b := tab{t, browsertest.Start(t, 1280, 800)}
-	browsertest.Login(t, b.ctx, srv.login)
+	srv, b := servedTab(t, dir, 1280, 800)
 	file := filepath.Join(dir, "circuitbreaker", "circuitbreaker.go")
 	ref, err := fs.ReadFile(c.FS(), "exercises/circuitbreaker/solution/circuitbreaker.go")
 	require.NoError(t, err)
