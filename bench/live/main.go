@@ -29,7 +29,10 @@
 //     apart. A save in another editor is also split where the page
 //     receives the result's event (a Performance API mark of the page's
 //     own): the watcher, the check and the event before it, the page's
-//     drawing after.
+//     drawing after. The pages run as in a learner's browser, with no
+//     DevTools reporting their requests and changes: the bench turns
+//     those reports off once a page is open, and drives the page by its
+//     script and by key presses alone.
 //
 // Everything it creates is removed at the end, and the processes it
 // started are stopped.
@@ -50,7 +53,11 @@ import (
 	"sync"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/css"
+	"github.com/chromedp/cdproto/dom"
 	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 
 	"github.com/kurs-course/kurs/bench/internal/benchutil"
@@ -374,6 +381,17 @@ func startPages(s *benchutil.Setup, workspace func(string) (string, string, erro
 			chromedp.Evaluate[chromedp.Void](observe)); err != nil {
 			return nil, "", fmt.Errorf("open the page of %s: %w", name, err)
 		}
+		// chromedp turns on DevTools' reports of the tab's requests, DOM
+		// and styles; a learner's browser has no DevTools client. Off, so
+		// that the times are the page's, not the reporting's: while they
+		// were on, Chromium copied each answer to DevTools and sent an
+		// event for every request and every change of the page to this
+		// program, all in the timed span.
+		for _, cmd := range []cdp.Command[cdp.Empty, cdp.Empty]{network.Disable, css.Disable, dom.Disable} {
+			if _, err := chromedp.Call(tab, cmd, cdp.Empty{}); err != nil {
+				return nil, "", fmt.Errorf("open the page of %s: %s: %w", name, cmd.Method, err)
+			}
+		}
 		return tab, file, nil
 	}
 
@@ -405,7 +423,8 @@ func startPages(s *benchutil.Setup, workspace func(string) (string, string, erro
 	b := &contestant{name: "page, saved in the page (Ctrl+S)", file: ownFile}
 	b.save = func(src []byte) (start, seen time.Time, err error) {
 		// Typing is not timed; saving is, from the key press on.
-		if err = within(own, chromedp.Focus(chromedp.CSS(".cm-content")),
+		// Focused by the page's own script: the DOM domain is off.
+		if err = within(own, chromedp.Evaluate[chromedp.Void](`document.querySelector(".cm-content").focus()`),
 			chromedp.KeyEvent("a", chromedp.KeyModifiers(chromedp.ModifierCtrl))); err != nil {
 			return
 		}
