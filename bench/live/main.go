@@ -8,13 +8,20 @@
 //
 // Run it from the repository's root:
 //
-//	go run ./bench/live          # 20 rounds
-//	go run ./bench/live -n 50
+//	go run ./bench/live          # 40 rounds
+//	go run ./bench/live -n 60
 //	go run ./bench/live -page=false  # without Chromium
+//	go run ./bench/live -seen    # saves of texts checked before
 //
 // Each front end has a workspace of its own, so that a save reaches only
 // the one timed. A round's change alternates between a wrong and a right
-// circuit breaker, so that every save brings a new verdict:
+// circuit breaker, so that every save brings a new verdict. Each save is
+// a text that kurs has not checked before, as a learner's change is: the
+// checker's cache is the machine's, and a text another front end's check
+// had built would be found built. With -seen, each round's text is
+// checked once before the round, untimed, and every save finds its
+// result kept, as a save of an earlier version (an undo) does; there the
+// fixed costs of each front end weigh most. What is timed:
 //   - kurs check: from the save to the end of `kurs check circuitbreaker`,
 //     its verdict printed;
 //   - kurs watch: from the save to the verdict's line on the terminal;
@@ -65,10 +72,11 @@ import (
 )
 
 func main() {
-	n := flag.Int("n", 20, "rounds of saves to time")
+	n := flag.Int("n", 40, "rounds of saves to time")
 	page := flag.Bool("page", true, "also time saves in the page (needs Chromium)")
+	seen := flag.Bool("seen", false, "time saves of texts checked before (an undo): kurs recalls each result")
 	flag.Parse()
-	if err := run(*n, *page); err != nil {
+	if err := run(*n, *page, *seen); err != nil {
 		fmt.Fprintln(os.Stderr, "bench/live:", err)
 		os.Exit(1)
 	}
@@ -91,7 +99,7 @@ type contestant struct {
 	toEvent, afterEvent []time.Duration
 }
 
-func run(n int, page bool) error {
+func run(n int, page, seenBefore bool) error {
 	s, err := benchutil.NewSetup("live")
 	if err != nil {
 		return err
@@ -172,14 +180,38 @@ func run(n int, page bool) error {
 			}
 		}
 	}
+	// With -seen, a workspace where each round's text is checked before
+	// the round, untimed.
+	var wsSeen, seenFile string
+	if seenBefore {
+		if wsSeen, seenFile, err = workspace("ws-seen"); err != nil {
+			return err
+		}
+	}
 	for i := range n {
 		src := s.Wrong
 		if i%2 == 1 {
 			src = s.Solution
 		}
+		if seenBefore {
+			if err := os.WriteFile(seenFile, benchutil.Edit(src, i), 0o644); err != nil {
+				return err
+			}
+			if out, err := exec.Command(s.Kurs, "check", "circuitbreaker", "--workspace", wsSeen).CombinedOutput(); !verdict.Match(out) {
+				return fmt.Errorf("kurs check before round %d: %v\n%s", i, err, out)
+			}
+		}
 		for j := range contestants {
-			c := contestants[(i+j)%len(contestants)]
-			start, seen, err := c.save(benchutil.Edit(src, i))
+			k := (i + j) % len(contestants)
+			c := contestants[k]
+			// The checker's cache is the machine's: a text that one
+			// contestant's check has built would be a text the next one
+			// finds built. Each save is a text of its own, unless -seen.
+			text := benchutil.Edit(src, i*len(contestants)+k)
+			if seenBefore {
+				text = benchutil.Edit(src, i)
+			}
+			start, seen, err := c.save(text)
 			if err != nil {
 				return fmt.Errorf("%s, round %d: %w", c.name, i, err)
 			}
@@ -188,6 +220,11 @@ func run(n int, page bool) error {
 	}
 
 	fmt.Printf("rounds: %d (a wrong and a right breaker alternating; each round one save for each, in turn first)\n", n)
+	if seenBefore {
+		fmt.Println("each save's text was checked before its round: every result is one kurs kept")
+	} else {
+		fmt.Println("each save's text is new to kurs, as a learner's change is")
+	}
 	for _, c := range contestants {
 		benchutil.Report(c.name+":", c.times)
 	}
@@ -202,11 +239,15 @@ func run(n int, page bool) error {
 			benchutil.Report(c.name+", event to verdict drawn:", c.afterEvent)
 		}
 	}
+	kind := "each a new text"
+	if seenBefore {
+		kind = "texts checked before"
+	}
 	base := benchutil.Median(check.times).Seconds()
 	for _, c := range contestants[1:] {
 		r := benchutil.Median(c.times).Seconds() / base
 		fmt.Printf("ratio of medians, %s / kurs check: %.2fx\n", c.name, r)
-		benchutil.Summary("live: %s, save to verdict on screen / kurs check of the same change: %.2f× (medians of %d saves, interleaved)", c.name, r, n)
+		benchutil.Summary("live: %s, save to verdict on screen / kurs check of the same change: %.2f× (medians of %d saves, interleaved, %s)", c.name, r, n, kind)
 	}
 	return nil
 }
