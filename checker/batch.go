@@ -89,6 +89,11 @@ func (c *Checker) checkAll(ctx context.Context, all []*job) (err error) {
 			}
 		}
 	}()
+	if len(todo) == 0 {
+		// Every result was kept or refused before a build: no folder to
+		// make for nothing to build (a new inode costs a save's time).
+		return c.runAll(ctx, "", start, 0, all, nil, nil, nil)
+	}
 	tmp, err := os.MkdirTemp(c.TempDir, "kurs-check-")
 	if err != nil {
 		return err

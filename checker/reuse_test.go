@@ -64,6 +64,9 @@ func TestUnchangedCheckIsReused(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, os.WriteFile(kept[0], data, 0o600))
 	assert.Equal(t, "kept", check(t, ck, ex, dir).Output)
+	// A check that builds nothing makes no temporary folder.
+	nowhere := &checker.Checker{Build: ck.Build, Timeout: corpusTimeout, Reuse: true, TempDir: filepath.Join(t.TempDir(), "missing")}
+	assert.Equal(t, "kept", check(t, nowhere, ex, dir).Output)
 
 	// Another seed is another check, and so is a check that does not
 	// reuse.
