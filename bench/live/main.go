@@ -2,44 +2,58 @@
 // screen in kurs's live front ends, next to a `kurs check` of the same
 // change: in `kurs watch` on a real pseudo-terminal, in the exercise's
 // page in Chromium after a save in another editor, and in the page after
-// Ctrl+S in its own editor. Each round saves the same change once for
-// each, in a new order each round, so that the machine's load weighs on
-// all alike (the aim: each live front end within 1.1× the check).
+// Ctrl+S in its own editor. Each round saves the same kind of change once
+// for each, in a new order each round, so that the machine's load weighs
+// on all alike (the aim: each live front end within 1.1× the check).
 //
 // Run it from the repository's root:
 //
-//	go run ./bench/live          # 40 rounds
+//	go run ./bench/live                 # 40 rounds of each kind of change
 //	go run ./bench/live -n 60
-//	go run ./bench/live -page=false  # without Chromium
-//	go run ./bench/live -seen    # saves of texts checked before
+//	go run ./bench/live -change=seen    # one kind only
+//	go run ./bench/live -page=false     # without Chromium
 //
 // Each front end has a workspace of its own, so that a save reaches only
 // the one timed. A round's change alternates between a wrong and a right
-// circuit breaker, so that every save brings a new verdict. Each save is
-// a text that kurs has not checked before, as a learner's change is: the
-// checker's cache is the machine's, and a text another front end's check
-// had built would be found built. With -seen, each round's text is
-// checked once before the round, untimed, and every save finds its
-// result kept, as a save of an earlier version (an undo) does; there the
-// fixed costs of each front end weigh most. What is timed:
+// circuit breaker, so that every save brings a new verdict. Three kinds
+// of change are timed in turn, each in its own rounds:
+//   - body: each save changes the code of New (a statement that no trace
+//     reaches, with a number of its own): a new program, compiled, linked
+//     and run, as after a learner's edit of a function;
+//   - comment: each save adds a new comment: compiled, and its program is
+//     one checked before, whose result is kept;
+//   - seen: each save is a text checked before (once, before its round,
+//     untimed), as after an undo: its result is kept, nothing is built,
+//     and each front end's fixed costs weigh most.
+//
+// The checker's cache is the machine's, shared by the front ends: a text
+// that one front end's check built would be found built by the next. So
+// each save of body and comment is a text of its own, never saved
+// before, in this run or an earlier one (each run's texts carry a number
+// of its own). What is timed, from the save to the verdict delivered to
+// the screen's owner, before it draws it (a terminal's drawing and a
+// browser's layout and painting are not timed, for any front end):
 //   - kurs check: from the save to the end of `kurs check circuitbreaker`,
 //     its verdict printed;
-//   - kurs watch: from the save to the verdict's line on the terminal;
-//   - the page: from the save to the new verdict in the page, as the page
-//     itself notes it (a MutationObserver), two pages of two `kurs serve`s.
-//     A save in the page begins when the page receives the key press
-//     (the page notes that too), once the page is idle after the new text
-//     was put into its editor, as a learner's editor is after typing
-//     (the figure is for an editor that has parsed its text): Chromium
-//     delivers a key sent over the DevTools protocol after a delay of its
-//     own, which is the harness's, not kurs's; its median is printed
-//     apart. A save in another editor is also split where the page
-//     receives the result's event (a Performance API mark of the page's
-//     own): the watcher, the check and the event before it, the page's
-//     drawing after. The pages run as in a learner's browser, with no
-//     DevTools reporting their requests and changes: the bench turns
-//     those reports off once a page is open, and drives the page by its
-//     script and by key presses alone.
+//   - kurs watch: from the save to the verdict's line read off the
+//     terminal;
+//   - the page: from the save to the new verdict in the page's document,
+//     as the page itself notes it (a MutationObserver), two pages of two
+//     `kurs serve`s. A save in the page begins when the page receives the
+//     key press (the page notes that too), once the page is idle after
+//     the new text was put into its editor, as a learner's editor is
+//     after typing (the figure is for an editor that has parsed its
+//     text): Chromium delivers a key sent over the DevTools protocol
+//     after a delay of its own, which is the harness's, not kurs's; its
+//     median is printed apart. It includes the page's own save, flushed
+//     to the disk with its backup; the others' saves are the bench's
+//     plain writes. A save in another editor is also split where the
+//     page receives the result's event (a Performance API mark of the
+//     page's own): the watcher, the check and the event before it, the
+//     page's fetching and showing after. The pages run as in a learner's
+//     browser, with no DevTools reporting their requests and changes: the
+//     bench turns those reports off once a page is open, and drives the
+//     page by its script and by key presses alone.
 //
 // Everything it creates is removed at the end, and the processes it
 // started are stopped.
@@ -74,9 +88,16 @@ import (
 func main() {
 	n := flag.Int("n", 40, "rounds of saves to time")
 	page := flag.Bool("page", true, "also time saves in the page (needs Chromium)")
-	seen := flag.Bool("seen", false, "time saves of texts checked before (an undo): kurs recalls each result")
+	only := flag.String("change", "", "time one kind of change only: body, comment or seen")
 	flag.Parse()
-	if err := run(*n, *page, *seen); err != nil {
+	if *only != "" {
+		if _, ok := what[*only]; !ok {
+			fmt.Fprintln(os.Stderr, "bench/live: -change is body, comment or seen")
+			os.Exit(2)
+		}
+		kinds = []string{*only}
+	}
+	if err := run(*n, *page); err != nil {
 		fmt.Fprintln(os.Stderr, "bench/live:", err)
 		os.Exit(1)
 	}
@@ -99,7 +120,7 @@ type contestant struct {
 	toEvent, afterEvent []time.Duration
 }
 
-func run(n int, page, seenBefore bool) error {
+func run(n int, page bool) error {
 	s, err := benchutil.NewSetup("live")
 	if err != nil {
 		return err
@@ -180,51 +201,83 @@ func run(n int, page, seenBefore bool) error {
 			}
 		}
 	}
-	// With -seen, a workspace where each round's text is checked before
-	// the round, untimed.
-	var wsSeen, seenFile string
-	if seenBefore {
-		if wsSeen, seenFile, err = workspace("ws-seen"); err != nil {
-			return err
-		}
+	// A pass for each kind of change, one after the other, each with
+	// rounds of its own; a workspace where a round's text is checked
+	// before the round, untimed, for "seen".
+	wsSeen, seenFile, err := workspace("ws-seen")
+	if err != nil {
+		return err
 	}
-	for i := range n {
-		src := s.Wrong
-		if i%2 == 1 {
-			src = s.Solution
+	nonce := time.Now().UnixNano() % 1e9
+	for _, kind := range kinds {
+		for _, c := range contestants {
+			c.times, c.delays, c.toEvent, c.afterEvent = nil, nil, nil, nil
 		}
-		if seenBefore {
-			if err := os.WriteFile(seenFile, benchutil.Edit(src, i), 0o644); err != nil {
-				return err
+		for i := range n {
+			src := s.Wrong
+			if i%2 == 1 {
+				src = s.Solution
 			}
-			if out, err := exec.Command(s.Kurs, "check", "circuitbreaker", "--workspace", wsSeen).CombinedOutput(); !verdict.Match(out) {
-				return fmt.Errorf("kurs check before round %d: %v\n%s", i, err, out)
+			if kind == "seen" {
+				if err := os.WriteFile(seenFile, edit(src, kind, nonce, i), 0o644); err != nil {
+					return err
+				}
+				if out, err := exec.Command(s.Kurs, "check", "circuitbreaker", "--workspace", wsSeen).CombinedOutput(); !verdict.Match(out) {
+					return fmt.Errorf("kurs check before round %d: %v\n%s", i, err, out)
+				}
+			}
+			for j := range contestants {
+				k := (i + j) % len(contestants)
+				c := contestants[k]
+				// The checker's cache is the machine's: a text that one
+				// contestant's check built would be found built by the
+				// next. Each save is a text of its own, unless seen.
+				text := edit(src, kind, nonce, i*len(contestants)+k)
+				if kind == "seen" {
+					text = edit(src, kind, nonce, i)
+				}
+				start, seen, err := c.save(text)
+				if err != nil {
+					return fmt.Errorf("%s, %s, round %d: %w", c.name, kind, i, err)
+				}
+				c.times = append(c.times, seen.Sub(start))
 			}
 		}
-		for j := range contestants {
-			k := (i + j) % len(contestants)
-			c := contestants[k]
-			// The checker's cache is the machine's: a text that one
-			// contestant's check has built would be a text the next one
-			// finds built. Each save is a text of its own, unless -seen.
-			text := benchutil.Edit(src, i*len(contestants)+k)
-			if seenBefore {
-				text = benchutil.Edit(src, i)
-			}
-			start, seen, err := c.save(text)
-			if err != nil {
-				return fmt.Errorf("%s, round %d: %w", c.name, i, err)
-			}
-			c.times = append(c.times, seen.Sub(start))
-		}
+		report(kind, n, contestants)
 	}
+	return nil
+}
 
-	fmt.Printf("rounds: %d (a wrong and a right breaker alternating; each round one save for each, in turn first)\n", n)
-	if seenBefore {
-		fmt.Println("each save's text was checked before its round: every result is one kurs kept")
-	} else {
-		fmt.Println("each save's text is new to kurs, as a learner's change is")
+// kinds are the changes timed, in turn: a change of code (each save a new
+// program, built, linked and run, as after a learner's edit of a
+// function), a new comment (compiled; the program is the same as an
+// earlier one, whose result is kept) and a text checked before (an undo:
+// its result is kept).
+var kinds = []string{"body", "comment", "seen"}
+
+// what says what each kind of save is, for the report.
+var what = map[string]string{
+	"body":    "each save a new program: its code changed (built, linked and run)",
+	"comment": "each save a new comment: compiled, its program's result kept",
+	"seen":    "each save a text checked before (an undo): its result kept",
+}
+
+// edit returns src changed for save n of a run (nonce) as kind says: in
+// New's body, by a statement that no trace reaches, or by a comment at
+// the end; seen texts are comments too, checked before they are saved.
+func edit(src []byte, kind string, nonce int64, n int) []byte {
+	tag := nonce*100000 + int64(n)
+	if kind != "body" {
+		return fmt.Appendf(bytes.Clone(src), "\n// edit %s %d\n", kind, tag)
 	}
+	const at = "\treturn &CircuitBreaker{"
+	stmt := fmt.Sprintf("\tif wait == -%d {\n\t\twait = 0\n\t}\n", tag+1)
+	return bytes.Replace(src, []byte(at), []byte(stmt+at), 1)
+}
+
+// report prints the times of one kind of change and their ratios.
+func report(kind string, n int, contestants []*contestant) {
+	fmt.Printf("\n%s: %d rounds, %s (a wrong and a right breaker alternating; each round one save for each, in turn first)\n", kind, n, what[kind])
 	for _, c := range contestants {
 		benchutil.Report(c.name+":", c.times)
 	}
@@ -236,20 +289,15 @@ func run(n int, page, seenBefore bool) error {
 	for _, c := range contestants {
 		if len(c.toEvent) > 0 {
 			benchutil.Report(c.name+", save to the result's event:", c.toEvent)
-			benchutil.Report(c.name+", event to verdict drawn:", c.afterEvent)
+			benchutil.Report(c.name+", event to verdict in the page:", c.afterEvent)
 		}
 	}
-	kind := "each a new text"
-	if seenBefore {
-		kind = "texts checked before"
-	}
-	base := benchutil.Median(check.times).Seconds()
+	base := benchutil.Median(contestants[0].times).Seconds()
 	for _, c := range contestants[1:] {
 		r := benchutil.Median(c.times).Seconds() / base
 		fmt.Printf("ratio of medians, %s / kurs check: %.2fx\n", c.name, r)
-		benchutil.Summary("live: %s, save to verdict on screen / kurs check of the same change: %.2f× (medians of %d saves, interleaved, %s)", c.name, r, n, kind)
+		benchutil.Summary("live, %s: %s, save to verdict delivered / kurs check of the same change: %.2f× (medians of %d saves, interleaved)", kind, c.name, r, n)
 	}
-	return nil
 }
 
 // verdict matches the line of a result for the circuit breaker, as kurs
