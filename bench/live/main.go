@@ -80,6 +80,7 @@ import (
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 
 	"github.com/kurs-course/kurs/bench/internal/benchutil"
 	"github.com/kurs-course/kurs/internal/pty"
@@ -533,11 +534,38 @@ func startPages(s *benchutil.Setup, workspace func(string) (string, string, erro
 		if err != nil {
 			return
 		}
+		// The key goes down now and up after the verdict: its release,
+		// which the page does nothing with, is no work of the save's.
+		var down, up []*input.DispatchKeyEventParams
+		for _, k := range kb.Encode('s') {
+			k.Modifiers |= int64(chromedp.ModifierCtrl)
+			switch k.Type {
+			case input.DispatchKeyEventTypeKeyUp:
+				up = append(up, k)
+			case input.DispatchKeyEventTypeChar: // no character with Ctrl, as chromedp.KeyEvent does
+			default:
+				down = append(down, k)
+			}
+		}
+		press := func(keys []*input.DispatchKeyEventParams) error {
+			c, cancel := context.WithTimeout(own, benchutil.Patience)
+			defer cancel()
+			for _, k := range keys {
+				if _, err := chromedp.Call(c, input.DispatchKeyEvent, *k); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
 		sent := time.Now()
-		if err = within(own, chromedp.KeyEvent("s", chromedp.KeyModifiers(chromedp.ModifierCtrl))); err != nil {
+		if err = press(down); err != nil {
 			return
 		}
-		if seen, _, err = awaitPage(own, &seenOwn, time.Time{}); err != nil {
+		seen, _, err = awaitPage(own, &seenOwn, time.Time{})
+		if perr := press(up); err == nil {
+			err = perr
+		}
+		if err != nil {
 			return
 		}
 		c, cancel = context.WithTimeout(own, benchutil.Patience)
