@@ -7,6 +7,10 @@ import (
 	"github.com/kurs-course/kurs/internal/sandbox/launch"
 )
 
+// groupRuns reports whether a process of the process group pgid may run:
+// without /proc, every process left counts (see waitGone).
+func groupRuns(int) bool { return true }
+
 // self is the launcher's executable.
 func self() string {
 	exe, _ := os.Executable()

@@ -1,10 +1,13 @@
 package sandbox
 
 import (
+	"bytes"
 	"cmp"
 	"fmt"
 	"os"
 	"runtime"
+	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 
@@ -12,6 +15,34 @@ import (
 
 	"github.com/kurs-course/kurs/internal/sandbox/launch"
 )
+
+// groupRuns reports whether a process of the process group pgid runs, one
+// that has not ended: /proc tells each process's state and group.
+func groupRuns(pgid int) bool {
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return true
+	}
+	for _, e := range entries {
+		if _, err := strconv.Atoi(e.Name()); err != nil {
+			continue
+		}
+		data, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue // ended meanwhile
+		}
+		// "pid (name) state ppid pgrp ...": the name may hold anything.
+		i := bytes.LastIndexByte(data, ')')
+		f := strings.Fields(string(data[i+1:]))
+		if len(f) < 3 {
+			continue
+		}
+		if g, err := strconv.Atoi(f[2]); err == nil && g == pgid && f[0] != "Z" && f[0] != "X" {
+			return true
+		}
+	}
+	return false
+}
 
 // self is the launcher's executable. /proc/self/exe names the running
 // binary even after it was replaced or deleted on disk.

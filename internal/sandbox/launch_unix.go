@@ -107,6 +107,22 @@ func (s *planSession) close() {
 	s.in.Close()
 	Kill(s.cmd)
 	_ = s.cmd.Wait()
+	// Its programs died with it, its process group killed, but one may
+	// still be ending (a linker frees much memory): a build that returns,
+	// even interrupted, leaves nothing running.
+	waitGone(s.cmd.Process.Pid)
+}
+
+// waitGone waits, for at most five seconds, until no process of the
+// process group pgid runs: ended ones not yet reaped do not count.
+func waitGone(pgid int) {
+	deadline := time.Now().Add(5 * time.Second)
+	for wait := 100 * time.Microsecond; syscall.Kill(-pgid, 0) == nil && groupRuns(pgid); wait = min(2*wait, 20*time.Millisecond) {
+		if time.Now().After(deadline) {
+			return
+		}
+		time.Sleep(wait)
+	}
 }
 
 // spec returns what the launcher receives for p with the layers in st:

@@ -468,3 +468,39 @@ func groupNow(pgid int) []int {
 	}
 	return pids
 }
+
+// waitGone returns once no process of the group runs, not when its
+// processes were only told to end: a shell that takes 300 ms to end after
+// its signal is waited for.
+func TestWaitGone(t *testing.T) {
+	dir := t.TempDir()
+	cmd := exec.Command("sh", "-c", `trap 'sleep 0.3; exit 0' TERM; echo > ready; while :; do sleep 0.05; done`)
+	cmd.Dir = dir
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		t.Skip("no sh:", err)
+	}
+	pgid := cmd.Process.Pid
+	defer func() {
+		_ = syscall.Kill(-pgid, syscall.SIGKILL)
+		_ = cmd.Wait()
+	}()
+	for start := time.Now(); ; time.Sleep(10 * time.Millisecond) {
+		if _, err := os.Stat(filepath.Join(dir, "ready")); err == nil {
+			break
+		}
+		if time.Since(start) > time.Minute {
+			t.Fatal("the shell never started")
+		}
+	}
+	if !groupRuns(pgid) {
+		t.Fatal("groupRuns does not see the running shell")
+	}
+	if err := syscall.Kill(-pgid, syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	waitGone(pgid)
+	if groupRuns(pgid) {
+		t.Fatal("waitGone returned while a process of the group still ran")
+	}
+}
