@@ -3,8 +3,8 @@
 // change: in `kurs watch` on a real pseudo-terminal, in the exercise's
 // page in Chromium after a save in another editor, and in the page after
 // Ctrl+S in its own editor. Each round saves the same kind of change once
-// for each, in a new order each round, so that the machine's load weighs
-// on all alike (the aim: each live front end within 1.1× the check).
+// for each, each round beginning with the next front end, so that the
+// machine's load weighs on all alike (the aim: each live front end within 1.1× the check).
 //
 // Run it from the repository's root:
 //
@@ -23,7 +23,8 @@
 //   - comment: each save adds a new comment: compiled, and its program is
 //     one checked before, whose result is kept;
 //   - seen: each save is a text checked before (once, before its round,
-//     untimed), as after an undo: its result is kept, nothing is built,
+//     untimed, in a workspace of the bench's: the checker's cache is the
+//     machine's), as after an undo: its result is kept, nothing is built,
 //     and each front end's fixed costs weigh most.
 //
 // The checker's cache is the machine's, shared by the front ends: a text
@@ -31,8 +32,8 @@
 // each save of body and comment is a text of its own, never saved
 // before, in this run or an earlier one (each run's texts carry a number
 // of its own). What is timed, from the save to the verdict delivered to
-// the screen's owner, before it draws it (a terminal's drawing and a
-// browser's layout and painting are not timed, for any front end):
+// the terminal or the page, before either draws it (a terminal's drawing
+// and a browser's layout and painting are not timed, for any front end):
 //   - kurs check: from the save to the end of `kurs check circuitbreaker`,
 //     its verdict printed;
 //   - kurs watch: from the save to the verdict's line read off the
@@ -87,10 +88,14 @@ import (
 )
 
 func main() {
-	n := flag.Int("n", 40, "rounds of saves to time")
+	n := flag.Int("n", 40, "rounds of saves to time for each kind of change (each round one save in every front end)")
 	page := flag.Bool("page", true, "also time saves in the page (needs Chromium)")
-	only := flag.String("change", "", "time one kind of change only: body, comment or seen")
+	only := flag.String("change", "", "time one kind of change only: body (a new program), comment (a new comment) or seen (a text checked before); all three by default, about a minute")
 	flag.Parse()
+	if *n < 1 {
+		fmt.Fprintln(os.Stderr, "bench/live: -n is the number of rounds, at least 1")
+		os.Exit(2)
+	}
 	if *only != "" {
 		if _, ok := what[*only]; !ok {
 			fmt.Fprintln(os.Stderr, "bench/live: -change is body, comment or seen")
@@ -278,7 +283,7 @@ func edit(src []byte, kind string, nonce int64, n int) []byte {
 
 // report prints the times of one kind of change and their ratios.
 func report(kind string, n int, contestants []*contestant) {
-	fmt.Printf("\n%s: %d rounds, %s (a wrong and a right breaker alternating; each round one save for each, in turn first)\n", kind, n, what[kind])
+	fmt.Printf("\n%s: %d rounds, %s (a wrong and a right breaker alternating; each round one save in each front end, the round's first in turn)\n", kind, n, what[kind])
 	for _, c := range contestants {
 		benchutil.Report(c.name+":", c.times)
 	}
@@ -296,8 +301,8 @@ func report(kind string, n int, contestants []*contestant) {
 	base := benchutil.Median(contestants[0].times).Seconds()
 	for _, c := range contestants[1:] {
 		r := benchutil.Median(c.times).Seconds() / base
-		fmt.Printf("ratio of medians, %s / kurs check: %.2fx\n", c.name, r)
-		benchutil.Summary("live, %s: %s, save to verdict delivered / kurs check of the same change: %.2f× (medians of %d saves, interleaved)", kind, c.name, r, n)
+		fmt.Printf("ratio of medians, %s / kurs check: %.2fx (aim: at most 1.1x)\n", c.name, r)
+		benchutil.Summary("live, %s: %s, save to verdict delivered / kurs check of the same change: %.2f× (medians of %d saves, interleaved; aim: at most 1.1×)", kind, c.name, r, n)
 	}
 }
 
@@ -676,7 +681,10 @@ func newChromium() (ctx context.Context, stop func(), ok bool, err error) {
 	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
 		chromedp.ExecPath(chrome), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
 		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true), chromedp.UserDataDir(profile), chromedp.WindowSize(1280, 800))
+		chromedp.Flag("disable-sync", true), chromedp.UserDataDir(profile), chromedp.WindowSize(1280, 800),
+		// Chromium's own temporary folder (its singleton's socket) in the
+		// profile, so that it goes with it.
+		chromedp.Env("TMPDIR="+profile))
 	ctx, cancel := chromedp.NewContext(alloc)
 	stop = func() {
 		cancel()
