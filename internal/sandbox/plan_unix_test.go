@@ -3,6 +3,7 @@
 package sandbox
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"os/exec"
@@ -85,6 +86,15 @@ func TestPlanEndsWhenCancelled(t *testing.T) {
 	child, err := strconv.Atoi(strings.TrimSpace(string(data)))
 	if err != nil {
 		t.Fatal(err)
+	}
+	// Where /proc tells, nothing the plan started runs once it returned
+	// (one ended and not yet reaped does not run); elsewhere the child
+	// has a while to go.
+	if stat, err := os.ReadFile("/proc/" + strconv.Itoa(child) + "/stat"); err == nil {
+		if f := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:])); len(f) > 0 && f[0] != "Z" && f[0] != "X" {
+			_ = syscall.Kill(child, syscall.SIGKILL)
+			t.Fatalf("a program the plan started (%d) still ran, in state %s, when the plan returned", child, f[0])
+		}
 	}
 	deadline := time.Now().Add(5 * time.Second)
 	for syscall.Kill(child, 0) == nil {
