@@ -3,7 +3,6 @@ package web_test
 import (
 	"bytes"
 	"context"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,10 +12,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/kurs-course/kurs"
 	"github.com/kurs-course/kurs/internal/browsertest"
 	"github.com/kurs-course/kurs/internal/cli"
-	"github.com/kurs-course/kurs/internal/course"
 )
 
 // kursCmd runs a verb of the command line in the workspace dir, as the
@@ -49,10 +46,7 @@ func TestPassInThePageIsRemembered(t *testing.T) {
 	t.Parallel()
 	browsertest.Path(t)
 	dir := newWorkspace(t, "en")
-	c, err := course.Load(kurs.Content())
-	require.NoError(t, err)
-	ref, err := fs.ReadFile(c.FS(), "exercises/circuitbreaker/solution/circuitbreaker.go")
-	require.NoError(t, err)
+	ref, _ := breaker(t)
 	srv, b := servedTab(t, dir, 1280, 800)
 
 	code, out := kursCmd(t, dir, "solution", "circuitbreaker")
@@ -60,7 +54,7 @@ func TestPassInThePageIsRemembered(t *testing.T) {
 
 	b.do("open the breaker", chromedp.Navigate(srv.url+"/exercise/circuitbreaker"), chromedp.WaitVisible(chromedp.CSS("#result")))
 	b.waitFor("the editor", `document.querySelector(".cm-editor .cm-content") !== null`)
-	b.typeInEditor(string(ref))
+	b.typeInEditor(ref)
 	b.do("save", chromedp.KeyEvent("s", chromedp.KeyModifiers(chromedp.ModifierCtrl)))
 	b.waitFor("saved", statusShowsVerdict)
 	before := b.eval("seq", `String(`+seq+`)`)
@@ -78,12 +72,12 @@ func TestPassInThePageIsRemembered(t *testing.T) {
 	// then on, until the result of a save in another editor, which the
 	// watcher handles after the page's own (or with it, in one go). Only
 	// that check may show "checking", if it takes long enough to.
-	b.typeInEditor(string(ref) + "\n// another version\n")
+	b.typeInEditor(ref + "\n// another version\n")
 	before = b.eval("seq", `String(`+seq+`)`)
 	b.do("save another version", chromedp.KeyEvent("s", chromedp.KeyModifiers(chromedp.ModifierCtrl)))
 	b.waitFor("its result", seq+` > `+before+` && document.querySelector("#verdict").dataset.status === "pass"`)
 	before = b.eval("seq", `String(`+seq+`)`)
-	b.typeInEditor(string(ref))
+	b.typeInEditor(ref)
 	b.do("save the passing version again", chromedp.KeyEvent("s", chromedp.KeyModifiers(chromedp.ModifierCtrl)))
 	b.waitFor("its result", seq+` > `+before+` && document.querySelector("#verdict").dataset.status === "pass"`)
 	b.waitFor("the status at the verdict", statusShowsVerdict)

@@ -3,7 +3,6 @@ package web_test
 import (
 	"context"
 	"encoding/json"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,7 +15,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/kurs-course/kurs"
 	"github.com/kurs-course/kurs/internal/browsertest"
 )
 
@@ -47,8 +45,7 @@ func TestBusyStatusWaits(t *testing.T) {
 	}
 	t.Parallel()
 	browsertest.Path(t)
-	ref, err := fs.ReadFile(kurs.Content(), "exercises/circuitbreaker/solution/circuitbreaker.go")
-	require.NoError(t, err)
+	ref, _ := breaker(t)
 	dir := newWorkspace(t, "de")
 	srv, b := servedTab(t, dir, 1280, 800)
 	b.do("open the breaker", chromedp.Navigate(srv.url+"/exercise/circuitbreaker"), chromedp.WaitVisible(chromedp.CSS("#result")))
@@ -69,7 +66,7 @@ func TestBusyStatusWaits(t *testing.T) {
 	// A save: whatever "checking" the status showed came no sooner than
 	// 150 ms after the key (on a busy machine a save may take that long).
 	before := b.eval("seq", `String(`+seq+`)`)
-	b.typeInEditor(string(ref))
+	b.typeInEditor(ref)
 	b.do("save", chromedp.KeyEvent("s", chromedp.KeyModifiers(chromedp.ModifierCtrl)))
 	b.waitFor("its verdict", seq+` > `+before+` && `+statusShowsVerdict)
 	for _, s := range statuses() {
@@ -96,7 +93,7 @@ func TestBusyStatusWaits(t *testing.T) {
 	}()
 	call, stop := context.WithTimeout(b.ctx, browsertest.Patience(t, 30*time.Second))
 	defer stop()
-	_, err = chromedp.Call(call, fetch.Enable, fetch.EnableParams{Patterns: []*fetch.RequestPattern{{URLPattern: "*/save?*"}}})
+	_, err := chromedp.Call(call, fetch.Enable, fetch.EnableParams{Patterns: []*fetch.RequestPattern{{URLPattern: "*/save?*"}}})
 	require.NoError(t, err, "hold the saves")
 	held := func() fetch.RequestID {
 		t.Helper()
@@ -115,7 +112,7 @@ func TestBusyStatusWaits(t *testing.T) {
 	}
 	b.eval("forget the statuses", `kursShown = []; kursKey = undefined; "ok"`)
 	before = b.eval("seq", `String(`+seq+`)`)
-	b.typeInEditor(string(ref) + "\n// first\n")
+	b.typeInEditor(ref + "\n// first\n")
 	b.do("save", chromedp.KeyEvent("s", chromedp.KeyModifiers(chromedp.ModifierCtrl)))
 	first := held()
 	b.waitFor("checking", `document.getElementById("status").classList.contains("checking")`)
@@ -128,7 +125,7 @@ func TestBusyStatusWaits(t *testing.T) {
 	// The first answer comes after "checking" has been up its 400 ms, so
 	// that nothing holds the status there but the save that follows.
 	b.waitFor("checking up its time", `performance.now() - kursKey >= kursShown.find((s) => s.status.includes("checking")).after + 420`)
-	last := string(ref) + "\n// second\n"
+	last := ref + "\n// second\n"
 	b.typeInEditor(last)
 	b.do("save again", chromedp.KeyEvent("s", chromedp.KeyModifiers(chromedp.ModifierCtrl)))
 	let(first)

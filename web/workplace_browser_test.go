@@ -113,6 +113,18 @@ func screenshot(t *testing.T, b tab, name string) {
 
 // servedTab starts kurs serve on the workspace dir and a browser tab of
 // width×height logged in to it: how the browser tests begin.
+// breaker returns the circuit breaker's reference solution, and the same
+// with its probe one tick late, which builds and fails the seed's trace.
+func breaker(t *testing.T) (right, late string) {
+	t.Helper()
+	ref, err := fs.ReadFile(kurs.Content(), "exercises/circuitbreaker/solution/circuitbreaker.go")
+	require.NoError(t, err)
+	right = string(ref)
+	late = strings.Replace(right, "now-b.openedAt >= b.wait", "now-b.openedAt > b.wait", 1)
+	require.NotEqual(t, right, late, "the solution changed: no late probe to make")
+	return right, late
+}
+
 func servedTab(t *testing.T, dir string, width, height int) (*serving, tab) {
 	t.Helper()
 	srv := serve(t, dir, "127.0.0.1:0")
@@ -144,8 +156,7 @@ func TestWorkplace(t *testing.T) {
 	require.NoError(t, err)
 	srv, b := servedTab(t, dir, 1280, 800)
 	file := filepath.Join(dir, "circuitbreaker", "circuitbreaker.go")
-	ref, err := fs.ReadFile(c.FS(), "exercises/circuitbreaker/solution/circuitbreaker.go")
-	require.NoError(t, err)
+	ref, _ := breaker(t)
 
 	// The check within reach: on a wide screen the button is in view
 	// without scrolling, beside the task.
@@ -184,13 +195,13 @@ func TestWorkplace(t *testing.T) {
 	// one backed up, and the new result comes in; a pass offers the next
 	// exercise.
 	before = b.eval("seq", `String(`+seq+`)`)
-	b.typeInEditor(string(ref))
+	b.typeInEditor(ref)
 	b.waitFor("unsaved", `document.getElementById("status").textContent !== ""`)
 	b.do("save", chromedp.KeyEvent("s", chromedp.KeyModifiers(chromedp.ModifierCtrl)))
 	b.waitFor("the result of the saved code", seq+` > `+before+` && document.querySelector("#verdict").dataset.status === "pass"`)
 	saved, err := os.ReadFile(file)
 	require.NoError(t, err)
-	assert.Equal(t, string(ref), string(saved), "the page saved what was typed")
+	assert.Equal(t, ref, string(saved), "the page saved what was typed")
 	backups, err := filepath.Glob(filepath.Join(dir, ".kurs", "backup", "*", "circuitbreaker", "circuitbreaker.go"))
 	require.NoError(t, err)
 	require.NotEmpty(t, backups)
@@ -200,7 +211,7 @@ func TestWorkplace(t *testing.T) {
 
 	// An outside save while the page holds edits: the page asks, and
 	// keeping the page's edits saves them.
-	b.typeInEditor(string(ref) + "\n// mine\n")
+	b.typeInEditor(ref + "\n// mine\n")
 	require.NoError(t, os.WriteFile(file, []byte(breakerLate), 0o644))
 	b.waitFor("the question", `document.getElementById("editor-note").textContent.includes("not saved")`)
 	assert.Contains(t, b.eval("editor kept", `document.querySelector(".cm-content").textContent`), "// mine")
