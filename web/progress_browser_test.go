@@ -10,7 +10,6 @@ import (
 
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 
 	"github.com/kurs-course/kurs/internal/browsertest"
 	"github.com/kurs-course/kurs/internal/cli"
@@ -87,7 +86,7 @@ new MutationObserver(() => kursStatuses.push(document.getElementById("status").c
 "ok"`)
 
 	// The code breaks in another editor; the page checks it and fails.
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "circuitbreaker", "circuitbreaker.go"), []byte(breakerLate), 0o644))
+	saveElsewhere(t, filepath.Join(dir, "circuitbreaker", "circuitbreaker.go"), []byte(breakerLate))
 	b.waitFor("the failing result", `document.querySelector("#verdict")?.dataset.status === "fail"`)
 	b.waitFor("the status at the verdict", statusShowsVerdict)
 	statuses := b.eval("the statuses", `JSON.stringify(kursStatuses)`)

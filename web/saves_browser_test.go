@@ -97,7 +97,7 @@ func TestSavesInAndOutsideThePage(t *testing.T) {
 				chromedp.KeyEvent(kb.ArrowDown), chromedp.KeyEvent(kb.ArrowDown), chromedp.KeyEvent(kb.ArrowDown),
 				chromedp.KeyEvent(kb.End))
 			changed := slices.Insert(slices.Clone(lines), 6, "// saved elsewhere")
-			require.NoError(t, os.WriteFile(file, []byte(strings.Join(changed, "\n")), 0o644))
+			saveElsewhere(t, file, []byte(strings.Join(changed, "\n")))
 			b.waitFor("the outside save in the editor", `document.querySelector(".cm-content").textContent.includes("// saved elsewhere")`)
 			b.do("type", chromedp.KeyEvent("X"))
 			assert.Equal(t, lines[3]+"X", b.eval("line 4", `document.querySelectorAll(".cm-content .cm-line")[3].textContent`),
@@ -147,7 +147,7 @@ func TestSavesInAndOutsideThePage(t *testing.T) {
 			b.do("an edit not saved", chromedp.KeyEvent("Y"))
 			b.waitFor("unsaved", `document.getElementById("status").classList.contains("dirty")`)
 			before = b.eval("the verdict before", `String(`+seq+`)`)
-			require.NoError(t, os.WriteFile(file, []byte("// moved down a line\n"+wrong), 0o644))
+			saveElsewhere(t, file, []byte("// moved down a line\n"+wrong))
 			b.waitFor("the result of the file saved elsewhere", seq+` > `+before)
 			streams()
 			b.waitFor("the question", `!document.getElementById("editor-note").hidden`)

@@ -65,14 +65,14 @@ func TestTryInTheBrowser(t *testing.T) {
 	assert.Equal(t, "true", b.eval("invalid", `document.getElementById("try-trace").getAttribute("aria-invalid")`))
 
 	// The reference's own code answers alike at every step.
-	require.NoError(t, os.WriteFile(file, ref, 0o644))
+	saveElsewhere(t, file, ref)
 	b.tryTrace(trace)
 	b.waitFor("the answers", `document.querySelector("#try-result table") !== null`)
 	assert.Equal(t, "4 0", b.eval("all steps same", `document.querySelectorAll("#try-result tbody tr").length + " " + document.querySelectorAll("#try-result tr.differs").length`))
 	assert.Equal(t, "false", b.eval("valid", `document.getElementById("try-trace").getAttribute("aria-invalid")`))
 
 	// At 390 px the panel and its table fit without sideways scrolling.
-	require.NoError(t, os.WriteFile(file, []byte(breakerLate), 0o644))
+	saveElsewhere(t, file, []byte(breakerLate))
 	b.do("phone width", chromedp.EmulateViewport(390, 844), chromedp.Navigate(srv.url+"/exercise/circuitbreaker?lang=de"), chromedp.WaitVisible(chromedp.CSS("#try-form")))
 	b.tryTrace("New(1, 5) Failure(0) Allow(5) Allow(6) Success() Failure(7) Allow(12) Allow(13)")
 	b.waitFor("the answers", `document.querySelector("#try-result table") !== null`)

@@ -24,6 +24,7 @@ import (
 
 	"github.com/kurs-course/kurs"
 	"github.com/kurs-course/kurs/i18n"
+	"github.com/kurs-course/kurs/internal/atomicfile"
 	"github.com/kurs-course/kurs/internal/browsertest"
 	"github.com/kurs-course/kurs/internal/course"
 	"github.com/kurs-course/kurs/internal/workspace"
@@ -154,9 +155,11 @@ func (ts *testServer) post(t *testing.T, path string, form url.Values) (int, str
 	return ts.do(t, "POST", path, form, map[string]string{"Origin": ts.url, "X-Kurs-Fragment": "1"})
 }
 
+// write saves a learner's file as an editor does, atomically: see
+// saveElsewhere in the browser tests for why.
 func (ts *testServer) write(t *testing.T, rel, data string) {
 	t.Helper()
-	require.NoError(t, os.WriteFile(filepath.Join(ts.dir, filepath.FromSlash(rel)), []byte(data), 0o644))
+	require.NoError(t, atomicfile.WriteFile(filepath.Join(ts.dir, filepath.FromSlash(rel)), []byte(data), 0o644))
 }
 
 func (ts *testServer) progress(t *testing.T) *workspace.Progress {

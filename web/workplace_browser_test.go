@@ -185,7 +185,7 @@ func TestWorkplace(t *testing.T) {
 
 	// A save from another editor while the page holds no edits: the page
 	// shows the saved file and says so.
-	require.NoError(t, os.WriteFile(file, []byte(breakerLate), 0o644))
+	saveElsewhere(t, file, []byte(breakerLate))
 	b.waitFor("the outside save in the editor", `document.querySelector(".cm-content").textContent.includes("now-b.openedAt > b.wait")`)
 	b.waitFor("the note", `!document.getElementById("editor-note").hidden`)
 	assert.Contains(t, b.eval("note", `document.getElementById("editor-note").textContent`), "saved outside the page")
@@ -212,7 +212,7 @@ func TestWorkplace(t *testing.T) {
 	// An outside save while the page holds edits: the page asks, and
 	// keeping the page's edits saves them.
 	b.typeInEditor(ref + "\n// mine\n")
-	require.NoError(t, os.WriteFile(file, []byte(breakerLate), 0o644))
+	saveElsewhere(t, file, []byte(breakerLate))
 	b.waitFor("the question", `document.getElementById("editor-note").textContent.includes("not saved")`)
 	assert.Contains(t, b.eval("editor kept", `document.querySelector(".cm-content").textContent`), "// mine")
 	b.do("keep mine", chromedp.Click(chromedp.CSS("#editor-note button:last-of-type")))
@@ -246,7 +246,7 @@ func TestWorkplace(t *testing.T) {
 
 	// Every kind of page at 390 px: no sideways scrolling. The exercise
 	// shows a failing trace (a table) and the solution page both files.
-	require.NoError(t, os.WriteFile(file, []byte(breakerLate), 0o644))
+	saveElsewhere(t, file, []byte(breakerLate))
 	b.do("phone width", chromedp.EmulateViewport(390, 844))
 	for _, p := range []string{"/", "/lesson/resilienz-2/", "/lesson/lastverteilung/", "/exercise/circuitbreaker", "/exercise/bulkheadquiz", "/exercise/circuitbreaker/solution"} {
 		b.do("open "+p, chromedp.Navigate(srv.url+p), chromedp.WaitReady(chromedp.CSS("main")))
