@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/kurs-course/kurs/internal/browsertest"
 )
 
 // tiny is the launcher program the tests start, built by TestMain where
@@ -90,17 +92,48 @@ func TestPlanEndsWhenCancelled(t *testing.T) {
 	// Where /proc tells, nothing the plan started runs once it returned
 	// (one ended and not yet reaped does not run); elsewhere the child
 	// has a while to go.
-	if stat, err := os.ReadFile("/proc/" + strconv.Itoa(child) + "/stat"); err == nil {
-		if f := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:])); len(f) > 0 && f[0] != "Z" && f[0] != "X" {
-			_ = syscall.Kill(child, syscall.SIGKILL)
-			t.Fatalf("a program the plan started (%d) still ran, in state %s, when the plan returned", child, f[0])
-		}
+	if _, known := procState(child); known && runs(child) {
+		_ = syscall.Kill(child, syscall.SIGKILL)
+		t.Fatalf("a program the plan started (%d) still ran when the plan returned", child)
 	}
-	deadline := time.Now().Add(5 * time.Second)
-	for syscall.Kill(child, 0) == nil {
+	endsSoon(t, child, "a program the plan started")
+}
+
+// procState returns the state of process pid as /proc tells it ("R",
+// "S", "Z", …), and whether /proc told.
+func procState(pid int) (string, bool) {
+	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return "", false
+	}
+	f := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
+	if len(f) == 0 {
+		return "", false
+	}
+	return f[0], true
+}
+
+// runs reports whether process pid runs: it exists, and where /proc
+// tells, it has not ended. An orphan that ended stays until init reaps
+// it, which takes seconds on some machines.
+func runs(pid int) bool {
+	if syscall.Kill(pid, 0) != nil {
+		return false
+	}
+	state, known := procState(pid)
+	return !known || (state != "Z" && state != "X")
+}
+
+// endsSoon fails the test when process pid, a program named what,
+// still runs after a while that grows with the machine's load; it kills
+// the process then.
+func endsSoon(t *testing.T, pid int, what string) {
+	t.Helper()
+	deadline := time.Now().Add(browsertest.Scale(5 * time.Second))
+	for runs(pid) {
 		if time.Now().After(deadline) {
-			_ = syscall.Kill(child, syscall.SIGKILL)
-			t.Fatalf("a program the plan started (%d) outlived it", child)
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+			t.Fatalf("%s (%d) outlived it", what, pid)
 		}
 		time.Sleep(10 * time.Millisecond)
 	}

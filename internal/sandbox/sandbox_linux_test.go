@@ -17,6 +17,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/kurs-course/kurs/internal/browsertest"
 )
 
 // fixture is the compromised program and guarded the one with the guard,
@@ -434,8 +436,9 @@ func privileges(t *testing.T, st Status, cred *syscall.Credential, pid int, stat
 // group returns the processes in process group pgid, or with that pid.
 func group(pgid int) []int {
 	// A killed process needs a moment to die, more on a busy machine: what
-	// is still there after two seconds has survived.
-	deadline := time.Now().Add(2 * time.Second)
+	// is still there after two seconds (more as the load grows) has
+	// survived.
+	deadline := time.Now().Add(browsertest.Scale(2 * time.Second))
 	for {
 		pids := groupNow(pgid)
 		if len(pids) == 0 || time.Now().After(deadline) {

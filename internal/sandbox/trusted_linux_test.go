@@ -7,7 +7,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 )
 
 // A trusted program runs in its own process group: cancelling its context
@@ -35,12 +34,5 @@ func TestTrustedEndsWithItsChildren(t *testing.T) {
 	}
 	cancel()
 	_ = cmd.Wait()
-	deadline := time.Now().Add(5 * time.Second)
-	for syscall.Kill(child, 0) == nil {
-		if time.Now().After(deadline) {
-			_ = syscall.Kill(child, syscall.SIGKILL)
-			t.Fatalf("the program's child %d outlived it", child)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	endsSoon(t, child, "the program's child")
 }
