@@ -66,7 +66,7 @@ func TestClassReportInBrowser(t *testing.T) {
 			require.NoError(t, os.WriteFile(file, []byte(b.String()), 0o644))
 			url := "file://" + file
 
-			ctx, cancel := context.WithTimeout(browser, 60*time.Second)
+			ctx, cancel := context.WithTimeout(browser, browsertest.Patience(t, 60*time.Second))
 			defer cancel()
 			// A desktop's width first (the phone's comes last).
 			require.NoError(t, chromedp.Do(ctx, chromedp.EmulateViewport(1200, 900), chromedp.Navigate(url), chromedp.WaitVisible(chromedp.CSS("#pass-rates"))))
