@@ -134,10 +134,11 @@ func ttyCheck(ts *testscript.TestScript, cmd string, width int, tty, pipe string
 	// A concurrent exercise's stress counts, the addresses in a race
 	// report and the time a run took differ from run to run, so a number
 	// is compared by its place in the word, not its digits, and a time's
-	// unit may differ too (86 ms in one run, 0.4 s or 0,4 s in the next).
+	// unit may differ too (86 ms in one run, 0.4 s or 0,4 s in the next, and
+	// past a minute 1 min 3 s).
 	digits := regexp.MustCompile(`0x[0-9a-f]+|[0-9]+([.,][0-9]+)?`)
 	shape := func(w string) string { return digits.ReplaceAllString(w, "0") }
-	words := map[string]bool{"s": true, "ms": true}
+	words := map[string]bool{"s": true, "ms": true, "min": true, "h": true}
 	for _, w := range strings.Fields(port.ReplaceAllString(pipe, "$1")) {
 		words[w], words[shape(w)] = true, true
 	}
