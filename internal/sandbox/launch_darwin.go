@@ -11,6 +11,12 @@ import (
 // without /proc, every process left counts (see waitGone).
 func groupRuns(int) bool { return true }
 
+// procStat reports no process: there is no /proc to tell.
+func procStat(string) (state string, pgrp int, ok bool) { return "", 0, false }
+
+// ended reports whether a process in state has ended.
+func ended(string) bool { return false }
+
 // self is the launcher's executable.
 func self() string {
 	exe, _ := os.Executable()

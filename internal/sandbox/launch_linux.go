@@ -24,25 +24,36 @@ func groupRuns(pgid int) bool {
 		return true
 	}
 	for _, e := range entries {
-		if _, err := strconv.Atoi(e.Name()); err != nil {
-			continue
-		}
-		data, err := os.ReadFile("/proc/" + e.Name() + "/stat")
-		if err != nil {
-			continue // ended meanwhile
-		}
-		// "pid (name) state ppid pgrp ...": the name may hold anything.
-		i := bytes.LastIndexByte(data, ')')
-		f := strings.Fields(string(data[i+1:]))
-		if len(f) < 3 {
-			continue
-		}
-		if g, err := strconv.Atoi(f[2]); err == nil && g == pgid && f[0] != "Z" && f[0] != "X" {
+		if state, pgrp, ok := procStat(e.Name()); ok && pgrp == pgid && !ended(state) {
 			return true
 		}
 	}
 	return false
 }
+
+// procStat returns the state ("R", "S", "Z", …) and the process group of
+// the process named pid in /proc, and false when /proc has no such
+// process (not a process's name, or it ended meanwhile).
+func procStat(pid string) (state string, pgrp int, ok bool) {
+	if _, err := strconv.Atoi(pid); err != nil {
+		return "", 0, false
+	}
+	data, err := os.ReadFile("/proc/" + pid + "/stat")
+	if err != nil {
+		return "", 0, false
+	}
+	// "pid (name) state ppid pgrp ...": the name may hold anything.
+	f := strings.Fields(string(data[bytes.LastIndexByte(data, ')')+1:]))
+	if len(f) < 3 {
+		return "", 0, false
+	}
+	pgrp, err = strconv.Atoi(f[2])
+	return f[0], pgrp, err == nil
+}
+
+// ended reports whether a process in state has ended and only waits to be
+// reaped by its parent.
+func ended(state string) bool { return state == "Z" || state == "X" }
 
 // self is the launcher's executable. /proc/self/exe names the running
 // binary even after it was replaced or deleted on disk.

@@ -3,7 +3,6 @@
 package sandbox
 
 import (
-	"bytes"
 	"context"
 	"os"
 	"os/exec"
@@ -92,25 +91,11 @@ func TestPlanEndsWhenCancelled(t *testing.T) {
 	// Where /proc tells, nothing the plan started runs once it returned
 	// (one ended and not yet reaped does not run); elsewhere the child
 	// has a while to go.
-	if _, known := procState(child); known && runs(child) {
+	if _, _, known := procStat(strconv.Itoa(child)); known && runs(child) {
 		_ = syscall.Kill(child, syscall.SIGKILL)
 		t.Fatalf("a program the plan started (%d) still ran when the plan returned", child)
 	}
 	endsSoon(t, child, "a program the plan started")
-}
-
-// procState returns the state of process pid as /proc tells it ("R",
-// "S", "Z", …), and whether /proc told.
-func procState(pid int) (string, bool) {
-	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return "", false
-	}
-	f := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
-	if len(f) == 0 {
-		return "", false
-	}
-	return f[0], true
 }
 
 // runs reports whether process pid runs: it exists, and where /proc
@@ -120,8 +105,8 @@ func runs(pid int) bool {
 	if syscall.Kill(pid, 0) != nil {
 		return false
 	}
-	state, known := procState(pid)
-	return !known || (state != "Z" && state != "X")
+	state, _, known := procStat(strconv.Itoa(pid))
+	return !known || !ended(state)
 }
 
 // endsSoon fails the test when process pid, a program named what,

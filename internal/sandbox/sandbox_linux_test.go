@@ -453,19 +453,12 @@ func groupNow(pgid int) []int {
 	var pids []int
 	entries, _ := os.ReadDir("/proc")
 	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		stat, err := os.ReadFile("/proc/" + e.Name() + "/stat")
-		if err != nil {
-			continue
-		}
-		// pid (comm) state ppid pgrp ...
-		s := string(stat)
-		f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
 		// A zombie has ended; only its parent's wait is missing.
-		if len(f) > 2 && f[0] != "Z" && (f[2] == strconv.Itoa(pgid) || pid == pgid) {
+		state, pgrp, ok := procStat(e.Name())
+		if !ok || ended(state) {
+			continue
+		}
+		if pid, _ := strconv.Atoi(e.Name()); pgrp == pgid || pid == pgid {
 			pids = append(pids, pid)
 		}
 	}
